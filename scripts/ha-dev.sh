@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# A real Home Assistant Core with demo devices on 127.0.0.1, for development and tests.
+#
+#   eval "$(scripts/ha-dev.sh start)"   # install (cached) + start + token; prints KEY=VALUE lines
+#   scripts/ha-dev.sh stop              # SIGTERM, SIGKILL after 60 s
+#   scripts/ha-dev.sh install           # only fill the venv cache
+#
+# The venv lives under ~/.cache keyed by the sha256 of the pin files, so a changed pin
+# reinstalls and an unchanged one starts in seconds. Only KEY=VALUE lines go to stdout.
+#
+# Environment (all optional):
+#   HA_PORT (8123)  HA_VENV (~/.cache/homeclaw/ha-venv-<pins>)  HA_CONFIG_DIR (~/.cache/homeclaw/ha-<port>)
+#   HA_TOKEN_FILE ($HA_CONFIG_DIR/token)  HA_PYTHON (auto: 3.13 -> HA 2025.4.4, else 3.11 -> 2024.3.3)
+#   HA_RESET=1 (wipe the config dir on start / after stop)  HA_START_TIMEOUT (300)
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ha"
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/homeclaw"
+HA_PORT="${HA_PORT:-8123}"
+HA_CONFIG_DIR="${HA_CONFIG_DIR:-$CACHE/ha-$HA_PORT}"
+HA_TOKEN_FILE="${HA_TOKEN_FILE:-$HA_CONFIG_DIR/token}"
+PID_FILE="$HA_CONFIG_DIR/hass.pid"
+LOG_FILE="$HA_CONFIG_DIR/home-assistant.log"
+BASE="http://127.0.0.1:$HA_PORT"
+export HA_PORT HA_START_TIMEOUT="${HA_START_TIMEOUT:-300}"
+
+say() { echo "[ha-dev] $*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+# Prints "<python> <pin-suffix>". pyenv shims of unselected versions refuse to run, so the
+# version directories are probed directly.
+pick_python() {
+  local root cand minor
+  root="$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"
+  local cands=("${HA_PYTHON:-}" python3.13 "$root"/versions/3.13*/bin/python3.13 /usr/bin/python3.13
+               python3.11 "$root"/versions/3.11*/bin/python3.11 /usr/bin/python3.11)
+  for cand in "${cands[@]}"; do
+    [ -n "$cand" ] || continue
+    minor="$("$cand" -c 'import sys, ssl, sqlite3, venv; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)" || continue
+    cand="$("$cand" -c 'import sys; print(sys.executable)')"
+    case "$minor" in
+      3.13) echo "$cand"; return 0 ;;
+      3.11) echo "$cand -py311"; return 0 ;;
+    esac
+  done
+  return 1
+}
+
+PICKED="$(pick_python)" || die "no Python 3.13 or 3.11 found; set HA_PYTHON"
+read -r PY SUFFIX <<<"$PICKED"
+REQ="$HERE/requirements$SUFFIX.txt"
+CON="$HERE/constraints$SUFFIX.txt"
+PINS="$(cat "$REQ" "$CON" | sha256sum | cut -c1-16)"
+HA_VENV="${HA_VENV:-$CACHE/ha-venv-$PINS}"
+
+install() {
+  if [ -x "$HA_VENV/bin/hass" ] && [ -f "$HA_VENV/.installed" ]; then return 0; fi
+  mkdir -p "$(dirname "$HA_VENV")"
+  exec 8>"$HA_VENV.lock"
+  flock 8
+  if [ -x "$HA_VENV/bin/hass" ] && [ -f "$HA_VENV/.installed" ]; then return 0; fi
+  say "installing $(grep '^homeassistant==' "$REQ") into $HA_VENV (about a minute)"
+  local t0=$SECONDS
+  rm -rf "$HA_VENV"
+  "$PY" -m venv "$HA_VENV"
+  "$HA_VENV/bin/python" -m pip install -q --disable-pip-version-check "$(grep '^uv==' "$CON")" >&2
+  if [ -n "${PIP_INDEX_URL:-}" ] && [ -z "${UV_INDEX_URL:-}" ]; then export UV_INDEX_URL="$PIP_INDEX_URL"; fi
+  # Byte-compile now: start-up halves, and PYTHONDONTWRITEBYTECODE may be set here.
+  "$HA_VENV/bin/uv" pip install --quiet --python "$HA_VENV/bin/python" --compile-bytecode \
+    -r "$REQ" -c "$CON" >&2
+  touch "$HA_VENV/.installed"
+  say "installed in $((SECONDS - t0)) s"
+}
+
+running_pid() {
+  [ -f "$PID_FILE" ] || return 1
+  local pid; pid="$(cat "$PID_FILE")"
+  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
+  tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q -- "-c $HA_CONFIG_DIR " || return 1
+  echo "$pid"
+}
+
+start() {
+  install
+  if [ "${HA_RESET:-0}" = 1 ]; then
+    running_pid >/dev/null && die "HA_RESET=1 but Home Assistant is running; stop it first"
+    rm -rf "$HA_CONFIG_DIR"
+  fi
+  mkdir -p "$HA_CONFIG_DIR"
+  cp "$HERE/demo-configuration.yaml" "$HA_CONFIG_DIR/configuration.yaml"
+  local pid
+  if pid="$(running_pid)"; then
+    say "already running (pid $pid)"
+  else
+    if (exec 3<>"/dev/tcp/127.0.0.1/$HA_PORT") 2>/dev/null; then
+      die "127.0.0.1:$HA_PORT is taken by another process"
+    fi
+    # --skip-pip: everything is installed; Home Assistant must never install at run time.
+    setsid "$HA_VENV/bin/hass" -c "$HA_CONFIG_DIR" --skip-pip --log-file "$LOG_FILE" \
+      >"$HA_CONFIG_DIR/hass.out" 2>&1 </dev/null 8>&- &
+    pid=$!
+    echo "$pid" >"$PID_FILE"
+    say "started hass (pid $pid) on $BASE"
+  fi
+  if ! HA_PID="$pid" "$HA_VENV/bin/python" "$HERE/bootstrap.py" "$BASE" "$HA_TOKEN_FILE" >&2; then
+    tail -n 30 "$LOG_FILE" >&2 2>/dev/null || true
+    die "Home Assistant did not become ready"
+  fi
+  echo "HA_URL=$BASE"
+  echo "HA_WS_URL=ws://127.0.0.1:$HA_PORT/api/websocket"
+  echo "HA_TOKEN_FILE=$HA_TOKEN_FILE"
+  echo "HA_CONFIG_DIR=$HA_CONFIG_DIR"
+  echo "HA_VENV=$HA_VENV"
+}
+
+stop() {
+  local pid
+  if pid="$(running_pid)"; then
+    kill -TERM "$pid"
+    for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL "$pid" 2>/dev/null || true
+    say "stopped pid $pid"
+  fi
+  rm -f "$PID_FILE"
+  if [ "${HA_RESET:-0}" = 1 ]; then rm -rf "$HA_CONFIG_DIR"; fi
+}
+
+case "${1:-}" in
+  install) install; echo "HA_VENV=$HA_VENV" ;;
+  start) start ;;
+  stop) stop ;;
+  *) die "usage: $0 install|start|stop" ;;
+esac

@@ -1,0 +1,642 @@
+//! Layered configuration: built-in defaults < config file (`--config`) < the add-on's
+//! `/data/options.json` < `HOMECLAW_*` environment variables.
+//!
+//! Invariants:
+//! - Loading never reads the process environment itself; callers pass the variables in, so tests
+//!   never mutate global state and the add-on detection (`SUPERVISOR_TOKEN`) is testable.
+//! - Every value is validated before anything starts; an error names the key, the offending value
+//!   and what is allowed.
+//! - Unknown keys are errors: a typo in a setting must not silently fall back to a default.
+//! - Secrets are [`Secret`]s from the moment they are read.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use config::{Environment, File, FileFormat};
+use serde::Deserialize;
+
+use crate::ha::exposure::validate_glob;
+use crate::secret::Secret;
+
+/// Where the Supervisor mounts the add-on's options.
+pub const DEFAULT_OPTIONS_PATH: &str = "/data/options.json";
+/// Home Assistant as seen from inside an add-on container.
+pub const SUPERVISOR_WS_URL: &str = "ws://supervisor/core/websocket";
+const ENV_PREFIX: &str = "HOMECLAW";
+/// Variables with the prefix that select sources rather than set values.
+const ENV_META: [&str; 2] = ["HOMECLAW_CONFIG", "HOMECLAW_OPTIONS_PATH"];
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// A source could not be read or parsed, or a value has the wrong type. Not retryable.
+    #[error("configuration: {0}")]
+    Load(String),
+    /// A value parsed but is not allowed. Not retryable.
+    #[error("configuration: {key} = {value:?} is not allowed: {allowed}")]
+    Invalid {
+        key: &'static str,
+        value: String,
+        allowed: String,
+    },
+    /// A file named explicitly does not exist or cannot be read. Not retryable.
+    #[error("configuration: cannot read {what} {path}: {reason}")]
+    Unreadable {
+        what: &'static str,
+        path: PathBuf,
+        reason: String,
+    },
+}
+
+/// Where configuration comes from; the environment is passed in, never read here.
+#[derive(Debug, Default, Clone)]
+pub struct Sources {
+    pub file: Option<PathBuf>,
+    /// `None` means the default add-on path, which may be absent.
+    pub options_json: Option<PathBuf>,
+    pub env: HashMap<String, String>,
+}
+
+impl Sources {
+    /// Sources as the binary sees them: explicit paths plus the process environment.
+    pub fn from_process(file: Option<PathBuf>, options_json: Option<PathBuf>) -> Self {
+        let env: HashMap<String, String> = std::env::vars().collect();
+        let file = file.or_else(|| env.get("HOMECLAW_CONFIG").map(PathBuf::from));
+        let options_json =
+            options_json.or_else(|| env.get("HOMECLAW_OPTIONS_PATH").map(PathBuf::from));
+        Self {
+            file,
+            options_json,
+            env,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub ha: HaConfig,
+    #[serde(default)]
+    pub exposure: ExposureConfig,
+    #[serde(default)]
+    pub log: LogConfig,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HaConfig {
+    /// `ws(s)://host:port/api/websocket`, or an `http(s)://host:port` base that we turn into one.
+    pub url: String,
+    pub token: Option<Secret>,
+    /// Read the token from this file (one line) when `token` is not set.
+    pub token_file: Option<PathBuf>,
+    pub connect_timeout_ms: u64,
+    pub request_timeout_ms: u64,
+    pub heartbeat_interval_ms: u64,
+    pub heartbeat_timeout_ms: u64,
+    pub reconnect_initial_ms: u64,
+    pub reconnect_max_ms: u64,
+}
+
+impl Default for HaConfig {
+    fn default() -> Self {
+        Self {
+            url: "ws://127.0.0.1:8123/api/websocket".into(),
+            token: None,
+            token_file: None,
+            connect_timeout_ms: 10_000,
+            request_timeout_ms: 10_000,
+            heartbeat_interval_ms: 30_000,
+            heartbeat_timeout_ms: 10_000,
+            reconnect_initial_ms: 500,
+            reconnect_max_ms: 30_000,
+        }
+    }
+}
+
+impl HaConfig {
+    pub fn request_timeout(&self) -> Duration {
+        Duration::from_millis(self.request_timeout_ms)
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ExposureConfig {
+    /// Honour Home Assistant's "exposed to Assist" settings.
+    pub respect_assist: bool,
+    /// Entity id globs (`*`, `?`) that may be seen; deny wins over allow.
+    pub entity_allow: Vec<String>,
+    pub entity_deny: Vec<String>,
+    /// `domain.service` globs that may be called; deny wins over allow.
+    pub service_allow: Vec<String>,
+    /// Added to the built-in deny list ([`crate::ha::exposure::BUILTIN_SERVICE_DENY`]).
+    pub service_deny: Vec<String>,
+    /// Lifts entries of the built-in deny list, one glob each, for users who really want them.
+    pub service_allow_dangerous: Vec<String>,
+}
+
+impl Default for ExposureConfig {
+    fn default() -> Self {
+        Self {
+            respect_assist: true,
+            entity_allow: vec!["*".into()],
+            entity_deny: Vec::new(),
+            service_allow: vec!["*".into()],
+            service_deny: Vec::new(),
+            service_allow_dangerous: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogConfig {
+    /// A `tracing` filter: a level (`info`) or directives (`homeclaw=debug,warn`).
+    pub level: String,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        Self {
+            level: "info".into(),
+        }
+    }
+}
+
+/// Keys whose environment value is a comma-separated list.
+const LIST_KEYS: [&str; 5] = [
+    "exposure.entity_allow",
+    "exposure.entity_deny",
+    "exposure.service_allow",
+    "exposure.service_deny",
+    "exposure.service_allow_dangerous",
+];
+
+impl Config {
+    pub fn load(sources: &Sources) -> Result<Self, ConfigError> {
+        let mut builder = config::Config::builder();
+        // Add-on mode: Home Assistant is reached through the Supervisor proxy with its token,
+        // unless the user configured something else (later layers override these defaults).
+        if let Some(token) = sources
+            .env
+            .get("SUPERVISOR_TOKEN")
+            .filter(|t| !t.is_empty())
+        {
+            builder = builder
+                .set_default("ha.url", SUPERVISOR_WS_URL)
+                .and_then(|b| b.set_default("ha.token", token.as_str()))
+                .map_err(|e| ConfigError::Load(e.to_string()))?;
+        }
+        if let Some(path) = &sources.file {
+            let format = match path.extension().and_then(|e| e.to_str()) {
+                Some("json") => FileFormat::Json,
+                Some("toml") => FileFormat::Toml,
+                Some("yaml" | "yml") => FileFormat::Yaml,
+                _ => {
+                    return Err(ConfigError::Invalid {
+                        key: "--config",
+                        value: path.display().to_string(),
+                        allowed: "a .yaml, .yml, .toml or .json file".into(),
+                    });
+                }
+            };
+            let text = read_file("config file", path)?;
+            builder = builder.add_source(File::from_str(&text, format));
+        }
+        let options_path = sources
+            .options_json
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_OPTIONS_PATH));
+        if sources.options_json.is_some() || options_path.exists() {
+            let text = read_file("add-on options", &options_path)?;
+            builder = builder.add_source(File::from_str(&text, FileFormat::Json));
+        }
+        let env: HashMap<String, String> = sources
+            .env
+            .iter()
+            .filter(|(k, _)| k.starts_with(ENV_PREFIX) && !ENV_META.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut env_source = Environment::with_prefix(ENV_PREFIX)
+            .prefix_separator("_")
+            .separator("__")
+            .list_separator(",")
+            .try_parsing(true)
+            .source(Some(env));
+        for key in LIST_KEYS {
+            env_source = env_source.with_list_parse_key(key);
+        }
+        let merged = builder
+            .add_source(env_source)
+            .build()
+            .map_err(|e| ConfigError::Load(e.to_string()))?;
+        let mut cfg: Config = merged
+            .try_deserialize()
+            .map_err(|e| ConfigError::Load(e.to_string()))?;
+        cfg.resolve_token_file()?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    fn resolve_token_file(&mut self) -> Result<(), ConfigError> {
+        if self.ha.token.is_none()
+            && let Some(path) = &self.ha.token_file
+        {
+            self.ha.token = Some(Secret::new(read_file("token file", path)?.trim()));
+        }
+        Ok(())
+    }
+
+    /// Checks every value; the first failure names the key, the value and what is allowed.
+    pub fn validate(&mut self) -> Result<(), ConfigError> {
+        self.ha.url = normalise_ws_url(&self.ha.url)?;
+        let ha = &self.ha;
+        let ms_ranges: [(&'static str, u64, u64, u64); 6] = [
+            ("ha.connect_timeout_ms", ha.connect_timeout_ms, 100, 300_000),
+            ("ha.request_timeout_ms", ha.request_timeout_ms, 100, 600_000),
+            (
+                "ha.heartbeat_interval_ms",
+                ha.heartbeat_interval_ms,
+                100,
+                3_600_000,
+            ),
+            (
+                "ha.heartbeat_timeout_ms",
+                ha.heartbeat_timeout_ms,
+                100,
+                600_000,
+            ),
+            (
+                "ha.reconnect_initial_ms",
+                ha.reconnect_initial_ms,
+                10,
+                600_000,
+            ),
+            ("ha.reconnect_max_ms", ha.reconnect_max_ms, 10, 3_600_000),
+        ];
+        for (key, value, min, max) in ms_ranges {
+            if !(min..=max).contains(&value) {
+                return Err(ConfigError::Invalid {
+                    key,
+                    value: value.to_string(),
+                    allowed: format!("milliseconds from {min} to {max}"),
+                });
+            }
+        }
+        if ha.reconnect_max_ms < ha.reconnect_initial_ms {
+            return Err(ConfigError::Invalid {
+                key: "ha.reconnect_max_ms",
+                value: ha.reconnect_max_ms.to_string(),
+                allowed: format!(
+                    "at least ha.reconnect_initial_ms ({})",
+                    ha.reconnect_initial_ms
+                ),
+            });
+        }
+        if ha.token.as_ref().is_some_and(Secret::is_empty) {
+            return Err(ConfigError::Invalid {
+                key: "ha.token",
+                value: String::new(),
+                allowed: "a long-lived access token (Profile > Security in Home Assistant)".into(),
+            });
+        }
+        let exposure = &self.exposure;
+        let glob_lists: [(&'static str, &Vec<String>); 5] = [
+            ("exposure.entity_allow", &exposure.entity_allow),
+            ("exposure.entity_deny", &exposure.entity_deny),
+            ("exposure.service_allow", &exposure.service_allow),
+            ("exposure.service_deny", &exposure.service_deny),
+            (
+                "exposure.service_allow_dangerous",
+                &exposure.service_allow_dangerous,
+            ),
+        ];
+        for (key, globs) in glob_lists {
+            for glob in globs {
+                validate_glob(glob).map_err(|allowed| ConfigError::Invalid {
+                    key,
+                    value: glob.clone(),
+                    allowed,
+                })?;
+            }
+        }
+        if !valid_log_filter(&self.log.level) {
+            return Err(ConfigError::Invalid {
+                key: "log.level",
+                value: self.log.level.clone(),
+                allowed: "error, warn, info, debug, trace, or tracing directives such as \
+                          homeclaw=debug,warn"
+                    .into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The token, or an error that says every way to provide one.
+    pub fn ha_token(&self) -> Result<&Secret, ConfigError> {
+        self.ha.token.as_ref().ok_or_else(|| ConfigError::Invalid {
+            key: "ha.token",
+            value: String::new(),
+            allowed: "a long-lived access token: set ha.token or ha.token_file in the config \
+                      file, or HOMECLAW_HA__TOKEN (the add-on uses SUPERVISOR_TOKEN)"
+                .into(),
+        })
+    }
+}
+
+/// A level, or comma-separated `target=level` directives with targets made of
+/// `[a-z0-9_:]`. Stricter than `EnvFilter`, which accepts almost any word as a target.
+fn valid_log_filter(filter: &str) -> bool {
+    const LEVELS: [&str; 6] = ["error", "warn", "info", "debug", "trace", "off"];
+    !filter.trim().is_empty()
+        && filter.split(',').all(|directive| {
+            let directive = directive.trim();
+            match directive.split_once('=') {
+                None => LEVELS.contains(&directive.to_ascii_lowercase().as_str()),
+                Some((target, level)) => {
+                    !target.is_empty()
+                        && target
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+                        && LEVELS.contains(&level.to_ascii_lowercase().as_str())
+                }
+            }
+        })
+}
+
+fn read_file(what: &'static str, path: &Path) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|e| ConfigError::Unreadable {
+        what,
+        path: path.to_owned(),
+        reason: e.to_string(),
+    })
+}
+
+/// Accepts `ws(s)://…` as given and turns an `http(s)://host:port` base into its websocket URL.
+fn normalise_ws_url(raw: &str) -> Result<String, ConfigError> {
+    let url = raw.trim();
+    let invalid = |why: &str| ConfigError::Invalid {
+        key: "ha.url",
+        value: raw.to_owned(),
+        allowed: format!(
+            "{why}: ws://host:8123/api/websocket, wss://…, or an http(s)://host:8123 base URL"
+        ),
+    };
+    let (scheme, rest) = url.split_once("://").ok_or_else(|| invalid("no scheme"))?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if host.is_empty() || host.contains(char::is_whitespace) {
+        return Err(invalid("no host"));
+    }
+    match scheme.to_ascii_lowercase().as_str() {
+        "ws" | "wss" => Ok(url.to_owned()),
+        "http" | "https" => {
+            let ws_scheme = if scheme.eq_ignore_ascii_case("https") {
+                "wss"
+            } else {
+                "ws"
+            };
+            let base = rest.trim_end_matches('/');
+            if base.ends_with("/api/websocket") {
+                Ok(format!("{ws_scheme}://{base}"))
+            } else {
+                Ok(format!("{ws_scheme}://{base}/api/websocket"))
+            }
+        }
+        _ => Err(invalid("unsupported scheme")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use std::io::Write;
+
+    fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    fn write(dir: &tempfile::TempDir, name: &str, body: &str) -> PathBuf {
+        let path = dir.path().join(name);
+        let mut f = std::fs::File::create(&path).unwrap();
+        f.write_all(body.as_bytes()).unwrap();
+        path
+    }
+
+    fn no_options(dir: &tempfile::TempDir) -> Option<PathBuf> {
+        // Point at an absent file explicitly only when a test wants the error; otherwise use a
+        // real empty options file so that /data/options.json on the host never leaks in.
+        Some(write(dir, "options.json", "{}"))
+    }
+
+    #[test]
+    fn defaults_are_loopback_and_deny_nothing_extra() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = Config::load(&Sources {
+            options_json: no_options(&dir),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(cfg.ha.url, "ws://127.0.0.1:8123/api/websocket");
+        assert!(cfg.ha.token.is_none());
+        assert!(cfg.exposure.respect_assist);
+        assert_eq!(cfg.exposure.entity_allow, vec!["*".to_string()]);
+    }
+
+    #[test]
+    fn layers_apply_in_order_file_then_options_then_env() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(
+            &dir,
+            "homeclaw.yaml",
+            "ha:\n  url: ws://file:8123/api/websocket\n  request_timeout_ms: 1111\n  \
+             connect_timeout_ms: 2222\nlog:\n  level: debug\n",
+        );
+        let options = write(
+            &dir,
+            "options.json",
+            r#"{"ha": {"request_timeout_ms": 3333, "heartbeat_timeout_ms": 4444}}"#,
+        );
+        let cfg = Config::load(&Sources {
+            file: Some(file),
+            options_json: Some(options),
+            env: env(&[
+                ("HOMECLAW_HA__HEARTBEAT_TIMEOUT_MS", "5555"),
+                (
+                    "HOMECLAW_EXPOSURE__ENTITY_DENY",
+                    "lock.*,alarm_control_panel.*",
+                ),
+                ("UNRELATED", "x"),
+            ]),
+        })
+        .unwrap();
+        assert_eq!(cfg.ha.url, "ws://file:8123/api/websocket");
+        assert_eq!(cfg.ha.connect_timeout_ms, 2222);
+        assert_eq!(cfg.ha.request_timeout_ms, 3333);
+        assert_eq!(cfg.ha.heartbeat_timeout_ms, 5555);
+        assert_eq!(cfg.log.level, "debug");
+        assert_eq!(
+            cfg.exposure.entity_deny,
+            vec!["lock.*".to_string(), "alarm_control_panel.*".to_string()]
+        );
+    }
+
+    #[test]
+    fn supervisor_token_selects_the_proxy_unless_the_user_set_a_url() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = Config::load(&Sources {
+            options_json: no_options(&dir),
+            env: env(&[("SUPERVISOR_TOKEN", "sup-tok")]),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(cfg.ha.url, SUPERVISOR_WS_URL);
+        assert_eq!(cfg.ha_token().unwrap().expose(), "sup-tok");
+
+        let options = write(
+            &dir,
+            "options2.json",
+            r#"{"ha": {"url": "http://ha.lan:8123", "token": "user-tok"}}"#,
+        );
+        let cfg = Config::load(&Sources {
+            options_json: Some(options),
+            env: env(&[("SUPERVISOR_TOKEN", "sup-tok")]),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(cfg.ha.url, "ws://ha.lan:8123/api/websocket");
+        assert_eq!(cfg.ha_token().unwrap().expose(), "user-tok");
+    }
+
+    #[test]
+    fn wrong_values_name_key_value_and_what_is_allowed() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases = [
+            (
+                "HOMECLAW_HA__URL",
+                "ftp://x",
+                "ha.url = \"ftp://x\" is not allowed: unsupported scheme",
+            ),
+            (
+                "HOMECLAW_HA__REQUEST_TIMEOUT_MS",
+                "5",
+                "ha.request_timeout_ms = \"5\" is not allowed: milliseconds from 100",
+            ),
+            (
+                "HOMECLAW_LOG__LEVEL",
+                "loud!!",
+                "log.level = \"loud!!\" is not allowed",
+            ),
+            (
+                "HOMECLAW_EXPOSURE__SERVICE_DENY",
+                "light.turn on",
+                "exposure.service_deny = \"light.turn on\" is not allowed",
+            ),
+        ];
+        for (key, value, expected) in cases {
+            let err = Config::load(&Sources {
+                options_json: no_options(&dir),
+                env: env(&[(key, value)]),
+                ..Default::default()
+            })
+            .unwrap_err()
+            .to_string();
+            assert!(err.contains(expected), "{key}: got {err}");
+        }
+    }
+
+    #[test]
+    fn type_errors_and_unknown_keys_name_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Config::load(&Sources {
+            options_json: no_options(&dir),
+            env: env(&[("HOMECLAW_HA__REQUEST_TIMEOUT_MS", "soon")]),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("request_timeout_ms"), "{err}");
+
+        let options = write(&dir, "typo.json", r#"{"ha": {"tokn": "x"}}"#);
+        let err = Config::load(&Sources {
+            options_json: Some(options),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("tokn"), "{err}");
+    }
+
+    #[test]
+    fn explicit_missing_files_are_errors_and_malformed_json_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Config::load(&Sources {
+            options_json: Some(dir.path().join("absent.json")),
+            ..Default::default()
+        })
+        .unwrap_err();
+        assert!(matches!(err, ConfigError::Unreadable { .. }), "{err}");
+
+        let broken = write(&dir, "broken.json", "{\"ha\": ");
+        let err = Config::load(&Sources {
+            options_json: Some(broken),
+            ..Default::default()
+        })
+        .unwrap_err();
+        assert!(matches!(err, ConfigError::Load(_)), "{err}");
+    }
+
+    #[test]
+    fn token_file_is_read_and_the_token_never_shows_in_debug() {
+        let dir = tempfile::tempdir().unwrap();
+        let token = write(&dir, "token", "very-secret-token\n");
+        let cfg = Config::load(&Sources {
+            options_json: no_options(&dir),
+            env: env(&[("HOMECLAW_HA__TOKEN_FILE", token.to_str().unwrap())]),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(cfg.ha_token().unwrap().expose(), "very-secret-token");
+        assert!(!format!("{cfg:?}").contains("very-secret-token"));
+    }
+
+    #[test]
+    fn missing_token_error_says_how_to_set_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = Config::load(&Sources {
+            options_json: no_options(&dir),
+            ..Default::default()
+        })
+        .unwrap();
+        let err = cfg.ha_token().unwrap_err().to_string();
+        assert!(err.contains("HOMECLAW_HA__TOKEN"), "{err}");
+    }
+
+    #[test]
+    fn log_filters_are_levels_or_target_directives() {
+        assert!(valid_log_filter("info"));
+        assert!(valid_log_filter("homeclaw=debug,warn"));
+        assert!(valid_log_filter("homeclaw::ha=TRACE"));
+        assert!(!valid_log_filter("loud!!"));
+        assert!(!valid_log_filter("verbose"));
+        assert!(!valid_log_filter("homeclaw=chatty"));
+    }
+
+    #[test]
+    fn http_base_urls_become_websocket_urls() {
+        assert_eq!(
+            normalise_ws_url("https://ha.example:8123/").unwrap(),
+            "wss://ha.example:8123/api/websocket"
+        );
+        assert_eq!(
+            normalise_ws_url("http://10.0.0.2:8123/api/websocket").unwrap(),
+            "ws://10.0.0.2:8123/api/websocket"
+        );
+        assert!(normalise_ws_url("ws:///api/websocket").is_err());
+    }
+}

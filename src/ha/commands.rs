@@ -1,0 +1,197 @@
+//! Typed Home Assistant commands on top of [`HaClient::request`].
+//!
+//! Each helper turns the reply into our types or a [`HaError::Protocol`] that names the
+//! command, so a changed HA payload is a clear error rather than a panic far away.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::connection::{HaClient, HaError};
+use super::exposure::AssistExposure;
+use super::protocol::{
+    Command, HaErrorCode, TYPE_AREA_REGISTRY_LIST, TYPE_DEVICE_REGISTRY_LIST,
+    TYPE_ENTITY_REGISTRY_LIST, TYPE_EXPOSED_ENTITIES_LIST, TYPE_GET_CONFIG, TYPE_GET_SERVICES,
+    TYPE_GET_STATES,
+};
+use super::registry::{Area, DeviceEntry, EntityRegistryEntry, ServiceInfo, Snapshot, StateObject};
+
+/// The parts of `get_config` we use.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+pub struct HaConfigInfo {
+    #[serde(default)]
+    pub version: String,
+    #[serde(default)]
+    pub location_name: Option<String>,
+    #[serde(default)]
+    pub state: Option<String>,
+}
+
+/// The target of a service call; empty parts are left out of the wire message.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Target {
+    pub entity_id: Vec<String>,
+    pub area_id: Vec<String>,
+    pub device_id: Vec<String>,
+}
+
+impl Target {
+    pub fn entities<I: IntoIterator<Item = S>, S: Into<String>>(ids: I) -> Self {
+        Self {
+            entity_id: ids.into_iter().map(Into::into).collect(),
+            ..Default::default()
+        }
+    }
+
+    fn to_value(&self) -> Option<Value> {
+        let mut map = serde_json::Map::new();
+        for (key, ids) in [
+            ("entity_id", &self.entity_id),
+            ("area_id", &self.area_id),
+            ("device_id", &self.device_id),
+        ] {
+            if !ids.is_empty() {
+                map.insert(key.into(), Value::from(ids.clone()));
+            }
+        }
+        (!map.is_empty()).then_some(Value::Object(map))
+    }
+}
+
+fn decode<T: DeserializeOwned>(command: &str, value: Value) -> Result<T, HaError> {
+    serde_json::from_value(value).map_err(|e| HaError::Protocol {
+        command: command.to_owned(),
+        reason: e.to_string(),
+    })
+}
+
+impl HaClient {
+    async fn typed<T: DeserializeOwned>(&self, kind: &str) -> Result<T, HaError> {
+        let value = self.request(Command::new(kind)).await?;
+        decode(kind, value)
+    }
+
+    pub async fn get_states(&self) -> Result<Vec<StateObject>, HaError> {
+        self.typed(TYPE_GET_STATES).await
+    }
+
+    pub async fn get_services(
+        &self,
+    ) -> Result<BTreeMap<String, BTreeMap<String, ServiceInfo>>, HaError> {
+        self.typed(TYPE_GET_SERVICES).await
+    }
+
+    pub async fn get_config(&self) -> Result<HaConfigInfo, HaError> {
+        self.typed(TYPE_GET_CONFIG).await
+    }
+
+    pub async fn entity_registry(&self) -> Result<Vec<EntityRegistryEntry>, HaError> {
+        self.typed(TYPE_ENTITY_REGISTRY_LIST).await
+    }
+
+    pub async fn device_registry(&self) -> Result<Vec<DeviceEntry>, HaError> {
+        self.typed(TYPE_DEVICE_REGISTRY_LIST).await
+    }
+
+    pub async fn area_registry(&self) -> Result<Vec<Area>, HaError> {
+        self.typed(TYPE_AREA_REGISTRY_LIST).await
+    }
+
+    /// HA's "exposed to Assist" settings; `Unsupported` on versions without them.
+    pub async fn assist_exposure(&self) -> Result<AssistExposure, HaError> {
+        #[derive(serde::Deserialize)]
+        struct Listing {
+            #[serde(default)]
+            exposed_entities: HashMap<String, HashMap<String, Value>>,
+        }
+        match self.typed::<Listing>(TYPE_EXPOSED_ENTITIES_LIST).await {
+            Ok(listing) => Ok(AssistExposure::Known(
+                listing
+                    .exposed_entities
+                    .into_iter()
+                    .filter_map(|(id, assistants)| {
+                        assistants
+                            .get("conversation")
+                            .and_then(Value::as_bool)
+                            .map(|b| (id, b))
+                    })
+                    .collect(),
+            )),
+            Err(HaError::Api {
+                code: HaErrorCode::UnknownCommand,
+                ..
+            }) => Ok(AssistExposure::Unsupported),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Calls a service. HA answers success even for entity ids that do not exist, so callers
+    /// must check ids against the registry first.
+    pub async fn call_service(
+        &self,
+        domain: &str,
+        service: &str,
+        target: &Target,
+        service_data: Option<Value>,
+        return_response: bool,
+    ) -> Result<Value, HaError> {
+        self.request(Command::call_service(
+            domain,
+            service,
+            target.to_value(),
+            service_data,
+            return_response,
+        ))
+        .await
+    }
+
+    /// Everything the registry is built from, fetched concurrently on one connection.
+    pub async fn snapshot(&self) -> Result<Snapshot, HaError> {
+        let (config, states, entity_registry, devices, areas, services, assist) = tokio::try_join!(
+            self.get_config(),
+            self.get_states(),
+            self.entity_registry(),
+            self.device_registry(),
+            self.area_registry(),
+            self.get_services(),
+            self.assist_exposure(),
+        )?;
+        Ok(Snapshot {
+            ha_version: config.version,
+            location_name: config.location_name,
+            states,
+            entity_registry,
+            devices,
+            areas,
+            services,
+            assist,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn targets_leave_out_empty_parts() {
+        assert_eq!(Target::default().to_value(), None);
+        assert_eq!(
+            Target::entities(["light.a", "light.b"]).to_value(),
+            Some(json!({"entity_id": ["light.a", "light.b"]}))
+        );
+        let areas = Target {
+            area_id: vec!["kitchen".into()],
+            ..Default::default()
+        };
+        assert_eq!(areas.to_value(), Some(json!({"area_id": ["kitchen"]})));
+    }
+
+    #[test]
+    fn decode_errors_name_the_command() {
+        let err = decode::<Vec<StateObject>>("get_states", json!({"oops": 1})).unwrap_err();
+        assert!(err.to_string().contains("get_states"), "{err}");
+    }
+}

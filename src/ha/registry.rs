@@ -1,0 +1,740 @@
+//! The home as HomeClaw sees it: entities, areas, domains and services, built from Home
+//! Assistant's snapshots and kept live from `state_changed` events.
+//!
+//! Invariants:
+//! - Pure data and lookups; no IO. [`crate::ha::sync`] feeds it.
+//! - An entity's area is its own area, else its device's area (HA's rule).
+//! - Entities hidden by the exposure policy are kept (so a later policy or event can see them)
+//!   but never returned by the public lookups.
+//! - A state never goes back in time: an event or snapshot older than what we hold (by
+//!   `last_updated`) is ignored, so a resync racing with events cannot undo a newer state.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::exposure::{AssistExposure, ExposurePolicy, ServiceDecision};
+use super::search::{Haystack, tokens};
+
+/// One entry of `get_states` (and `new_state` of a `state_changed` event).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct StateObject {
+    pub entity_id: String,
+    pub state: String,
+    #[serde(default)]
+    pub attributes: Map<String, Value>,
+    #[serde(default)]
+    pub last_changed: String,
+    #[serde(default)]
+    pub last_updated: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct EntityRegistryEntry {
+    pub entity_id: String,
+    #[serde(default)]
+    pub area_id: Option<String>,
+    #[serde(default)]
+    pub device_id: Option<String>,
+    #[serde(default)]
+    pub entity_category: Option<String>,
+    #[serde(default)]
+    pub disabled_by: Option<String>,
+    /// Per-integration options; `conversation.should_expose` is the Assist setting.
+    #[serde(default)]
+    pub options: Option<Value>,
+}
+
+impl EntityRegistryEntry {
+    fn assist_setting(&self) -> Option<bool> {
+        self.options
+            .as_ref()?
+            .get("conversation")?
+            .get("should_expose")?
+            .as_bool()
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct DeviceEntry {
+    pub id: String,
+    #[serde(default)]
+    pub area_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Area {
+    pub area_id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct ServiceField {
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub example: Option<Value>,
+    #[serde(default)]
+    pub selector: Option<Value>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct ServiceInfo {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub fields: BTreeMap<String, ServiceField>,
+    /// Present when the service can return a response (`return_response`).
+    #[serde(default)]
+    pub response: Option<Value>,
+}
+
+/// Everything fetched on (re)connect.
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    pub ha_version: String,
+    pub location_name: Option<String>,
+    pub states: Vec<StateObject>,
+    pub entity_registry: Vec<EntityRegistryEntry>,
+    pub devices: Vec<DeviceEntry>,
+    pub areas: Vec<Area>,
+    pub services: BTreeMap<String, BTreeMap<String, ServiceInfo>>,
+    pub assist: AssistExposure,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entity {
+    pub entity_id: String,
+    pub name: String,
+    pub area_id: Option<String>,
+    pub device_id: Option<String>,
+    pub entity_category: Option<String>,
+    pub state: String,
+    pub attributes: Map<String, Value>,
+    pub last_changed: String,
+    pub last_updated: String,
+    pub visible: bool,
+}
+
+impl Entity {
+    pub fn domain(&self) -> &str {
+        self.entity_id.split('.').next().unwrap_or_default()
+    }
+}
+
+/// A ranked answer to a free-text lookup.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub entity_id: String,
+    pub name: String,
+    pub area: Option<String>,
+    pub state: String,
+    pub score: f64,
+}
+
+/// What a `state_changed` event did to the registry.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StateUpdate {
+    Changed {
+        entity_id: String,
+        state: String,
+    },
+    Removed {
+        entity_id: String,
+    },
+    /// Older than what we hold, or not a state event we understand.
+    Ignored,
+}
+
+#[derive(Debug, Default)]
+struct RegistryLinks {
+    entity: HashMap<String, EntityRegistryEntry>,
+    device_area: HashMap<String, String>,
+}
+
+#[derive(Debug)]
+pub struct Registry {
+    policy: ExposurePolicy,
+    ha_version: String,
+    location_name: Option<String>,
+    entities: BTreeMap<String, Entity>,
+    areas: BTreeMap<String, Area>,
+    services: BTreeMap<String, BTreeMap<String, ServiceInfo>>,
+    assist: AssistExposure,
+    links: RegistryLinks,
+}
+
+/// Trim, lowercase, and turn inner whitespace runs into `_`: `" Light.Kitchen "` →
+/// `light.kitchen`, `"light.kitchen lights"` → `light.kitchen_lights`.
+pub fn normalise_entity_id(raw: &str) -> String {
+    raw.split_whitespace()
+        .collect::<Vec<_>>()
+        .join("_")
+        .to_lowercase()
+}
+
+/// The displayed name: `friendly_name`, else the object id with spaces.
+fn friendly_name(entity_id: &str, attributes: &Map<String, Value>) -> String {
+    attributes
+        .get("friendly_name")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_else(|| {
+            entity_id
+                .split_once('.')
+                .map_or(entity_id, |(_, o)| o)
+                .replace('_', " ")
+        })
+}
+
+impl Registry {
+    pub fn empty(policy: ExposurePolicy) -> Self {
+        Self {
+            policy,
+            ha_version: String::new(),
+            location_name: None,
+            entities: BTreeMap::new(),
+            areas: BTreeMap::new(),
+            services: BTreeMap::new(),
+            assist: AssistExposure::Unsupported,
+            links: RegistryLinks::default(),
+        }
+    }
+
+    /// Builds the registry from a snapshot. With `previous`, states newer than the snapshot's
+    /// (applied from events while the snapshot was in flight) are kept.
+    pub fn from_snapshot(
+        snapshot: Snapshot,
+        policy: ExposurePolicy,
+        previous: Option<&Registry>,
+    ) -> Self {
+        let Snapshot {
+            ha_version,
+            location_name,
+            states,
+            entity_registry,
+            devices,
+            areas,
+            services,
+            assist,
+        } = snapshot;
+        let links = RegistryLinks {
+            entity: entity_registry
+                .into_iter()
+                .map(|e| (e.entity_id.clone(), e))
+                .collect(),
+            device_area: devices
+                .into_iter()
+                .filter_map(|d| d.area_id.map(|a| (d.id, a)))
+                .collect(),
+        };
+        let mut registry = Self {
+            policy,
+            ha_version,
+            location_name,
+            entities: BTreeMap::new(),
+            areas: areas.into_iter().map(|a| (a.area_id.clone(), a)).collect(),
+            services,
+            assist,
+            links,
+        };
+        for state in states {
+            let newer = previous
+                .and_then(|p| p.entities.get(&state.entity_id))
+                .filter(|held| held.last_updated > state.last_updated);
+            let state = match newer {
+                Some(held) => StateObject {
+                    entity_id: held.entity_id.clone(),
+                    state: held.state.clone(),
+                    attributes: held.attributes.clone(),
+                    last_changed: held.last_changed.clone(),
+                    last_updated: held.last_updated.clone(),
+                },
+                None => state,
+            };
+            registry.insert(state);
+        }
+        registry
+    }
+
+    fn insert(&mut self, state: StateObject) {
+        let link = self.links.entity.get(&state.entity_id);
+        if link.is_some_and(|l| l.disabled_by.is_some()) {
+            return;
+        }
+        let device_id = link.and_then(|l| l.device_id.clone());
+        let area_id = link.and_then(|l| l.area_id.clone()).or_else(|| {
+            device_id
+                .as_ref()
+                .and_then(|d| self.links.device_area.get(d).cloned())
+        });
+        let entity_category = link.and_then(|l| l.entity_category.clone());
+        let visible = self.policy.entity_visible(
+            &state.entity_id,
+            entity_category.as_deref(),
+            &self.assist,
+            link.and_then(EntityRegistryEntry::assist_setting),
+        );
+        let entity = Entity {
+            name: friendly_name(&state.entity_id, &state.attributes),
+            entity_id: state.entity_id,
+            area_id,
+            device_id,
+            entity_category,
+            state: state.state,
+            attributes: state.attributes,
+            last_changed: state.last_changed,
+            last_updated: state.last_updated,
+            visible,
+        };
+        self.entities.insert(entity.entity_id.clone(), entity);
+    }
+
+    /// Applies the `data` of a `state_changed` event.
+    pub fn apply_state_changed(&mut self, data: &Value) -> StateUpdate {
+        let Some(entity_id) = data.get("entity_id").and_then(Value::as_str) else {
+            return StateUpdate::Ignored;
+        };
+        match data.get("new_state") {
+            None | Some(Value::Null) => {
+                if self.entities.remove(entity_id).is_some() {
+                    StateUpdate::Removed {
+                        entity_id: entity_id.to_owned(),
+                    }
+                } else {
+                    StateUpdate::Ignored
+                }
+            }
+            Some(new_state) => {
+                let Ok(state) = StateObject::deserialize(new_state) else {
+                    return StateUpdate::Ignored;
+                };
+                if state.entity_id != entity_id {
+                    return StateUpdate::Ignored;
+                }
+                if let Some(held) = self.entities.get_mut(entity_id) {
+                    if held.last_updated > state.last_updated {
+                        return StateUpdate::Ignored;
+                    }
+                    if let Some(name) = state
+                        .attributes
+                        .get("friendly_name")
+                        .and_then(Value::as_str)
+                    {
+                        held.name = name.to_owned();
+                    }
+                    held.state = state.state;
+                    held.attributes = state.attributes;
+                    held.last_changed = state.last_changed;
+                    held.last_updated = state.last_updated;
+                    return StateUpdate::Changed {
+                        entity_id: entity_id.to_owned(),
+                        state: held.state.clone(),
+                    };
+                }
+                let update = StateUpdate::Changed {
+                    entity_id: entity_id.to_owned(),
+                    state: state.state.clone(),
+                };
+                self.insert(state);
+                update
+            }
+        }
+    }
+
+    pub fn ha_version(&self) -> &str {
+        &self.ha_version
+    }
+
+    pub fn location_name(&self) -> Option<&str> {
+        self.location_name.as_deref()
+    }
+
+    /// Visible entities, in entity-id order.
+    pub fn entities(&self) -> impl Iterator<Item = &Entity> {
+        self.entities.values().filter(|e| e.visible)
+    }
+
+    /// Every entity HA reported, hidden ones included (for diagnostics only).
+    pub fn all_entity_count(&self) -> usize {
+        self.entities.len()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entities().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Exact lookup by a possibly sloppy entity id.
+    pub fn get(&self, raw_entity_id: &str) -> Option<&Entity> {
+        self.entities
+            .get(&normalise_entity_id(raw_entity_id))
+            .filter(|e| e.visible)
+    }
+
+    pub fn areas(&self) -> impl Iterator<Item = &Area> {
+        self.areas.values()
+    }
+
+    pub fn area(&self, area_id: &str) -> Option<&Area> {
+        self.areas.get(area_id)
+    }
+
+    /// An area by id, name or alias, ignoring case, diacritics and punctuation.
+    pub fn resolve_area(&self, text: &str) -> Option<&Area> {
+        let wanted = tokens(text);
+        if wanted.is_empty() {
+            return None;
+        }
+        self.areas.values().find(|a| {
+            tokens(&a.area_id.replace('_', " ")) == wanted
+                || tokens(&a.name) == wanted
+                || a.aliases.iter().any(|alias| tokens(alias) == wanted)
+        })
+    }
+
+    /// Visible entity counts per domain.
+    pub fn domains(&self) -> BTreeMap<String, usize> {
+        let mut counts = BTreeMap::new();
+        for e in self.entities() {
+            *counts.entry(e.domain().to_owned()).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    pub fn services(&self) -> &BTreeMap<String, BTreeMap<String, ServiceInfo>> {
+        &self.services
+    }
+
+    pub fn service_count(&self) -> usize {
+        self.services.values().map(BTreeMap::len).sum()
+    }
+
+    pub fn service(&self, domain: &str, service: &str) -> Option<&ServiceInfo> {
+        self.services.get(domain).and_then(|s| s.get(service))
+    }
+
+    /// The policy's verdict on a service that exists; `None` when HA has no such service.
+    pub fn service_decision(&self, domain: &str, service: &str) -> Option<ServiceDecision> {
+        self.service(domain, service)
+            .map(|_| self.policy.service(domain, service))
+    }
+
+    /// Ranked candidates for a free-text name, optionally within a domain and an area.
+    pub fn search(
+        &self,
+        query: &str,
+        domain: Option<&str>,
+        area: Option<&str>,
+        limit: usize,
+    ) -> Vec<Candidate> {
+        let query = tokens(query);
+        let area_id = match area {
+            Some(text) => match self.resolve_area(text) {
+                Some(a) => Some(a.area_id.as_str()),
+                None => return Vec::new(),
+            },
+            None => None,
+        };
+        let mut found: Vec<Candidate> = self
+            .entities()
+            .filter(|e| domain.is_none_or(|d| e.domain() == d))
+            .filter(|e| area_id.is_none_or(|a| e.area_id.as_deref() == Some(a)))
+            .filter_map(|e| {
+                let area_name = e
+                    .area_id
+                    .as_deref()
+                    .and_then(|a| self.areas.get(a))
+                    .map(|a| a.name.as_str());
+                // With only filters and no words, every entity in scope is a candidate.
+                let score = if query.is_empty() {
+                    1.0
+                } else {
+                    Haystack::new(&e.entity_id, &e.name, area_name).score(&query)
+                };
+                (score > 0.0).then(|| Candidate {
+                    entity_id: e.entity_id.clone(),
+                    name: e.name.clone(),
+                    area: area_name.map(str::to_owned),
+                    state: e.state.clone(),
+                    score,
+                })
+            })
+            .collect();
+        found.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.entity_id.cmp(&b.entity_id))
+        });
+        found.truncate(limit);
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ExposureConfig;
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    fn state(id: &str, st: &str, name: &str, updated: &str) -> StateObject {
+        StateObject {
+            entity_id: id.into(),
+            state: st.into(),
+            attributes: json!({"friendly_name": name}).as_object().unwrap().clone(),
+            last_changed: updated.into(),
+            last_updated: updated.into(),
+        }
+    }
+
+    fn home() -> Registry {
+        let snapshot = Snapshot {
+            ha_version: "2025.4.4".into(),
+            states: vec![
+                state(
+                    "light.kitchen_lights",
+                    "on",
+                    "Kitchen Lights",
+                    "2026-01-01T00:00:01",
+                ),
+                state("light.bed_light", "off", "Bed Light", "2026-01-01T00:00:01"),
+                state(
+                    "cover.kitchen_window",
+                    "closed",
+                    "Kitchen Window",
+                    "2026-01-01T00:00:01",
+                ),
+                state(
+                    "lock.front_door",
+                    "locked",
+                    "Front Door",
+                    "2026-01-01T00:00:01",
+                ),
+                state("update.core", "off", "Core update", "2026-01-01T00:00:01"),
+                state("switch.gone", "off", "Disabled", "2026-01-01T00:00:01"),
+            ],
+            entity_registry: vec![
+                EntityRegistryEntry {
+                    entity_id: "light.kitchen_lights".into(),
+                    device_id: Some("dev-k".into()),
+                    ..Default::default()
+                },
+                EntityRegistryEntry {
+                    entity_id: "lock.front_door".into(),
+                    area_id: Some("hall".into()),
+                    device_id: Some("dev-k".into()),
+                    ..Default::default()
+                },
+                EntityRegistryEntry {
+                    entity_id: "cover.kitchen_window".into(),
+                    options: Some(json!({"conversation": {"should_expose": true}})),
+                    ..Default::default()
+                },
+                EntityRegistryEntry {
+                    entity_id: "switch.gone".into(),
+                    disabled_by: Some("user".into()),
+                    ..Default::default()
+                },
+            ],
+            devices: vec![DeviceEntry {
+                id: "dev-k".into(),
+                area_id: Some("kitchen".into()),
+            }],
+            areas: vec![
+                Area {
+                    area_id: "kitchen".into(),
+                    name: "Kitchen".into(),
+                    aliases: vec!["Kuchnia".into()],
+                },
+                Area {
+                    area_id: "hall".into(),
+                    name: "Hall".into(),
+                    aliases: vec![],
+                },
+            ],
+            services: serde_json::from_value(json!({
+                "light": {"turn_on": {"fields": {"brightness_pct": {"required": false}}}},
+                "homeassistant": {"restart": {}}
+            }))
+            .unwrap(),
+            assist: AssistExposure::Known(HashMap::from([("light.bed_light".into(), true)])),
+            location_name: Some("Test Home".into()),
+        };
+        Registry::from_snapshot(
+            snapshot,
+            ExposurePolicy::new(ExposureConfig::default()),
+            None,
+        )
+    }
+
+    #[test]
+    fn area_comes_from_the_entity_else_its_device() {
+        let r = home();
+        assert_eq!(
+            r.get("light.kitchen_lights").unwrap().area_id.as_deref(),
+            Some("kitchen")
+        );
+        assert_eq!(
+            r.get("lock.front_door").unwrap().area_id.as_deref(),
+            Some("hall")
+        );
+        assert_eq!(r.get("light.bed_light").unwrap().area_id, None);
+    }
+
+    #[test]
+    fn sloppy_ids_resolve_and_hidden_or_disabled_entities_do_not() {
+        let r = home();
+        assert_eq!(
+            r.get(" Light.Kitchen_Lights ").unwrap().entity_id,
+            "light.kitchen_lights"
+        );
+        assert_eq!(
+            r.get("light.kitchen lights").unwrap().entity_id,
+            "light.kitchen_lights"
+        );
+        assert!(
+            r.get("update.core").is_none(),
+            "update is not an Assist default domain"
+        );
+        assert!(
+            r.get("switch.gone").is_none(),
+            "disabled entities are skipped"
+        );
+        assert_eq!(r.len(), 4);
+        assert_eq!(r.all_entity_count(), 5);
+    }
+
+    #[test]
+    fn domains_count_visible_entities() {
+        let got: Vec<(String, usize)> = home().domains().into_iter().collect();
+        assert_eq!(
+            got,
+            vec![
+                ("cover".to_string(), 1),
+                ("light".to_string(), 2),
+                ("lock".to_string(), 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn events_update_add_and_remove_but_never_go_back_in_time() {
+        let mut r = home();
+        let newer = json!({"entity_id": "light.bed_light",
+            "new_state": {"entity_id": "light.bed_light", "state": "on",
+              "attributes": {"friendly_name": "Bed Light"}, "last_updated": "2026-01-01T00:00:05",
+              "last_changed": "2026-01-01T00:00:05"}});
+        assert_eq!(
+            r.apply_state_changed(&newer),
+            StateUpdate::Changed {
+                entity_id: "light.bed_light".into(),
+                state: "on".into()
+            }
+        );
+        let older = json!({"entity_id": "light.bed_light",
+            "new_state": {"entity_id": "light.bed_light", "state": "off",
+              "last_updated": "2026-01-01T00:00:02"}});
+        assert_eq!(r.apply_state_changed(&older), StateUpdate::Ignored);
+        assert_eq!(r.get("light.bed_light").unwrap().state, "on");
+
+        let added = json!({"entity_id": "light.new_lamp",
+            "new_state": {"entity_id": "light.new_lamp", "state": "off", "last_updated": "x"}});
+        assert!(matches!(
+            r.apply_state_changed(&added),
+            StateUpdate::Changed { .. }
+        ));
+        assert_eq!(r.get("light.new_lamp").unwrap().name, "new lamp");
+
+        let removed = json!({"entity_id": "light.new_lamp", "new_state": null});
+        assert!(matches!(
+            r.apply_state_changed(&removed),
+            StateUpdate::Removed { .. }
+        ));
+        assert!(r.get("light.new_lamp").is_none());
+        assert_eq!(
+            r.apply_state_changed(&json!({"nope": 1})),
+            StateUpdate::Ignored
+        );
+    }
+
+    #[test]
+    fn a_resync_keeps_states_newer_than_its_snapshot() {
+        let mut first = home();
+        first.apply_state_changed(&json!({"entity_id": "light.bed_light",
+            "new_state": {"entity_id": "light.bed_light", "state": "on",
+              "last_updated": "2026-01-01T00:00:09"}}));
+        let snapshot = Snapshot {
+            states: vec![
+                state("light.bed_light", "off", "Bed Light", "2026-01-01T00:00:03"),
+                state(
+                    "light.kitchen_lights",
+                    "off",
+                    "Kitchen Lights",
+                    "2026-01-01T00:00:03",
+                ),
+            ],
+            ..Default::default()
+        };
+        let policy = ExposurePolicy::new(ExposureConfig::default());
+        let second = Registry::from_snapshot(snapshot, policy, Some(&first));
+        assert_eq!(second.get("light.bed_light").unwrap().state, "on");
+        assert_eq!(second.get("light.kitchen_lights").unwrap().state, "off");
+    }
+
+    #[test]
+    fn search_ranks_by_name_area_and_domain_words() {
+        let r = home();
+        let got: Vec<String> = r
+            .search("kitchen light", None, None, 3)
+            .into_iter()
+            .map(|c| c.entity_id)
+            .collect();
+        assert_eq!(got[0], "light.kitchen_lights");
+        assert!(got.contains(&"cover.kitchen_window".to_string()));
+
+        let in_kitchen = r.search("", None, Some("kuchnia"), 10);
+        assert_eq!(in_kitchen.len(), 1);
+        assert_eq!(in_kitchen[0].entity_id, "light.kitchen_lights");
+        assert!(r.search("", None, Some("attic"), 10).is_empty());
+
+        let lights = r.search("lamp", Some("light"), None, 10);
+        assert_eq!(lights.len(), 2);
+        assert!(r.search("front door", Some("light"), None, 10).is_empty());
+    }
+
+    #[test]
+    fn service_decisions_combine_existence_and_policy() {
+        let r = home();
+        assert_eq!(
+            r.service_decision("light", "turn_on"),
+            Some(ServiceDecision::Allowed)
+        );
+        assert!(matches!(
+            r.service_decision("homeassistant", "restart"),
+            Some(ServiceDecision::Denied(_))
+        ));
+        assert_eq!(r.service_decision("light", "explode"), None);
+        assert_eq!(r.service_count(), 2);
+    }
+
+    #[test]
+    fn entity_ids_normalise() {
+        assert_eq!(normalise_entity_id(" Light.Kitchen "), "light.kitchen");
+        assert_eq!(
+            normalise_entity_id("light.kitchen   lights"),
+            "light.kitchen_lights"
+        );
+        assert_eq!(normalise_entity_id("\tLIGHT.X\n"), "light.x");
+    }
+}

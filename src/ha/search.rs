@@ -1,0 +1,348 @@
+//! Free-text matching of entity names: "kitchen light", "światło w kuchni", "Küchenlicht".
+//!
+//! Pure functions over folded tokens, so ranking is deterministic and unit-testable.
+//! Folding lowercases, strips Polish and German diacritics and splits on anything that is not
+//! a letter or digit. Word forms are matched by a shared stem-like prefix ("kuchni" ~ "kuchnia",
+//! "lights" ~ "light"), and common words for a domain ("lamp", "światło", "Licht") count as a
+//! match on that domain.
+
+/// Words that carry no meaning for matching, in the languages we speak.
+const STOPWORDS: [&str; 32] = [
+    "the",
+    "a",
+    "an",
+    "in",
+    "on",
+    "of",
+    "at",
+    "to",
+    "my",
+    "please",
+    "all",
+    "w",
+    "we",
+    "na",
+    "z",
+    "do",
+    "i",
+    "prosze",
+    "wszystkie",
+    "der",
+    "die",
+    "das",
+    "im",
+    "in",
+    "den",
+    "dem",
+    "auf",
+    "bitte",
+    "alle",
+    "und",
+    "and",
+    "is",
+];
+
+/// Words that name a domain, folded (no diacritics).
+const DOMAIN_WORDS: [(&str, &[&str]); 10] = [
+    (
+        "light",
+        &[
+            "light",
+            "lights",
+            "lamp",
+            "lamps",
+            "swiatlo",
+            "swiatla",
+            "lampa",
+            "lampy",
+            "licht",
+            "lichter",
+            "lampe",
+            "lampen",
+            "beleuchtung",
+            "oswietlenie",
+        ],
+    ),
+    (
+        "switch",
+        &[
+            "switch",
+            "switches",
+            "plug",
+            "przelacznik",
+            "gniazdko",
+            "schalter",
+            "steckdose",
+        ],
+    ),
+    (
+        "cover",
+        &[
+            "cover",
+            "blind",
+            "blinds",
+            "shutter",
+            "shutters",
+            "window",
+            "roleta",
+            "rolety",
+            "okno",
+            "zaluzje",
+            "rollladen",
+            "jalousie",
+            "fenster",
+            "garage",
+            "brama",
+            "tor",
+        ],
+    ),
+    (
+        "climate",
+        &[
+            "thermostat",
+            "heating",
+            "climate",
+            "hvac",
+            "termostat",
+            "ogrzewanie",
+            "klimatyzacja",
+            "heizung",
+            "klima",
+        ],
+    ),
+    (
+        "lock",
+        &[
+            "lock", "locks", "door", "zamek", "drzwi", "schloss", "tur", "tuer",
+        ],
+    ),
+    (
+        "fan",
+        &[
+            "fan",
+            "fans",
+            "wentylator",
+            "ventilator",
+            "lufter",
+            "luefter",
+        ],
+    ),
+    (
+        "sensor",
+        &[
+            "sensor",
+            "temperature",
+            "humidity",
+            "czujnik",
+            "temperatura",
+            "wilgotnosc",
+            "temperatur",
+            "feuchtigkeit",
+        ],
+    ),
+    (
+        "media_player",
+        &[
+            "speaker",
+            "tv",
+            "player",
+            "music",
+            "glosnik",
+            "muzyka",
+            "lautsprecher",
+            "fernseher",
+        ],
+    ),
+    ("vacuum", &["vacuum", "odkurzacz", "staubsauger"]),
+    ("scene", &["scene", "scena", "szene"]),
+];
+
+/// Lowercase, strip diacritics, keep letters and digits, one space between words.
+pub fn fold(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars().flat_map(char::to_lowercase) {
+        let mapped: &str = match c {
+            'ą' => "a",
+            'ć' => "c",
+            'ę' => "e",
+            'ł' => "l",
+            'ń' => "n",
+            'ó' | 'ö' => "o",
+            'ś' => "s",
+            'ź' | 'ż' => "z",
+            'ä' => "a",
+            'ü' => "u",
+            'ß' => "ss",
+            _ => "",
+        };
+        if !mapped.is_empty() {
+            out.push_str(mapped);
+        } else if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with(' ') && !out.is_empty() {
+            out.push(' ');
+        }
+    }
+    out.trim_end().to_owned()
+}
+
+/// Folded words with stopwords removed.
+pub fn tokens(text: &str) -> Vec<String> {
+    fold(text)
+        .split(' ')
+        .filter(|w| !w.is_empty() && !STOPWORDS.contains(w))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// How well one query word matches one name word: 1 exact, 0.8 same stem, 0 otherwise.
+fn word_score(query: &str, word: &str) -> f64 {
+    if query == word {
+        return 1.0;
+    }
+    let shared = query
+        .chars()
+        .zip(word.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let longest = query.chars().count().max(word.chars().count());
+    if shared >= 4 && shared * 5 >= longest * 3 {
+        0.8
+    } else {
+        0.0
+    }
+}
+
+/// The domain a word names, if any.
+pub fn domain_of_word(word: &str) -> Option<&'static str> {
+    DOMAIN_WORDS
+        .iter()
+        .find(|(_, words)| words.contains(&word))
+        .map(|(domain, _)| *domain)
+}
+
+/// What one entity offers to match against, prepared once per entity.
+#[derive(Debug, Clone, Default)]
+pub struct Haystack {
+    pub name: Vec<String>,
+    pub object_id: Vec<String>,
+    pub area: Vec<String>,
+    pub domain: String,
+}
+
+impl Haystack {
+    pub fn new(entity_id: &str, name: &str, area_name: Option<&str>) -> Self {
+        let (domain, object_id) = entity_id.split_once('.').unwrap_or(("", entity_id));
+        Self {
+            name: tokens(name),
+            object_id: tokens(&object_id.replace('_', " ")),
+            area: area_name.map(tokens).unwrap_or_default(),
+            domain: domain.to_owned(),
+        }
+    }
+
+    /// Score of a folded query against this entity; 0 means no match.
+    ///
+    /// Each query word takes its best match among name, entity-id and area words, or counts as
+    /// matched when it names this entity's domain. The total is divided by the number of query
+    /// words, so "kitchen light" prefers the kitchen's light over every light. A small bonus
+    /// goes to entities whose whole name was matched, so the exact name ranks first.
+    pub fn score(&self, query: &[String]) -> f64 {
+        if query.is_empty() {
+            return 0.0;
+        }
+        let mut total = 0.0;
+        let mut specific = false;
+        let mut name_hits = vec![false; self.name.len()];
+        for q in query {
+            let mut best = 0.0_f64;
+            for (i, w) in self.name.iter().enumerate() {
+                let s = word_score(q, w);
+                if s > 0.0 {
+                    name_hits[i] = true;
+                }
+                best = best.max(s);
+            }
+            for w in self.object_id.iter().chain(&self.area) {
+                best = best.max(word_score(q, w));
+            }
+            if best > 0.0 {
+                specific = true;
+            } else if domain_of_word(q) == Some(self.domain.as_str()) {
+                best = 0.9;
+            }
+            total += best;
+        }
+        if total == 0.0 {
+            return 0.0;
+        }
+        let mut score = total / query.len() as f64;
+        if !specific {
+            // Only the domain matched ("lights"): a candidate, but below any named match.
+            score *= 0.5;
+        }
+        if !self.name.is_empty() && name_hits.iter().all(|&h| h) {
+            score += 0.1;
+        }
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(text: &str) -> Vec<String> {
+        tokens(text)
+    }
+
+    #[test]
+    fn folding_strips_diacritics_and_punctuation() {
+        assert_eq!(fold("Światło w KUCHNI!"), "swiatlo w kuchni");
+        assert_eq!(fold("Küchen-Licht  (groß)"), "kuchen licht gross");
+        assert_eq!(
+            tokens("turn on the kitchen light"),
+            vec!["turn", "kitchen", "light"]
+        );
+    }
+
+    #[test]
+    fn word_forms_share_a_stem() {
+        assert_eq!(word_score("kuchni", "kuchnia"), 0.8);
+        assert_eq!(word_score("lights", "light"), 0.8);
+        assert_eq!(word_score("bed", "bedroom"), 0.0);
+        assert_eq!(word_score("kitchen", "kitchen"), 1.0);
+    }
+
+    #[test]
+    fn kitchen_light_prefers_the_kitchen_lights_over_other_lights() {
+        let kitchen = Haystack::new("light.kitchen_lights", "Kitchen Lights", None);
+        let bed = Haystack::new("light.bed_light", "Bed Light", None);
+        let window = Haystack::new("cover.kitchen_window", "Kitchen Window", None);
+        let query = q("kitchen light");
+        let (k, b, w) = (
+            kitchen.score(&query),
+            bed.score(&query),
+            window.score(&query),
+        );
+        assert!(k > b && k > w, "kitchen {k}, bed {b}, window {w}");
+        assert!(b > 0.0 && w > 0.0);
+    }
+
+    #[test]
+    fn polish_and_german_names_match_through_area_and_domain_words() {
+        let in_kitchen = Haystack::new("light.sufit", "Sufit", Some("Kuchnia"));
+        let elsewhere = Haystack::new("light.lampka", "Lampka nocna", Some("Sypialnia"));
+        let query = q("światło w kuchni");
+        assert!(in_kitchen.score(&query) > elsewhere.score(&query));
+        let german = Haystack::new("light.kuche", "Küche Decke", None);
+        assert!(german.score(&q("Licht Küche")) > 0.9);
+    }
+
+    #[test]
+    fn unrelated_queries_do_not_match() {
+        let bed = Haystack::new("light.bed_light", "Bed Light", None);
+        assert_eq!(bed.score(&q("garage door")), 0.0);
+        assert_eq!(bed.score(&[]), 0.0);
+    }
+}

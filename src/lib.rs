@@ -1,0 +1,12 @@
+//! HomeClaw: a Home Assistant agent that answers only after the action really happened.
+//!
+//! Architecture (one folder per part): `ha` talks to Home Assistant and keeps the live registry;
+//! `config` and `secret` hold settings; `telemetry` sets up tracing. The LLM providers (`llm`),
+//! the agent loop (`agent`), sessions (`session`), the HTTP API (`api`) and MQTT (`mqtt`) build
+//! on these.
+
+pub mod backoff;
+pub mod config;
+pub mod ha;
+pub mod secret;
+pub mod telemetry;
