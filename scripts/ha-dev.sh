@@ -88,7 +88,8 @@ start() {
   fi
   mkdir -p "$HA_CONFIG_DIR"
   cp "$HERE/demo-configuration.yaml" "$HA_CONFIG_DIR/configuration.yaml"
-  local pid
+  local fresh=0 pid
+  [ -f "$HA_CONFIG_DIR/.storage/onboarding" ] || fresh=1
   if pid="$(running_pid)"; then
     say "already running (pid $pid)"
   else
@@ -105,6 +106,14 @@ start() {
   if ! HA_PID="$pid" "$HA_VENV/bin/python" "$HERE/bootstrap.py" "$BASE" "$HA_TOKEN_FILE" >&2; then
     tail -n 30 "$LOG_FILE" >&2 2>/dev/null || true
     die "Home Assistant did not become ready"
+  fi
+  if [ "$fresh" = 1 ]; then
+    # HA writes its auth store with a delay: a crash right after onboarding would lose the new
+    # token. One clean restart flushes it, so later kill -9 tests keep a valid token.
+    say "first start of $HA_CONFIG_DIR: restarting once to persist the new token"
+    stop
+    start
+    return
   fi
   echo "HA_URL=$BASE"
   echo "HA_WS_URL=ws://127.0.0.1:$HA_PORT/api/websocket"

@@ -43,7 +43,7 @@ const MAX_MESSAGE_BYTES: usize = 256 << 20;
 const EVENT_BUFFER: usize = 8192;
 const COMMAND_BUFFER: usize = 256;
 
-#[derive(Debug, Clone, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum HaError {
     /// No connection right now; retryable once it is back.
     #[error("not connected to Home Assistant ({0})")]

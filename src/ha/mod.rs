@@ -7,6 +7,7 @@ pub mod exposure;
 pub mod protocol;
 pub mod registry;
 pub mod search;
+pub mod services;
 pub mod summary;
 pub mod sync;
 

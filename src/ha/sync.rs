@@ -4,8 +4,8 @@
 //! Invariants:
 //! - One task applies snapshots and events, so they are never applied concurrently.
 //! - The lock is held only to swap or patch the registry, never across an `.await`.
-//! - `generation` counts completed full syncs, so callers (and tests) can wait for a resync
-//!   without sleeping.
+//! - `generation` counts completed full syncs and `revision` every change (sync or event), so
+//!   callers (and tests) wait for a condition without sleeping or polling.
 
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
@@ -24,25 +24,32 @@ const SNAPSHOT_ATTEMPTS: u32 = 3;
 pub struct LiveRegistry {
     registry: Arc<RwLock<Registry>>,
     generation: watch::Receiver<u64>,
+    revision: watch::Receiver<u64>,
     task: JoinHandle<()>,
+}
+
+/// The two counters the sync task bumps.
+struct Counters {
+    generation: watch::Sender<u64>,
+    revision: watch::Sender<u64>,
 }
 
 impl LiveRegistry {
     pub fn spawn(client: HaClient, policy: ExposurePolicy) -> Self {
         let registry = Arc::new(RwLock::new(Registry::empty(policy.clone())));
         let (generation_tx, generation) = watch::channel(0);
+        let (revision_tx, revision) = watch::channel(0);
+        let counters = Counters {
+            generation: generation_tx,
+            revision: revision_tx,
+        };
         // Subscribe before looking at the state, so a connection made in between is not missed.
         let events = client.events();
-        let task = tokio::spawn(run(
-            client,
-            events,
-            policy,
-            Arc::clone(&registry),
-            generation_tx,
-        ));
+        let task = tokio::spawn(run(client, events, policy, Arc::clone(&registry), counters));
         Self {
             registry,
             generation,
+            revision,
             task,
         }
     }
@@ -68,6 +75,30 @@ impl LiveRegistry {
     }
 }
 
+impl LiveRegistry {
+    /// Waits until `condition` holds on the registry, re-checking after every change.
+    /// Returns `false` when `timeout` passes first.
+    pub async fn wait_until(
+        &self,
+        timeout: Duration,
+        mut condition: impl FnMut(&Registry) -> bool,
+    ) -> bool {
+        let mut revision = self.revision.clone();
+        let wait = async {
+            loop {
+                revision.borrow_and_update();
+                if self.read(&mut condition) {
+                    return true;
+                }
+                if revision.changed().await.is_err() {
+                    return false;
+                }
+            }
+        };
+        tokio::time::timeout(timeout, wait).await.unwrap_or(false)
+    }
+}
+
 impl Drop for LiveRegistry {
     fn drop(&mut self) {
         self.task.abort();
@@ -79,26 +110,27 @@ async fn run(
     mut events: broadcast::Receiver<ClientEvent>,
     policy: ExposurePolicy,
     registry: Arc<RwLock<Registry>>,
-    generation: watch::Sender<u64>,
+    counters: Counters,
 ) {
     if client.current_state().is_connected() {
-        resync(&client, &policy, &registry, &generation).await;
+        resync(&client, &policy, &registry, &counters).await;
     }
     loop {
         match events.recv().await {
             Ok(ClientEvent::Connected { .. }) => {
-                resync(&client, &policy, &registry, &generation).await;
+                resync(&client, &policy, &registry, &counters).await;
             }
             Ok(ClientEvent::Event(event)) if event.event_type == EVENT_STATE_CHANGED => {
                 let mut guard = registry.write().unwrap_or_else(PoisonError::into_inner);
                 let update = guard.apply_state_changed(&event.data);
                 drop(guard);
+                counters.revision.send_modify(|r| *r += 1);
                 debug!(?update, "Applied state change");
             }
             Ok(_) => {}
             Err(broadcast::error::RecvError::Lagged(missed)) => {
                 warn!(missed, "Fell behind Home Assistant events; resyncing");
-                resync(&client, &policy, &registry, &generation).await;
+                resync(&client, &policy, &registry, &counters).await;
             }
             Err(broadcast::error::RecvError::Closed) => break,
         }
@@ -109,7 +141,7 @@ async fn resync(
     client: &HaClient,
     policy: &ExposurePolicy,
     registry: &Arc<RwLock<Registry>>,
-    generation: &watch::Sender<u64>,
+    counters: &Counters,
 ) {
     for attempt in 1..=SNAPSHOT_ATTEMPTS {
         match client.snapshot().await {
@@ -120,7 +152,8 @@ async fn resync(
                 };
                 let (entities, hidden) = (fresh.len(), fresh.all_entity_count() - fresh.len());
                 *registry.write().unwrap_or_else(PoisonError::into_inner) = fresh;
-                generation.send_modify(|g| *g += 1);
+                counters.generation.send_modify(|g| *g += 1);
+                counters.revision.send_modify(|r| *r += 1);
                 info!(entities, hidden, "Registry synced from Home Assistant");
                 return;
             }

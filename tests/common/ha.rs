@@ -1,0 +1,133 @@
+//! Real Home Assistant Core instances for integration tests, started by the project's own
+//! `scripts/ha-dev.sh` (cached venv, demo home, token bootstrap).
+//!
+//! One shared instance serves tests that only read or that change entities no other test
+//! touches; tests that stop Home Assistant get their own instance on their own port.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use homeclaw::ha::{ClientSettings, HaClient};
+use homeclaw::secret::Secret;
+use serde_json::Value;
+
+/// Port of the shared instance; far from 8123 so a developer's own HA is not disturbed.
+pub const SHARED_PORT: u16 = 18123;
+
+pub struct HaInstance {
+    pub port: u16,
+    pub token: String,
+    config_dir: PathBuf,
+}
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn cache_dir() -> PathBuf {
+    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
+    std::env::var_os("XDG_CACHE_HOME")
+        .map_or_else(|| home.join(".cache"), PathBuf::from)
+        .join("homeclaw")
+}
+
+impl HaInstance {
+    /// Starts (or reuses) the instance on `port`; blocks until it runs with a valid token.
+    pub fn start(port: u16) -> Self {
+        let config_dir = cache_dir().join(format!("ha-test-{port}"));
+        let output = Command::new(repo_root().join("scripts/ha-dev.sh"))
+            .arg("start")
+            .env("HA_PORT", port.to_string())
+            .env("HA_CONFIG_DIR", &config_dir)
+            .output()
+            .expect("run scripts/ha-dev.sh");
+        assert!(
+            output.status.success(),
+            "scripts/ha-dev.sh start failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let token = std::fs::read_to_string(config_dir.join("token"))
+            .expect("token file")
+            .trim()
+            .to_owned();
+        Self {
+            port,
+            token,
+            config_dir,
+        }
+    }
+
+    pub fn ws_url(&self) -> String {
+        format!("ws://127.0.0.1:{}/api/websocket", self.port)
+    }
+
+    pub fn http_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Kills hass with SIGKILL, as a crash would.
+    pub fn kill(&self) {
+        let pid = std::fs::read_to_string(self.config_dir.join("hass.pid")).expect("pid file");
+        let status = Command::new("kill")
+            .args(["-9", pid.trim()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        // Block until the process is gone, so the port is free for the restart.
+        let gone = Command::new("timeout")
+            .args(["20", "tail", "--pid", pid.trim(), "-f", "/dev/null"])
+            .status()
+            .expect("tail --pid");
+        assert!(gone.success(), "hass {} did not die", pid.trim());
+    }
+
+    pub fn settings(&self) -> ClientSettings {
+        self.settings_with_token(&self.token)
+    }
+
+    pub fn settings_with_token(&self, token: &str) -> ClientSettings {
+        ClientSettings {
+            url: self.ws_url(),
+            token: Secret::new(token),
+            connect_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(15),
+            heartbeat_interval: Duration::from_secs(5),
+            heartbeat_timeout: Duration::from_secs(5),
+            backoff: homeclaw::backoff::Backoff {
+                initial: Duration::from_millis(100),
+                max: Duration::from_millis(1000),
+            },
+            subscriptions: vec!["state_changed".into()],
+        }
+    }
+
+    pub fn client(&self) -> HaClient {
+        HaClient::spawn(self.settings())
+    }
+
+    /// A REST call with the instance's token; returns status and JSON body (Null if not JSON).
+    pub async fn rest(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let http = reqwest::Client::new();
+        let url = format!("{}{path}", self.http_url());
+        let request = match method {
+            "GET" => http.get(url),
+            _ => http.post(url).json(&body.unwrap_or(Value::Null)),
+        };
+        let response = request
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .expect("REST request");
+        let status = response.status().as_u16();
+        let body = response.json().await.unwrap_or(Value::Null);
+        (status, body)
+    }
+}
+
+/// The shared instance, started once per test binary.
+pub fn shared() -> &'static HaInstance {
+    static SHARED: OnceLock<HaInstance> = OnceLock::new();
+    SHARED.get_or_init(|| HaInstance::start(SHARED_PORT))
+}

@@ -1,0 +1,4 @@
+//! Test support: real Home Assistant instances and a scripted websocket server.
+
+pub mod ha;
+pub mod scripted_ha;

@@ -1,0 +1,208 @@
+//! Connection actor edge cases against the scripted websocket server.
+
+use std::time::Duration;
+
+use homeclaw::backoff::Backoff;
+use homeclaw::ha::protocol::Command;
+use homeclaw::ha::{ClientEvent, ClientSettings, ConnectionState, HaClient, HaError};
+use homeclaw::secret::Secret;
+use serde_json::{Value, json};
+
+use crate::common::scripted_ha::{Action, GOOD_TOKEN, ScriptedHa, ok, standard};
+
+const WAIT: Duration = Duration::from_secs(10);
+
+fn settings(url: &str) -> ClientSettings {
+    ClientSettings {
+        url: url.to_owned(),
+        token: Secret::new(GOOD_TOKEN),
+        connect_timeout: Duration::from_secs(5),
+        request_timeout: Duration::from_secs(5),
+        heartbeat_interval: Duration::from_secs(30),
+        heartbeat_timeout: Duration::from_secs(30),
+        backoff: Backoff {
+            initial: Duration::from_millis(20),
+            max: Duration::from_millis(100),
+        },
+        subscriptions: vec!["state_changed".into()],
+    }
+}
+
+#[tokio::test]
+async fn request_in_flight_when_the_socket_drops_fails_clearly_then_reconnects() {
+    let server = ScriptedHa::start(standard(|conn, msg| match (conn, msg["type"].as_str()) {
+        (1, Some("get_states")) => Action::Drop,
+        (_, Some("get_states")) => Action::Send(vec![ok(msg, json!([]))]),
+        _ => Action::Ignore,
+    }))
+    .await;
+    let client = HaClient::spawn(settings(&server.url));
+    client.wait_connected(WAIT).await.unwrap();
+
+    let err = client.get_states().await.unwrap_err();
+    assert_eq!(
+        err,
+        HaError::ConnectionLost {
+            command: "get_states".into()
+        }
+    );
+    server.wait_connections(2).await;
+    client.wait_connected(WAIT).await.unwrap();
+    assert_eq!(client.get_states().await.unwrap(), vec![]);
+
+    // Ids strictly increase across both connections, and subscriptions were re-sent.
+    let ids: Vec<u64> = server.ids().into_iter().map(|(_, id)| id).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+    let received = server.received.lock().unwrap().clone();
+    for conn in [1, 2] {
+        assert!(
+            received.iter().any(|(c, m)| *c == conn
+                && m["type"] == "subscribe_events"
+                && m["event_type"] == "state_changed"),
+            "connection {conn} did not subscribe"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_server_that_stops_answering_pings_is_detected_as_dead() {
+    let server = ScriptedHa::start(std::sync::Arc::new(|conn, msg: &Value| {
+        match msg["type"].as_str() {
+            // The first connection never answers pings: a half-open socket.
+            Some("ping") if conn == 1 => Action::Ignore,
+            Some("ping") => {
+                Action::Send(vec![json!({"id": msg["id"], "type": "pong"}).to_string()])
+            }
+            _ => Action::Send(vec![ok(msg, Value::Null)]),
+        }
+    }))
+    .await;
+    let mut cfg = settings(&server.url);
+    cfg.heartbeat_interval = Duration::from_millis(100);
+    cfg.heartbeat_timeout = Duration::from_millis(200);
+    let client = HaClient::spawn(cfg);
+    let mut events = client.events();
+    client.wait_connected(WAIT).await.unwrap();
+
+    let reason = tokio::time::timeout(WAIT, async {
+        loop {
+            if let Ok(ClientEvent::Disconnected { reason }) = events.recv().await {
+                return reason;
+            }
+        }
+    })
+    .await
+    .expect("dead connection detected");
+    assert!(reason.contains("no pong"), "{reason}");
+    server.wait_connections(2).await;
+    client.wait_connected(WAIT).await.unwrap();
+}
+
+#[tokio::test]
+async fn unanswered_requests_time_out_and_the_connection_stays_usable() {
+    let server = ScriptedHa::start(standard(|_, msg| match msg["type"].as_str() {
+        Some("get_services") => Action::Ignore,
+        _ => Action::Send(vec![ok(msg, json!({"version": "2099.1.0"}))]),
+    }))
+    .await;
+    let client = HaClient::spawn(settings(&server.url));
+    client.wait_connected(WAIT).await.unwrap();
+    let err = client
+        .request_with_timeout(Command::new("get_services"), Duration::from_millis(200))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, HaError::Timeout { ref command, .. } if command == "get_services"));
+    assert_eq!(client.get_config().await.unwrap().version, "2099.1.0");
+}
+
+#[tokio::test]
+async fn coalesced_frames_deliver_events_and_results() {
+    let server = ScriptedHa::start(standard(|_, msg| match msg["type"].as_str() {
+        Some("get_config") => {
+            let event = json!({"id": 2, "type": "event", "event": {"event_type": "state_changed",
+                "data": {"entity_id": "light.x"}, "time_fired": "t"}});
+            let result: Value = serde_json::from_str(&ok(msg, json!({"version": "1"}))).unwrap();
+            Action::Send(vec![Value::Array(vec![event, result]).to_string()])
+        }
+        _ => Action::Ignore,
+    }))
+    .await;
+    let client = HaClient::spawn(settings(&server.url));
+    let mut events = client.events();
+    client.wait_connected(WAIT).await.unwrap();
+    assert_eq!(client.get_config().await.unwrap().version, "1");
+    let event = tokio::time::timeout(WAIT, async {
+        loop {
+            if let Ok(ClientEvent::Event(e)) = events.recv().await {
+                return e;
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(event.data["entity_id"], "light.x");
+    let features =
+        server.received.lock().unwrap().iter().any(|(_, m)| {
+            m["type"] == "supported_features" && m["features"]["coalesce_messages"] == 1
+        });
+    assert!(features, "coalescing was not negotiated");
+}
+
+#[tokio::test]
+async fn ha_errors_keep_code_and_message_and_a_bad_token_is_reported() {
+    let server = ScriptedHa::start(standard(|_, msg| {
+        Action::Send(vec![
+            json!({"id": msg["id"], "type": "result", "success": false,
+            "error": {"code": "invalid_format", "message": "expected int"}})
+            .to_string(),
+        ])
+    }))
+    .await;
+    let client = HaClient::spawn(settings(&server.url));
+    client.wait_connected(WAIT).await.unwrap();
+    let err = client.get_states().await.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Home Assistant error invalid_format: expected int"
+    );
+
+    let mut bad = settings(&server.url);
+    bad.token = Secret::new("wrong");
+    let client = HaClient::spawn(bad);
+    assert_eq!(
+        client.first_outcome().await,
+        ConnectionState::AuthFailed {
+            message: "Invalid access token".into()
+        }
+    );
+    assert!(matches!(
+        client.get_states().await,
+        Err(HaError::NotConnected(_))
+    ));
+}
+
+#[tokio::test]
+async fn requests_while_unreachable_fail_at_once_and_shutdown_stops_the_actor() {
+    // Bind and drop to get a port nobody listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let client = HaClient::spawn(settings(&format!("ws://127.0.0.1:{port}/api/websocket")));
+    assert!(matches!(
+        client.first_outcome().await,
+        ConnectionState::Disconnected { .. }
+    ));
+    assert!(matches!(
+        client.get_states().await,
+        Err(HaError::NotConnected(_))
+    ));
+    client.shutdown().await;
+    let mut state = client.state();
+    tokio::time::timeout(WAIT, state.wait_for(|s| *s == ConnectionState::Stopped))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(client.get_states().await, Err(HaError::Closed));
+}

@@ -1,0 +1,3 @@
+mod cli;
+mod ha_client;
+mod ha_live;
