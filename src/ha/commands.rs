@@ -59,8 +59,8 @@ impl Target {
     }
 }
 
-fn decode<T: DeserializeOwned>(command: &str, value: Value) -> Result<T, HaError> {
-    serde_json::from_value(value).map_err(|e| HaError::Protocol {
+fn decode<T: DeserializeOwned>(command: &str, raw: &str) -> Result<T, HaError> {
+    serde_json::from_str(raw).map_err(|e| HaError::Protocol {
         command: command.to_owned(),
         reason: e.to_string(),
     })
@@ -68,8 +68,8 @@ fn decode<T: DeserializeOwned>(command: &str, value: Value) -> Result<T, HaError
 
 impl HaClient {
     async fn typed<T: DeserializeOwned>(&self, kind: &str) -> Result<T, HaError> {
-        let value = self.request(Command::new(kind)).await?;
-        decode(kind, value)
+        let raw = self.request_raw(Command::new(kind)).await?;
+        decode(kind, raw.get())
     }
 
     pub async fn get_states(&self) -> Result<Vec<StateObject>, HaError> {
@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn decode_errors_name_the_command() {
-        let err = decode::<Vec<StateObject>>("get_states", json!({"oops": 1})).unwrap_err();
+        let err = decode::<Vec<StateObject>>("get_states", r#"{"oops": 1}"#).unwrap_err();
         assert!(err.to_string().contains("get_states"), "{err}");
     }
 }

@@ -30,7 +30,8 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tracing::{Instrument, debug, info, info_span, warn};
 
 use super::protocol::{
-    self, Command, EVENT_STATE_CHANGED, HaApiError, HaErrorCode, HaEvent, Incoming, TYPE_PING,
+    self, Command, EVENT_STATE_CHANGED, HaApiError, HaErrorCode, HaEvent, Incoming, RawJson,
+    TYPE_PING,
 };
 use crate::backoff::Backoff;
 use crate::config::{Config, ConfigError};
@@ -163,7 +164,7 @@ pub enum ClientEvent {
 enum Cmd {
     Request {
         command: Command,
-        reply: oneshot::Sender<Result<Value, HaError>>,
+        reply: oneshot::Sender<Result<RawJson, HaError>>,
     },
     Shutdown,
 }
@@ -211,6 +212,25 @@ impl HaClient {
         command: Command,
         timeout: Duration,
     ) -> Result<Value, HaError> {
+        let kind = command.kind().to_owned();
+        let raw = self.request_raw_with_timeout(command, timeout).await?;
+        serde_json::from_str(raw.get()).map_err(|e| HaError::Protocol {
+            command: kind,
+            reason: e.to_string(),
+        })
+    }
+
+    /// The result as raw JSON text, for callers that decode it straight into their own types.
+    pub async fn request_raw(&self, command: Command) -> Result<RawJson, HaError> {
+        self.request_raw_with_timeout(command, self.request_timeout)
+            .await
+    }
+
+    pub async fn request_raw_with_timeout(
+        &self,
+        command: Command,
+        timeout: Duration,
+    ) -> Result<RawJson, HaError> {
         let kind = command.kind().to_owned();
         let (reply, rx) = oneshot::channel();
         self.cmd_tx
@@ -275,7 +295,7 @@ impl HaClient {
 
 struct Pending {
     command: String,
-    reply: oneshot::Sender<Result<Value, HaError>>,
+    reply: oneshot::Sender<Result<RawJson, HaError>>,
 }
 
 enum SessionEnd {

@@ -7,6 +7,7 @@
 //! - Every string from Home Assistant is data; nothing here interprets it.
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::secret::Secret;
@@ -98,30 +99,23 @@ pub struct HaEvent {
     pub time_fired: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// A result payload kept as raw JSON text, so that a large reply (get_states of a big home) is
+/// decoded once, straight into its typed form, without an intermediate `Value` tree.
+pub type RawJson = Box<RawValue>;
+
+#[derive(Debug, Clone)]
 pub enum Incoming {
-    AuthRequired {
-        ha_version: Option<String>,
-    },
-    AuthOk {
-        ha_version: Option<String>,
-    },
-    AuthInvalid {
-        message: String,
-    },
+    AuthRequired { ha_version: Option<String> },
+    AuthOk { ha_version: Option<String> },
+    AuthInvalid { message: String },
     Result {
         id: u64,
-        outcome: Result<Value, HaApiError>,
+        outcome: Result<RawJson, HaApiError>,
     },
-    Event {
-        id: u64,
-        event: HaEvent,
-    },
-    Pong {
-        id: u64,
-    },
-    /// Well-formed JSON we do not act on (kept for logging).
-    Other(Value),
+    Event { id: u64, event: HaEvent },
+    Pong { id: u64 },
+    /// Well-formed JSON we do not act on; carries its `type` for logging.
+    Other(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -134,48 +128,65 @@ pub enum ProtocolError {
     NotAnObject,
 }
 
+/// The fields any message may have; everything optional, unknown fields ignored.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    id: Option<Value>,
+    #[serde(default)]
+    success: Option<bool>,
+    #[serde(default, borrow)]
+    result: Option<&'a RawValue>,
+    #[serde(default)]
+    error: Option<Value>,
+    #[serde(default)]
+    event: Option<Value>,
+    #[serde(default)]
+    ha_version: Option<String>,
+    #[serde(default)]
+    message: Option<String>,
+}
+
 /// Parses one text frame into its messages (one, or several when coalesced).
 pub fn parse_frame(text: &str) -> Result<Vec<Incoming>, ProtocolError> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| ProtocolError::NotJson(e.to_string()))?;
-    match value {
-        Value::Array(items) => items.into_iter().map(parse_message).collect(),
-        other => Ok(vec![parse_message(other)?]),
+    let not_json = |e: serde_json::Error| ProtocolError::NotJson(e.to_string());
+    if text.trim_start().starts_with('[') {
+        let items: Vec<&RawValue> = serde_json::from_str(text).map_err(not_json)?;
+        items.into_iter().map(|raw| parse_message(raw.get())).collect()
+    } else {
+        Ok(vec![parse_message(text)?])
     }
 }
 
-fn str_field(map: &Map<String, Value>, key: &str) -> Option<String> {
-    map.get(key).and_then(Value::as_str).map(str::to_owned)
-}
-
-fn parse_message(value: Value) -> Result<Incoming, ProtocolError> {
-    let Value::Object(mut map) = value else {
-        return Err(ProtocolError::NotAnObject);
-    };
-    let kind = str_field(&map, "type").unwrap_or_default();
-    let id = map.get("id").and_then(Value::as_u64);
-    Ok(match (kind.as_str(), id) {
+fn parse_message(text: &str) -> Result<Incoming, ProtocolError> {
+    let envelope: Envelope<'_> = serde_json::from_str(text).map_err(|e| {
+        if e.is_data() {
+            ProtocolError::NotAnObject
+        } else {
+            ProtocolError::NotJson(e.to_string())
+        }
+    })?;
+    let id = envelope.id.as_ref().and_then(Value::as_u64);
+    Ok(match (envelope.kind.as_str(), id) {
         (TYPE_AUTH_REQUIRED, _) => Incoming::AuthRequired {
-            ha_version: str_field(&map, "ha_version"),
+            ha_version: envelope.ha_version,
         },
         (TYPE_AUTH_OK, _) => Incoming::AuthOk {
-            ha_version: str_field(&map, "ha_version"),
+            ha_version: envelope.ha_version,
         },
         (TYPE_AUTH_INVALID, _) => Incoming::AuthInvalid {
-            message: str_field(&map, "message").unwrap_or_else(|| "invalid token".into()),
+            message: envelope.message.unwrap_or_else(|| "invalid token".into()),
         },
         (TYPE_RESULT, Some(id)) => {
-            let success = map.get("success").and_then(Value::as_bool).unwrap_or(false);
-            let outcome = if success {
-                Ok(map.remove("result").unwrap_or(Value::Null))
+            let outcome = if envelope.success.unwrap_or(false) {
+                Ok(envelope.result.map_or_else(null_json, RawValue::to_owned))
             } else {
-                let error = map.remove("error").unwrap_or(Value::Null);
+                let error = envelope.error.unwrap_or(Value::Null);
                 Err(HaApiError {
                     code: HaErrorCode::parse(
-                        error
-                            .get("code")
-                            .and_then(Value::as_str)
-                            .unwrap_or("unknown"),
+                        error.get("code").and_then(Value::as_str).unwrap_or("unknown"),
                     ),
                     message: error
                         .get("message")
@@ -186,13 +197,18 @@ fn parse_message(value: Value) -> Result<Incoming, ProtocolError> {
             };
             Incoming::Result { id, outcome }
         }
-        (TYPE_EVENT, Some(id)) => match map.remove("event").map(serde_json::from_value) {
+        (TYPE_EVENT, Some(id)) => match envelope.event.map(serde_json::from_value) {
             Some(Ok(event)) => Incoming::Event { id, event },
-            _ => Incoming::Other(Value::Object(map)),
+            _ => Incoming::Other(envelope.kind),
         },
         (TYPE_PONG, Some(id)) => Incoming::Pong { id },
-        _ => Incoming::Other(Value::Object(map)),
+        _ => Incoming::Other(envelope.kind),
     })
+}
+
+fn null_json() -> RawJson {
+    // "null" is valid JSON; from_string cannot fail on it, but stay total anyway.
+    RawValue::from_string("null".to_owned()).unwrap_or_else(|_| Box::<RawValue>::default())
 }
 
 pub fn auth_message(token: &Secret) -> String {
@@ -272,21 +288,14 @@ mod tests {
     #[test]
     fn parses_the_recorded_auth_messages() {
         let got = parse_frame(r#"{"type": "auth_required", "ha_version": "2025.4.4"}"#).unwrap();
-        assert_eq!(
-            got,
-            vec![Incoming::AuthRequired {
-                ha_version: Some("2025.4.4".into())
-            }]
+        assert!(
+            matches!(&got[..], [Incoming::AuthRequired { ha_version: Some(v) }] if v == "2025.4.4")
         );
         let got =
             parse_frame(r#"{"type":"auth_invalid","message":"Invalid access token or password"}"#)
                 .unwrap();
-        assert_eq!(
-            got,
-            vec![Incoming::AuthInvalid {
-                message: "Invalid access token or password".into()
-            }]
-        );
+        assert!(matches!(&got[..], [Incoming::AuthInvalid { message }]
+            if message == "Invalid access token or password"));
     }
 
     #[test]
@@ -294,16 +303,16 @@ mod tests {
         let frame = r#"{"id":19,"type":"result","success":false,"error":{"code":"not_found",
             "message":"Service light.does_not_exist not found.","translation_key":"x"}}"#;
         let got = parse_frame(frame).unwrap();
-        assert_eq!(
-            got,
-            vec![Incoming::Result {
-                id: 19,
-                outcome: Err(HaApiError {
+        match &got[..] {
+            [Incoming::Result { id: 19, outcome: Err(e) }] => assert_eq!(
+                e,
+                &HaApiError {
                     code: HaErrorCode::NotFound,
                     message: "Service light.does_not_exist not found.".into()
-                })
-            }]
-        );
+                }
+            ),
+            other => panic!("unexpected {other:?}"),
+        }
         let odd = r#"{"id":3,"type":"result","success":false,"error":{"code":"brand_new"}}"#;
         match &parse_frame(odd).unwrap()[0] {
             Incoming::Result {
@@ -327,14 +336,14 @@ mod tests {
         assert!(
             matches!(&got[0], Incoming::Event { id: 7, event } if event.event_type == "state_changed")
         );
-        assert!(matches!(
-            &got[1],
+        match &got[1] {
             Incoming::Result {
                 id: 8,
-                outcome: Ok(_)
-            }
-        ));
-        assert_eq!(got[2], Incoming::Pong { id: 9 });
+                outcome: Ok(raw),
+            } => assert_eq!(raw.get(), r#"{"context":{}}"#),
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(matches!(got[2], Incoming::Pong { id: 9 }));
     }
 
     #[test]
@@ -343,8 +352,14 @@ mod tests {
             parse_frame("nope"),
             Err(ProtocolError::NotJson(_))
         ));
-        assert_eq!(parse_frame("42"), Err(ProtocolError::NotAnObject));
-        assert_eq!(parse_frame("[1]"), Err(ProtocolError::NotAnObject));
+        assert!(matches!(parse_frame("42"), Err(ProtocolError::NotAnObject)));
+        assert!(matches!(parse_frame("[1]"), Err(ProtocolError::NotAnObject)));
+        assert!(matches!(parse_frame("[{\"type\": "), Err(ProtocolError::NotJson(_))));
+        // A success without a result reads as null.
+        match &parse_frame(r#"{"id":1,"type":"result","success":true}"#).unwrap()[0] {
+            Incoming::Result { outcome: Ok(raw), .. } => assert_eq!(raw.get(), "null"),
+            other => panic!("unexpected {other:?}"),
+        }
         // A result without an id or an unknown type is kept, not dropped silently.
         assert!(matches!(
             &parse_frame(r#"{"type":"result","success":true}"#).unwrap()[0],
