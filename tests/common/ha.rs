@@ -20,6 +20,7 @@ pub struct HaInstance {
     pub port: u16,
     pub token: String,
     config_dir: PathBuf,
+    venv: PathBuf,
 }
 
 fn repo_root() -> PathBuf {
@@ -48,6 +49,12 @@ impl HaInstance {
             "scripts/ha-dev.sh start failed:\n{}",
             String::from_utf8_lossy(&output.stderr)
         );
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let venv = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("HA_VENV="))
+            .map(PathBuf::from)
+            .expect("HA_VENV line");
         let token = std::fs::read_to_string(config_dir.join("token"))
             .expect("token file")
             .trim()
@@ -56,7 +63,18 @@ impl HaInstance {
             port,
             token,
             config_dir,
+            venv,
         }
+    }
+
+    /// The Home Assistant version installed in the venv (2025.4.4, or 2024.3.3 on the
+    /// Python 3.11 fallback), read from the package itself.
+    pub fn version(&self) -> String {
+        let out = Command::new(self.venv.join("bin/python"))
+            .args(["-c", "from homeassistant.const import __version__; print(__version__)"])
+            .output()
+            .expect("venv python");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
     }
 
     pub fn ws_url(&self) -> String {

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The project's test command (README's second command, and what CI runs):
+# format and lint checks, then unit and integration tests against a real Home Assistant Core.
+# The integration tests start their Home Assistant instances through scripts/ha-dev.sh (cached
+# venv under ~/.cache/homeclaw); this script stops them again at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/homeclaw"
+stop_test_ha() {
+  for port in 18123 18124; do
+    HA_PORT=$port HA_CONFIG_DIR="$CACHE/ha-test-$port" scripts/ha-dev.sh stop || true
+  done
+}
+trap stop_test_ha EXIT
+
+echo "== cargo fmt --check"
+cargo fmt --check
+echo "== cargo clippy"
+cargo clippy --locked --all-targets -- -D warnings
+echo "== Home Assistant venv"
+scripts/ha-dev.sh install >/dev/null
+echo "== cargo test"
+cargo test --locked "$@"
