@@ -45,23 +45,33 @@ fn rss_kib() -> anyhow::Result<(u64, u64)> {
             .lines()
             .find(|l| l.starts_with(name))
             .with_context(|| format!("{name} missing"))?;
-        Ok(line
-            .split_whitespace()
-            .nth(1)
-            .context("value")?
-            .parse()?)
+        Ok(line.split_whitespace().nth(1).context("value")?.parse()?)
     };
     Ok((field("VmRSS:")?, field("VmHWM:")?))
 }
 
 const DOMAINS: [&str; 8] = [
-    "light", "switch", "sensor", "binary_sensor", "cover", "climate", "lock", "media_player",
+    "light",
+    "switch",
+    "sensor",
+    "binary_sensor",
+    "cover",
+    "climate",
+    "lock",
+    "media_player",
 ];
 
 /// A state object shaped like what Home Assistant sends for the domain.
 fn synthetic_state(i: usize) -> Value {
     let domain = DOMAINS[i % DOMAINS.len()];
-    let room = ["kitchen", "living_room", "bedroom", "office", "garage", "hall"][i % 6];
+    let room = [
+        "kitchen",
+        "living_room",
+        "bedroom",
+        "office",
+        "garage",
+        "hall",
+    ][i % 6];
     let entity_id = format!("{domain}.{room}_{i}");
     let mut attributes = json!({
         "friendly_name": format!("{} {} {i}", room.replace('_', " "), domain.replace('_', " ")),
@@ -73,8 +83,10 @@ fn synthetic_state(i: usize) -> Value {
             "max_color_temp_kelvin": 6500}),
         "sensor" => json!({"unit_of_measurement": "°C", "device_class": "temperature",
             "state_class": "measurement"}),
-        "climate" => json!({"hvac_modes": ["off", "heat", "cool", "auto"], "current_temperature": 21.5,
-            "temperature": 22, "min_temp": 7, "max_temp": 35}),
+        "climate" => {
+            json!({"hvac_modes": ["off", "heat", "cool", "auto"], "current_temperature": 21.5,
+            "temperature": 22, "min_temp": 7, "max_temp": 35})
+        }
         "cover" => json!({"current_position": i % 100, "device_class": "window"}),
         _ => json!({"icon": "mdi:thing"}),
     };

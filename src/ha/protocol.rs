@@ -105,15 +105,26 @@ pub type RawJson = Box<RawValue>;
 
 #[derive(Debug, Clone)]
 pub enum Incoming {
-    AuthRequired { ha_version: Option<String> },
-    AuthOk { ha_version: Option<String> },
-    AuthInvalid { message: String },
+    AuthRequired {
+        ha_version: Option<String>,
+    },
+    AuthOk {
+        ha_version: Option<String>,
+    },
+    AuthInvalid {
+        message: String,
+    },
     Result {
         id: u64,
         outcome: Result<RawJson, HaApiError>,
     },
-    Event { id: u64, event: HaEvent },
-    Pong { id: u64 },
+    Event {
+        id: u64,
+        event: HaEvent,
+    },
+    Pong {
+        id: u64,
+    },
     /// Well-formed JSON we do not act on; carries its `type` for logging.
     Other(String),
 }
@@ -154,7 +165,10 @@ pub fn parse_frame(text: &str) -> Result<Vec<Incoming>, ProtocolError> {
     let not_json = |e: serde_json::Error| ProtocolError::NotJson(e.to_string());
     if text.trim_start().starts_with('[') {
         let items: Vec<&RawValue> = serde_json::from_str(text).map_err(not_json)?;
-        items.into_iter().map(|raw| parse_message(raw.get())).collect()
+        items
+            .into_iter()
+            .map(|raw| parse_message(raw.get()))
+            .collect()
     } else {
         Ok(vec![parse_message(text)?])
     }
@@ -186,7 +200,10 @@ fn parse_message(text: &str) -> Result<Incoming, ProtocolError> {
                 let error = envelope.error.unwrap_or(Value::Null);
                 Err(HaApiError {
                     code: HaErrorCode::parse(
-                        error.get("code").and_then(Value::as_str).unwrap_or("unknown"),
+                        error
+                            .get("code")
+                            .and_then(Value::as_str)
+                            .unwrap_or("unknown"),
                     ),
                     message: error
                         .get("message")
@@ -304,7 +321,12 @@ mod tests {
             "message":"Service light.does_not_exist not found.","translation_key":"x"}}"#;
         let got = parse_frame(frame).unwrap();
         match &got[..] {
-            [Incoming::Result { id: 19, outcome: Err(e) }] => assert_eq!(
+            [
+                Incoming::Result {
+                    id: 19,
+                    outcome: Err(e),
+                },
+            ] => assert_eq!(
                 e,
                 &HaApiError {
                     code: HaErrorCode::NotFound,
@@ -353,11 +375,19 @@ mod tests {
             Err(ProtocolError::NotJson(_))
         ));
         assert!(matches!(parse_frame("42"), Err(ProtocolError::NotAnObject)));
-        assert!(matches!(parse_frame("[1]"), Err(ProtocolError::NotAnObject)));
-        assert!(matches!(parse_frame("[{\"type\": "), Err(ProtocolError::NotJson(_))));
+        assert!(matches!(
+            parse_frame("[1]"),
+            Err(ProtocolError::NotAnObject)
+        ));
+        assert!(matches!(
+            parse_frame("[{\"type\": "),
+            Err(ProtocolError::NotJson(_))
+        ));
         // A success without a result reads as null.
         match &parse_frame(r#"{"id":1,"type":"result","success":true}"#).unwrap()[0] {
-            Incoming::Result { outcome: Ok(raw), .. } => assert_eq!(raw.get(), "null"),
+            Incoming::Result {
+                outcome: Ok(raw), ..
+            } => assert_eq!(raw.get(), "null"),
             other => panic!("unexpected {other:?}"),
         }
         // A result without an id or an unknown type is kept, not dropped silently.

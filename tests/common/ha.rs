@@ -71,7 +71,10 @@ impl HaInstance {
     /// Python 3.11 fallback), read from the package itself.
     pub fn version(&self) -> String {
         let out = Command::new(self.venv.join("bin/python"))
-            .args(["-c", "from homeassistant.const import __version__; print(__version__)"])
+            .args([
+                "-c",
+                "from homeassistant.const import __version__; print(__version__)",
+            ])
             .output()
             .expect("venv python");
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
