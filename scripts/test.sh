@@ -21,4 +21,12 @@ cargo clippy --locked --all-targets -- -D warnings
 echo "== Home Assistant venv"
 scripts/ha-dev.sh install >/dev/null
 echo "== cargo test"
-cargo test --locked "$@"
+log="$(mktemp)"
+set +e
+cargo test --locked "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+# One closing line over all test binaries.
+awk '/^test result:/ { p += $4; f += $6 } END { printf "tests: %d passed, %d failed\n", p, f }' "$log"
+rm -f "$log"
+exit "$status"
