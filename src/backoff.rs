@@ -26,6 +26,12 @@ impl Backoff {
         half + half.mul_f64(unit.clamp(0.0, 1.0))
     }
 
+    /// "Full jitter": anywhere from zero to the ceiling. Right for retrying a busy API, where
+    /// spreading clients matters more than a minimum pause.
+    pub fn full_jitter(&self, attempt: u32, unit: f64) -> Duration {
+        self.ceiling(attempt).mul_f64(unit.clamp(0.0, 1.0))
+    }
+
     /// [`Self::delay`] with a fresh random draw.
     pub fn next_delay(&self, attempt: u32) -> Duration {
         self.delay(attempt, fastrand::f64())
@@ -59,5 +65,12 @@ mod tests {
             assert!(high <= B.ceiling(attempt) && high > low);
         }
         assert_eq!(B.delay(0, 7.0), B.ceiling(0));
+    }
+
+    #[test]
+    fn full_jitter_spans_zero_to_the_ceiling() {
+        assert_eq!(B.full_jitter(3, 0.0), Duration::ZERO);
+        assert_eq!(B.full_jitter(3, 1.0), B.ceiling(3));
+        assert_eq!(B.full_jitter(3, 0.5), B.ceiling(3) / 2);
     }
 }

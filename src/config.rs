@@ -80,7 +80,114 @@ pub struct Config {
     #[serde(default)]
     pub exposure: ExposureConfig,
     #[serde(default)]
+    pub llm: LlmConfig,
+    #[serde(default)]
     pub log: LogConfig,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Provider {
+    /// OpenAI-compatible Chat Completions (OpenAI, Groq, Ollama, llama.cpp, vLLM, OpenRouter).
+    Openai,
+    Anthropic,
+    Gemini,
+}
+
+impl<'de> Deserialize<'de> for Provider {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        match name.trim().to_ascii_lowercase().as_str() {
+            "openai" => Ok(Self::Openai),
+            "anthropic" => Ok(Self::Anthropic),
+            "gemini" => Ok(Self::Gemini),
+            _ => Err(serde::de::Error::custom(format!(
+                "provider {name:?} is not allowed: use openai (any OpenAI-compatible server), \
+                 anthropic or gemini"
+            ))),
+        }
+    }
+}
+
+impl Provider {
+    pub fn default_base_url(self) -> &'static str {
+        match self {
+            Self::Openai => "https://api.openai.com/v1",
+            Self::Anthropic => "https://api.anthropic.com",
+            Self::Gemini => "https://generativelanguage.googleapis.com",
+        }
+    }
+}
+
+/// One model of the chain; the first configured model is the primary, the rest are fallbacks
+/// in order.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelConfig {
+    /// Label in logs and results; defaults to `model`.
+    #[serde(default)]
+    pub name: Option<String>,
+    pub provider: Provider,
+    /// Defaults to the provider's public endpoint.
+    #[serde(default)]
+    pub base_url: Option<String>,
+    pub model: String,
+    #[serde(default)]
+    pub api_key: Option<Secret>,
+    /// Use the provider's structured tool calls; `false` switches to the validated text fallback.
+    #[serde(default = "yes")]
+    pub native_tools: bool,
+    #[serde(default)]
+    pub max_tokens: Option<u32>,
+    #[serde(default)]
+    pub temperature: Option<f32>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl ModelConfig {
+    pub fn label(&self) -> &str {
+        self.name.as_deref().unwrap_or(&self.model)
+    }
+
+    pub fn base_url(&self) -> &str {
+        self.base_url
+            .as_deref()
+            .unwrap_or(self.provider.default_base_url())
+            .trim_end_matches('/')
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LlmConfig {
+    pub models: Vec<ModelConfig>,
+    /// Attempts per model (retryable failures only).
+    pub max_attempts: u32,
+    pub initial_backoff_ms: u64,
+    pub max_backoff_ms: u64,
+    /// A `Retry-After` longer than this moves on to the next model instead of waiting.
+    pub max_retry_after_ms: u64,
+    pub connect_timeout_ms: u64,
+    pub request_timeout_ms: u64,
+    /// Longest silence between two chunks of a streamed reply.
+    pub stream_idle_timeout_ms: u64,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        Self {
+            models: Vec::new(),
+            max_attempts: 8,
+            initial_backoff_ms: 500,
+            max_backoff_ms: 30_000,
+            max_retry_after_ms: 60_000,
+            connect_timeout_ms: 10_000,
+            request_timeout_ms: 120_000,
+            stream_idle_timeout_ms: 30_000,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -276,15 +383,7 @@ impl Config {
             ),
             ("ha.reconnect_max_ms", ha.reconnect_max_ms, 10, 3_600_000),
         ];
-        for (key, value, min, max) in ms_ranges {
-            if !(min..=max).contains(&value) {
-                return Err(ConfigError::Invalid {
-                    key,
-                    value: value.to_string(),
-                    allowed: format!("milliseconds from {min} to {max}"),
-                });
-            }
-        }
+        check_ranges(&ms_ranges)?;
         if ha.reconnect_max_ms < ha.reconnect_initial_ms {
             return Err(ConfigError::Invalid {
                 key: "ha.reconnect_max_ms",
@@ -302,6 +401,7 @@ impl Config {
                 allowed: "a long-lived access token (Profile > Security in Home Assistant)".into(),
             });
         }
+        self.validate_llm()?;
         let exposure = &self.exposure;
         let glob_lists: [(&'static str, &Vec<String>); 5] = [
             ("exposure.entity_allow", &exposure.entity_allow),
@@ -334,6 +434,73 @@ impl Config {
         Ok(())
     }
 
+    fn validate_llm(&self) -> Result<(), ConfigError> {
+        let llm = &self.llm;
+        if !(1..=20).contains(&llm.max_attempts) {
+            return Err(ConfigError::Invalid {
+                key: "llm.max_attempts",
+                value: llm.max_attempts.to_string(),
+                allowed: "1 to 20".into(),
+            });
+        }
+        let ms_ranges: [(&'static str, u64, u64, u64); 6] = [
+            ("llm.initial_backoff_ms", llm.initial_backoff_ms, 1, 600_000),
+            ("llm.max_backoff_ms", llm.max_backoff_ms, 1, 3_600_000),
+            (
+                "llm.max_retry_after_ms",
+                llm.max_retry_after_ms,
+                0,
+                3_600_000,
+            ),
+            (
+                "llm.connect_timeout_ms",
+                llm.connect_timeout_ms,
+                100,
+                600_000,
+            ),
+            (
+                "llm.request_timeout_ms",
+                llm.request_timeout_ms,
+                100,
+                3_600_000,
+            ),
+            (
+                "llm.stream_idle_timeout_ms",
+                llm.stream_idle_timeout_ms,
+                100,
+                3_600_000,
+            ),
+        ];
+        check_ranges(&ms_ranges)?;
+        for model in &llm.models {
+            if model.model.trim().is_empty() {
+                return Err(ConfigError::Invalid {
+                    key: "llm.models[].model",
+                    value: String::new(),
+                    allowed: "the provider's model id, e.g. gpt-4o-mini".into(),
+                });
+            }
+            let url = model.base_url();
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(ConfigError::Invalid {
+                    key: "llm.models[].base_url",
+                    value: url.to_owned(),
+                    allowed: "an http:// or https:// URL".into(),
+                });
+            }
+            if let Some(t) = model.temperature
+                && !(0.0..=2.0).contains(&t)
+            {
+                return Err(ConfigError::Invalid {
+                    key: "llm.models[].temperature",
+                    value: t.to_string(),
+                    allowed: "0.0 to 2.0".into(),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The token, or an error that says every way to provide one.
     pub fn ha_token(&self) -> Result<&Secret, ConfigError> {
         self.ha.token.as_ref().ok_or_else(|| ConfigError::Invalid {
@@ -344,6 +511,19 @@ impl Config {
                 .into(),
         })
     }
+}
+
+fn check_ranges(ranges: &[(&'static str, u64, u64, u64)]) -> Result<(), ConfigError> {
+    for &(key, value, min, max) in ranges {
+        if !(min..=max).contains(&value) {
+            return Err(ConfigError::Invalid {
+                key,
+                value: value.to_string(),
+                allowed: format!("milliseconds from {min} to {max}"),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A level, or comma-separated `target=level` directives with targets made of
@@ -615,6 +795,47 @@ mod tests {
         .unwrap();
         let err = cfg.ha_token().unwrap_err().to_string();
         assert!(err.contains("HOMECLAW_HA__TOKEN"), "{err}");
+    }
+
+    #[test]
+    fn llm_models_load_from_a_file_with_defaults_and_hidden_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(
+            &dir,
+            "models.yaml",
+            "llm:\n  models:\n    - provider: openai\n      model: gpt-4o-mini\n      \
+             api_key: sk-secret-value\n    - name: local\n      provider: openai\n      \
+             base_url: http://127.0.0.1:8089/v1/\n      model: qwen\n      native_tools: false\n",
+        );
+        let cfg = Config::load(&Sources {
+            file: Some(file),
+            options_json: no_options(&dir),
+            ..Default::default()
+        })
+        .unwrap();
+        let models = &cfg.llm.models;
+        assert_eq!(models[0].label(), "gpt-4o-mini");
+        assert_eq!(models[0].base_url(), "https://api.openai.com/v1");
+        assert!(models[0].native_tools);
+        assert_eq!(models[1].label(), "local");
+        assert_eq!(models[1].base_url(), "http://127.0.0.1:8089/v1");
+        assert!(!models[1].native_tools);
+        assert_eq!(cfg.llm.max_attempts, 8);
+        assert!(!format!("{cfg:?}").contains("sk-secret-value"));
+
+        let bad = write(
+            &dir,
+            "bad.yaml",
+            "llm:\n  models:\n    - provider: mistral\n      model: x\n",
+        );
+        let err = Config::load(&Sources {
+            file: Some(bad),
+            options_json: no_options(&dir),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("mistral") && err.contains("openai"), "{err}");
     }
 
     #[test]

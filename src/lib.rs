@@ -8,5 +8,6 @@
 pub mod backoff;
 pub mod config;
 pub mod ha;
+pub mod llm;
 pub mod secret;
 pub mod telemetry;

@@ -1,0 +1,426 @@
+//! HTTP to the providers: one [`ModelClient`] per configured model, and the [`LlmChain`] that
+//! retries each model and falls back along the chain.
+//!
+//! Invariants:
+//! - Tool calls come from the provider's structured response. Only a model configured with
+//!   `native_tools: false` has its reply parsed as text, through [`super::fallback`], against
+//!   the request's own tool whitelist.
+//! - A retry never repeats a streamed text silently: a [`StreamDelta::Restart`] tells the
+//!   consumer to discard what it showed.
+//! - API keys go only into request headers; error bodies are cut short and scrubbed of them.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tracing::{Instrument, debug, info_span, warn};
+
+use super::fallback::{self, TextCall};
+use super::retry::{Decision, RetryPolicy, parse_retry_after};
+use super::sse::SseParser;
+use super::types::{ChatRequest, ChatResponse, LlmError, ModelAttempts, StreamDelta};
+use super::wire::WireReply;
+use super::{anthropic, gemini, openai};
+use crate::config::{LlmConfig, ModelConfig, Provider};
+
+/// Longest error body kept in an error message.
+const MAX_ERROR_BODY: usize = 400;
+
+/// Anything that answers chat requests: the real chain, or a scripted model in tests.
+pub trait ChatModel: Send + Sync {
+    fn chat<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>>;
+
+    /// Streams text deltas while it runs; the default sends the whole text once at the end.
+    fn chat_stream<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+        deltas: mpsc::Sender<StreamDelta>,
+    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+        Box::pin(async move {
+            let response = self.chat(request).await?;
+            if !response.text.is_empty() {
+                let _ = deltas.send(StreamDelta::Text(response.text.clone())).await;
+            }
+            Ok(response)
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Timeouts {
+    request: Duration,
+    stream_idle: Duration,
+}
+
+pub struct ModelClient {
+    cfg: ModelConfig,
+    http: reqwest::Client,
+    timeouts: Timeouts,
+}
+
+fn scrub(body: &str, key: Option<&str>) -> String {
+    let mut text: String = body.chars().take(MAX_ERROR_BODY).collect();
+    if let Some(key) = key.filter(|k| !k.is_empty()) {
+        text = text.replace(key, "***");
+    }
+    text
+}
+
+impl ModelClient {
+    pub fn new(cfg: ModelConfig, http: reqwest::Client, llm: &LlmConfig) -> Self {
+        Self {
+            cfg,
+            http,
+            timeouts: Timeouts {
+                request: Duration::from_millis(llm.request_timeout_ms),
+                stream_idle: Duration::from_millis(llm.stream_idle_timeout_ms),
+            },
+        }
+    }
+
+    pub fn label(&self) -> &str {
+        self.cfg.label()
+    }
+
+    fn key(&self) -> Option<&str> {
+        self.cfg.api_key.as_ref().map(|k| k.expose())
+    }
+
+    /// Streaming is spoken natively only by the OpenAI format; the others answer whole.
+    fn streams(&self) -> bool {
+        self.cfg.provider == Provider::Openai && self.cfg.native_tools
+    }
+
+    fn build(&self, request: &ChatRequest, stream: bool) -> (String, Value) {
+        let base = self.cfg.base_url();
+        let mut request = request.clone();
+        if request.max_tokens.is_none() {
+            request.max_tokens = self.cfg.max_tokens;
+        }
+        if request.temperature.is_none() {
+            request.temperature = self.cfg.temperature;
+        }
+        let request = if self.cfg.native_tools {
+            request
+        } else {
+            fallback::render_for_text_model(&request)
+        };
+        match self.cfg.provider {
+            Provider::Openai => (
+                format!("{base}/chat/completions"),
+                openai::render(&request, &self.cfg.model, stream),
+            ),
+            Provider::Anthropic => (
+                format!("{base}/v1/messages"),
+                anthropic::render(&request, &self.cfg.model),
+            ),
+            Provider::Gemini => (
+                format!("{base}/v1beta/models/{}:generateContent", self.cfg.model),
+                gemini::render(&request),
+            ),
+        }
+    }
+
+    fn post(&self, url: &str, body: &Value) -> reqwest::RequestBuilder {
+        let mut builder = self.http.post(url).json(body);
+        let key = self.key().unwrap_or_default();
+        builder = match self.cfg.provider {
+            Provider::Openai if !key.is_empty() => builder.bearer_auth(key),
+            Provider::Openai => builder,
+            Provider::Anthropic => builder
+                .header("x-api-key", key)
+                .header("anthropic-version", anthropic::API_VERSION),
+            Provider::Gemini => builder.header("x-goog-api-key", key),
+        };
+        builder
+    }
+
+    fn transport_error(&self, e: &reqwest::Error, what: &str) -> LlmError {
+        let model = self.label().to_owned();
+        if e.is_timeout() {
+            LlmError::Timeout {
+                model,
+                what: what.to_owned(),
+            }
+        } else {
+            LlmError::Connect {
+                model,
+                reason: scrub(&e.to_string(), self.key()),
+            }
+        }
+    }
+
+    async fn status_error(&self, response: reqwest::Response) -> LlmError {
+        let status = response.status().as_u16();
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_retry_after);
+        let body = response.text().await.unwrap_or_default();
+        LlmError::Http {
+            model: self.label().to_owned(),
+            status,
+            body: scrub(&body, self.key()),
+            retry_after,
+        }
+    }
+
+    fn invalid(&self, reason: impl Into<String>) -> LlmError {
+        LlmError::InvalidResponse {
+            model: self.label().to_owned(),
+            reason: scrub(&reason.into(), self.key()),
+        }
+    }
+
+    /// One HTTP attempt. Text deltas go to `deltas` when streaming.
+    async fn attempt(
+        &self,
+        request: &ChatRequest,
+        deltas: Option<&mpsc::Sender<StreamDelta>>,
+        streamed: &mut bool,
+    ) -> Result<WireReply, LlmError> {
+        let stream = deltas.is_some() && self.streams();
+        let (url, body) = self.build(request, stream);
+        let send = self.post(&url, &body);
+        let response = if stream {
+            match tokio::time::timeout(self.timeouts.request, send.send()).await {
+                Ok(r) => r.map_err(|e| self.transport_error(&e, "request"))?,
+                Err(_) => {
+                    return Err(LlmError::Timeout {
+                        model: self.label().to_owned(),
+                        what: format!("no response headers within {:?}", self.timeouts.request),
+                    });
+                }
+            }
+        } else {
+            send.timeout(self.timeouts.request)
+                .send()
+                .await
+                .map_err(|e| self.transport_error(&e, "request"))?
+        };
+        if !response.status().is_success() {
+            return Err(self.status_error(response).await);
+        }
+        let reply = if stream {
+            self.read_stream(response, deltas, streamed).await?
+        } else {
+            let bytes = response
+                .bytes()
+                .await
+                .map_err(|e| self.transport_error(&e, "reading the body"))?;
+            let value: Value = serde_json::from_slice(&bytes)
+                .map_err(|e| self.invalid(format!("body is not JSON: {e}")))?;
+            match self.cfg.provider {
+                Provider::Openai => openai::parse(&value),
+                Provider::Anthropic => anthropic::parse(&value),
+                Provider::Gemini => gemini::parse(&value),
+            }
+            .map_err(|e| self.invalid(e))?
+        };
+        Ok(reply)
+    }
+
+    async fn read_stream(
+        &self,
+        response: reqwest::Response,
+        deltas: Option<&mpsc::Sender<StreamDelta>>,
+        streamed: &mut bool,
+    ) -> Result<WireReply, LlmError> {
+        let cut = |reason: String| LlmError::StreamCut {
+            model: self.label().to_owned(),
+            reason,
+        };
+        let mut body = response.bytes_stream();
+        let mut parser = SseParser::new();
+        let mut acc = openai::StreamAccumulator::default();
+        loop {
+            let next = tokio::time::timeout(self.timeouts.stream_idle, body.next()).await;
+            let chunk = match next {
+                Err(_) => {
+                    return Err(LlmError::Timeout {
+                        model: self.label().to_owned(),
+                        what: format!("stream idle for {:?}", self.timeouts.stream_idle),
+                    });
+                }
+                Ok(None) => break,
+                Ok(Some(Err(e))) => return Err(cut(e.to_string())),
+                Ok(Some(Ok(chunk))) => chunk,
+            };
+            for event in parser.feed(&chunk) {
+                if event.data.is_empty() {
+                    continue;
+                }
+                let delta = acc.feed(&event.data).map_err(&cut)?;
+                if let (Some(text), Some(tx)) = (delta, deltas) {
+                    *streamed = true;
+                    let _ = tx.send(StreamDelta::Text(text)).await;
+                }
+            }
+            if acc.is_done() {
+                break;
+            }
+        }
+        acc.finish().map_err(cut)
+    }
+
+    /// Applies the text fallback to a reply from a model without native tools.
+    fn interpret(&self, mut reply: WireReply, request: &ChatRequest) -> ChatResponse {
+        let mut rejected = Vec::new();
+        if !self.cfg.native_tools && reply.tool_calls.is_empty() && !request.tools.is_empty() {
+            match fallback::parse_text_call(&reply.text, &request.tool_names()) {
+                TextCall::Call { name, arguments } => {
+                    reply.tool_calls = vec![fallback::to_tool_call(name, arguments)];
+                    reply.text.clear();
+                    reply.stop = super::types::StopReason::ToolCalls;
+                }
+                TextCall::Rejected(r) => rejected.push(r),
+                TextCall::NotACall => {}
+            }
+        }
+        ChatResponse {
+            text: reply.text,
+            tool_calls: reply.tool_calls,
+            rejected,
+            stop: reply.stop,
+            usage: reply.usage,
+            provider_data: reply.provider_data,
+            model: self.label().to_owned(),
+            attempts: Vec::new(),
+        }
+    }
+}
+
+/// The primary model and its fallbacks, with the retry policy.
+pub struct LlmChain {
+    models: Vec<ModelClient>,
+    policy: RetryPolicy,
+}
+
+impl LlmChain {
+    pub fn from_config(cfg: &LlmConfig) -> Result<Self, LlmError> {
+        if cfg.models.is_empty() {
+            return Err(LlmError::Config(
+                "no LLM configured: add at least one entry to llm.models".into(),
+            ));
+        }
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_millis(cfg.connect_timeout_ms))
+            .user_agent(concat!("homeclaw/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| LlmError::Config(format!("HTTP client: {e}")))?;
+        Ok(Self {
+            models: cfg
+                .models
+                .iter()
+                .map(|m| ModelClient::new(m.clone(), http.clone(), cfg))
+                .collect(),
+            policy: RetryPolicy::from_config(cfg),
+        })
+    }
+
+    pub fn model_names(&self) -> Vec<&str> {
+        self.models.iter().map(ModelClient::label).collect()
+    }
+
+    async fn run(
+        &self,
+        request: &ChatRequest,
+        deltas: Option<mpsc::Sender<StreamDelta>>,
+    ) -> Result<ChatResponse, LlmError> {
+        let mut history: Vec<ModelAttempts> = Vec::new();
+        for model in &self.models {
+            let span = info_span!("llm", model = model.label());
+            let mut attempt = 0;
+            let outcome = async {
+                loop {
+                    attempt += 1;
+                    let mut streamed = false;
+                    match model.attempt(request, deltas.as_ref(), &mut streamed).await {
+                        Ok(reply) => return Ok(reply),
+                        Err(error) => {
+                            if streamed && let Some(tx) = &deltas {
+                                let _ = tx
+                                    .send(StreamDelta::Restart {
+                                        model: model.label().to_owned(),
+                                    })
+                                    .await;
+                            }
+                            match self.policy.decide(&error, attempt, fastrand::f64()) {
+                                Decision::RetryIn(delay) => {
+                                    warn!(%error, attempt, ?delay, "LLM attempt failed; retrying");
+                                    tokio::time::sleep(delay).await;
+                                }
+                                Decision::NextModel => return Err(error),
+                            }
+                        }
+                    }
+                }
+            }
+            .instrument(span)
+            .await;
+            match outcome {
+                Ok(reply) => {
+                    history.push(ModelAttempts {
+                        model: model.label().to_owned(),
+                        attempts: attempt,
+                        error: None,
+                    });
+                    let mut response = model.interpret(reply, request);
+                    if let (Some(tx), false) = (&deltas, model.streams()) {
+                        if !response.text.is_empty() {
+                            let _ = tx.send(StreamDelta::Text(response.text.clone())).await;
+                        }
+                    }
+                    response.attempts = history;
+                    debug!(model = %response.model, "LLM answered");
+                    return Ok(response);
+                }
+                Err(error) => {
+                    warn!(model = model.label(), %error, attempts = attempt, "Model failed; next in chain");
+                    history.push(ModelAttempts {
+                        model: model.label().to_owned(),
+                        attempts: attempt,
+                        error: Some(error.to_string()),
+                    });
+                }
+            }
+        }
+        Err(LlmError::Exhausted { attempts: history })
+    }
+}
+
+impl ChatModel for LlmChain {
+    fn chat<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+        Box::pin(self.run(request, None))
+    }
+
+    fn chat_stream<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+        deltas: mpsc::Sender<StreamDelta>,
+    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+        Box::pin(self.run(request, Some(deltas)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_bodies_are_cut_and_scrubbed_of_the_key() {
+        let body = format!("bad key sk-123 {}", "x".repeat(1000));
+        let got = scrub(&body, Some("sk-123"));
+        assert!(got.starts_with("bad key *** x"));
+        assert!(got.chars().count() <= MAX_ERROR_BODY);
+    }
+}

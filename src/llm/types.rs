@@ -1,0 +1,229 @@
+//! Provider-neutral request, response and error types.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::message::{Message, ToolCall};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolDef {
+    pub name: String,
+    pub description: String,
+    /// JSON Schema of the arguments object.
+    pub parameters: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ToolChoice {
+    #[default]
+    Auto,
+    /// The model must call some tool.
+    Required,
+    /// The model must not call tools.
+    None,
+    /// The model must call this tool.
+    Named(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ChatRequest {
+    pub system: Option<String>,
+    pub messages: Vec<Message>,
+    pub tools: Vec<ToolDef>,
+    pub tool_choice: ToolChoice,
+    pub max_tokens: Option<u32>,
+    pub temperature: Option<f32>,
+}
+
+impl ChatRequest {
+    pub fn tool_names(&self) -> Vec<&str> {
+        self.tools.iter().map(|t| t.name.as_str()).collect()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopReason {
+    EndTurn,
+    ToolCalls,
+    MaxTokens,
+    ContentFilter,
+    Other(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// A tool call the text fallback found but refused, for the loop to report to the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RejectedCall {
+    pub name: String,
+    pub reason: String,
+}
+
+/// How many attempts one model took, and how the last one ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelAttempts {
+    pub model: String,
+    pub attempts: u32,
+    /// `None` when the model answered.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatResponse {
+    pub text: String,
+    pub tool_calls: Vec<ToolCall>,
+    pub rejected: Vec<RejectedCall>,
+    pub stop: StopReason,
+    pub usage: Option<Usage>,
+    /// Opaque per-message data to keep in history (see [`super::message::Message::Assistant`]).
+    pub provider_data: Option<Value>,
+    /// The configured name of the model that answered.
+    pub model: String,
+    /// Every model tried, in order, with its attempt count.
+    pub attempts: Vec<ModelAttempts>,
+}
+
+impl ChatResponse {
+    /// The assistant message to append to history.
+    pub fn to_message(&self) -> Message {
+        Message::Assistant {
+            content: self.text.clone(),
+            tool_calls: self.tool_calls.clone(),
+            provider_data: self.provider_data.clone(),
+        }
+    }
+}
+
+/// What a streaming call yields while it runs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamDelta {
+    Text(String),
+    /// The attempt failed after some text was streamed; discard it, another attempt follows.
+    Restart {
+        model: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LlmError {
+    /// No TCP/TLS connection, or it broke while reading. Retryable.
+    #[error("cannot reach {model}: {reason}")]
+    Connect { model: String, reason: String },
+    /// Connect, request or stream-idle timeout. Retryable.
+    #[error("{model} timed out: {what}")]
+    Timeout { model: String, what: String },
+    /// The provider answered with an HTTP error. 408, 429 and 5xx are retryable.
+    #[error("{model} answered HTTP {status}: {body}")]
+    Http {
+        model: String,
+        status: u16,
+        body: String,
+        retry_after: Option<Duration>,
+    },
+    /// A 2xx body we cannot read (invalid JSON, missing fields). Retryable: proxies and
+    /// overloaded servers produce these transiently.
+    #[error("{model} sent a response we cannot read: {reason}")]
+    InvalidResponse { model: String, reason: String },
+    /// The stream ended before the reply was complete. Retryable.
+    #[error("{model} stream ended early: {reason}")]
+    StreamCut { model: String, reason: String },
+    /// Every model failed; the attempts say how.
+    #[error("every model failed: {}", summary(.attempts))]
+    Exhausted { attempts: Vec<ModelAttempts> },
+    /// A request we cannot build (configuration). Not retryable.
+    #[error("{0}")]
+    Config(String),
+}
+
+fn summary(attempts: &[ModelAttempts]) -> String {
+    attempts
+        .iter()
+        .map(|a| {
+            format!(
+                "{} ({} attempt{}: {})",
+                a.model,
+                a.attempts,
+                if a.attempts == 1 { "" } else { "s" },
+                a.error.as_deref().unwrap_or("ok")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+impl LlmError {
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Self::Connect { .. }
+            | Self::Timeout { .. }
+            | Self::InvalidResponse { .. }
+            | Self::StreamCut { .. } => true,
+            Self::Http { status, .. } => *status == 408 || *status == 429 || *status >= 500,
+            Self::Exhausted { .. } | Self::Config(_) => false,
+        }
+    }
+
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::Http { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retryability_follows_the_status_classes() {
+        let http = |status| LlmError::Http {
+            model: "m".into(),
+            status,
+            body: String::new(),
+            retry_after: None,
+        };
+        for status in [408, 429, 500, 502, 503, 529] {
+            assert!(http(status).is_retryable(), "{status}");
+        }
+        for status in [400, 401, 403, 404, 422] {
+            assert!(!http(status).is_retryable(), "{status}");
+        }
+        assert!(
+            LlmError::StreamCut {
+                model: "m".into(),
+                reason: "eof".into()
+            }
+            .is_retryable()
+        );
+        assert!(!LlmError::Config("x".into()).is_retryable());
+    }
+
+    #[test]
+    fn exhausted_errors_summarise_every_model() {
+        let err = LlmError::Exhausted {
+            attempts: vec![
+                ModelAttempts {
+                    model: "a".into(),
+                    attempts: 8,
+                    error: Some("HTTP 503".into()),
+                },
+                ModelAttempts {
+                    model: "b".into(),
+                    attempts: 1,
+                    error: Some("HTTP 401".into()),
+                },
+            ],
+        };
+        assert_eq!(
+            err.to_string(),
+            "every model failed: a (8 attempts: HTTP 503); b (1 attempt: HTTP 401)"
+        );
+    }
+}
