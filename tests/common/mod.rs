@@ -2,3 +2,4 @@
 
 pub mod ha;
 pub mod scripted_ha;
+pub mod scripted_llm;

@@ -1,3 +1,4 @@
 mod cli;
 mod ha_client;
 mod ha_live;
+mod llm;
