@@ -42,7 +42,6 @@ fn llm_config(models: Vec<ModelConfig>) -> LlmConfig {
         connect_timeout_ms: 2_000,
         request_timeout_ms: 5_000,
         stream_idle_timeout_ms: 2_000,
-        ..Default::default()
     }
 }
 
