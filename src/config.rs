@@ -16,6 +16,7 @@ use std::time::Duration;
 use config::{Environment, File, FileFormat};
 use serde::Deserialize;
 
+use crate::agent::AgentConfig;
 use crate::ha::exposure::validate_glob;
 use crate::secret::Secret;
 
@@ -81,6 +82,8 @@ pub struct Config {
     pub exposure: ExposureConfig,
     #[serde(default)]
     pub llm: LlmConfig,
+    #[serde(default)]
+    pub agent: AgentConfig,
     #[serde(default)]
     pub log: LogConfig,
 }
@@ -402,6 +405,7 @@ impl Config {
             });
         }
         self.validate_llm()?;
+        self.validate_agent()?;
         let exposure = &self.exposure;
         let glob_lists: [(&'static str, &Vec<String>); 5] = [
             ("exposure.entity_allow", &exposure.entity_allow),
@@ -430,6 +434,67 @@ impl Config {
                           homeclaw=debug,warn"
                     .into(),
             });
+        }
+        Ok(())
+    }
+
+    fn validate_agent(&self) -> Result<(), ConfigError> {
+        let agent = &self.agent;
+        let invalid = |key: &'static str, value: String, allowed: &str| ConfigError::Invalid {
+            key,
+            value,
+            allowed: allowed.to_owned(),
+        };
+        if !(1..=50).contains(&agent.max_iterations) {
+            return Err(invalid(
+                "agent.max_iterations",
+                agent.max_iterations.to_string(),
+                "1 to 50",
+            ));
+        }
+        if !(1_000..=10_000_000).contains(&agent.context_window_tokens) {
+            return Err(invalid(
+                "agent.context_window_tokens",
+                agent.context_window_tokens.to_string(),
+                "1000 to 10000000 tokens",
+            ));
+        }
+        let loops = &agent.loop_detection;
+        if !(loops.warning_threshold < loops.critical_threshold
+            && loops.critical_threshold < loops.global_circuit_breaker_threshold)
+        {
+            return Err(invalid(
+                "agent.loop_detection",
+                format!(
+                    "warningThreshold {} / criticalThreshold {} / globalCircuitBreakerThreshold {}",
+                    loops.warning_threshold,
+                    loops.critical_threshold,
+                    loops.global_circuit_breaker_threshold
+                ),
+                "warningThreshold < criticalThreshold < globalCircuitBreakerThreshold",
+            ));
+        }
+        if loops.history_size == 0 || loops.warning_threshold == 0 {
+            return Err(invalid(
+                "agent.loop_detection.historySize",
+                loops.history_size.to_string(),
+                "at least 1, with warningThreshold at least 1",
+            ));
+        }
+        let t = &agent.truncation;
+        if !(t.result_share > 0.0 && t.result_share <= 1.0) {
+            return Err(invalid(
+                "agent.truncation.result_share",
+                t.result_share.to_string(),
+                "a share above 0 and at most 1",
+            ));
+        }
+        if t.result_min_chars > t.result_hard_max_chars || t.result_min_chars < 2_000 {
+            return Err(invalid(
+                "agent.truncation.result_min_chars",
+                t.result_min_chars.to_string(),
+                "at least 2000 and at most result_hard_max_chars",
+            ));
         }
         Ok(())
     }

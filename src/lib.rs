@@ -5,6 +5,7 @@
 //! the agent loop (`agent`), sessions (`session`), the HTTP API (`api`) and MQTT (`mqtt`) build
 //! on these.
 
+pub mod agent;
 pub mod backoff;
 pub mod config;
 pub mod ha;

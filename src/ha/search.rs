@@ -246,7 +246,7 @@ impl Haystack {
     /// Each query word takes its best match among name, entity-id and area words, or counts as
     /// matched when it names this entity's domain. The total is divided by the number of query
     /// words, so "kitchen light" prefers the kitchen's light over every light. A small bonus
-    /// goes to entities whose whole name was matched, so the exact name ranks first.
+    /// grows with the share of the name the query covers, so the exact name ranks first.
     pub fn score(&self, query: &[String]) -> f64 {
         if query.is_empty() {
             return 0.0;
@@ -281,8 +281,11 @@ impl Haystack {
             // Only the domain matched ("lights"): a candidate, but below any named match.
             score *= 0.5;
         }
-        if !self.name.is_empty() && name_hits.iter().all(|&h| h) {
-            score += 0.1;
+        if !self.name.is_empty() {
+            // Prefer names the query covers best: "kitchen" ranks "Kitchen Lights" above
+            // "Kitchen light 12".
+            let covered = name_hits.iter().filter(|&&h| h).count() as f64;
+            score += 0.1 * covered / self.name.len() as f64;
         }
         score
     }

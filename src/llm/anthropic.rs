@@ -47,6 +47,7 @@ pub fn render(request: &ChatRequest, model: &str) -> Value {
                 content,
                 tool_calls,
                 provider_data,
+                ..
             } => {
                 let mut blocks: Vec<Value> = provider_data
                     .as_ref()
@@ -178,6 +179,7 @@ mod tests {
             content: reply.text.clone(),
             tool_calls: reply.tool_calls.clone(),
             provider_data: reply.provider_data.clone(),
+            aborted: false,
         };
         let request = ChatRequest {
             system: Some("sys".into()),

@@ -43,6 +43,7 @@ pub fn render(request: &ChatRequest) -> Value {
                 content,
                 tool_calls,
                 provider_data,
+                ..
             } => {
                 let mut parts = Vec::new();
                 if !content.is_empty() {
@@ -207,6 +208,7 @@ mod tests {
                 content: reply.text.clone(),
                 tool_calls: reply.tool_calls.clone(),
                 provider_data: reply.provider_data.clone(),
+                aborted: false,
             },
             Message::tool_result(&reply.tool_calls[0], r#"{"state": "on"}"#, false),
             Message::tool_result(&reply.tool_calls[1], "not found", true),

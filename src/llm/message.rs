@@ -37,6 +37,10 @@ pub enum Message {
         tool_calls: Vec<ToolCall>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         provider_data: Option<Value>,
+        /// The run stopped before this turn's calls all ran; transcript repair must not invent
+        /// results for it.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        aborted: bool,
     },
     Tool {
         tool_call_id: String,
@@ -65,6 +69,7 @@ impl Message {
             content: content.into(),
             tool_calls: Vec::new(),
             provider_data: None,
+            aborted: false,
         }
     }
 
@@ -73,6 +78,7 @@ impl Message {
             content: content.into(),
             tool_calls,
             provider_data: None,
+            aborted: false,
         }
     }
 
@@ -115,6 +121,7 @@ mod tests {
                 content: String::new(),
                 tool_calls: vec![call.clone()],
                 provider_data: Some(json!({"anthropic_blocks": [{"type": "thinking"}]})),
+                aborted: true,
             },
             Message::tool_result(&call, r#"{"state":"on"}"#, false),
             Message::assistant("It is on."),

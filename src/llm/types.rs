@@ -96,6 +96,7 @@ impl ChatResponse {
             content: self.text.clone(),
             tool_calls: self.tool_calls.clone(),
             provider_data: self.provider_data.clone(),
+            aborted: false,
         }
     }
 }

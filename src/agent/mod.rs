@@ -1,0 +1,16 @@
+//! The agent: one tool registry, argument normalisation, the circuit breaker and loop
+//! detection, transcript repair, truncation, and the sampling loop that ties them together.
+
+pub mod guards;
+pub mod home;
+pub mod normalize;
+pub mod prompt;
+pub mod repair;
+pub mod run;
+pub mod sim;
+pub mod tools;
+pub mod truncate;
+
+pub use home::{Home, LiveHome};
+pub use run::{Agent, AgentConfig, RunResult, RunStatus, Stats};
+pub use tools::ToolRegistry;

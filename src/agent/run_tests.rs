@@ -1,0 +1,424 @@
+//! The loop driven by scripted model replies against the in-memory home: every guard path.
+
+use serde_json::json;
+
+use super::*;
+use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
+
+fn cfg() -> AgentConfig {
+    AgentConfig::default()
+}
+
+async fn run_with(
+    model: &ScriptedModel,
+    home: &MemoryHome,
+    cfg: &AgentConfig,
+    history: &mut Vec<Message>,
+) -> RunResult {
+    let tools = ToolRegistry;
+    Agent {
+        model,
+        home,
+        tools: &tools,
+        cfg,
+    }
+    .run(history)
+    .await
+}
+
+fn tool_results(history: &[Message]) -> Vec<String> {
+    history
+        .iter()
+        .filter_map(|m| match m {
+            Message::Tool { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn turn_on_the_kitchen_light_end_to_end() {
+    let home = MemoryHome::new(synthetic_home(50));
+    home.set_state("light.kitchen_lights", "off");
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[("search_entities", json!({"query": "kitchen light"}))],
+        ),
+        calls_reply(
+            "2",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_on", "entity_id": "light.kitchen_lights"}),
+            )],
+        ),
+        text_reply("The kitchen light is on."),
+    ]);
+    let mut history = vec![Message::user("turn on the kitchen light")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.status, RunStatus::Done);
+    assert_eq!(result.reply, "The kitchen light is on.");
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("on"));
+    assert_eq!(result.actions.len(), 1);
+    assert_eq!(result.stats.rounds, 3);
+    assert_eq!(result.stats.tool_calls, 2);
+    let results = tool_results(&history);
+    assert!(
+        results[0].contains("light.kitchen_lights"),
+        "{}",
+        results[0]
+    );
+    // The second request carried the first call and its result, in order.
+    let requests = model.requests();
+    let second = &requests[1].messages;
+    assert!(
+        matches!(&second[1], Message::Assistant { tool_calls, .. } if tool_calls[0].name == "search_entities")
+    );
+    assert!(matches!(&second[2], Message::Tool { tool_call_id, .. } if tool_call_id == "call_1_0"));
+    assert_eq!(requests[0].tools.len(), 4);
+    assert_eq!(requests[0].tool_choice, ToolChoice::Auto);
+}
+
+#[tokio::test]
+async fn sloppy_duplicates_in_one_reply_hit_the_breaker() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[
+                ("get_state", json!({"entity_id": " Light.Kitchen_Lights "})),
+                ("get_state", json!({"entity_id": "light.kitchen_lights"})),
+                ("get_state", json!({"entity_id": "Kitchen Lights"})),
+            ],
+        ),
+        text_reply("It is on."),
+    ]);
+    let mut history = vec![Message::user("is the kitchen light on?")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.stats.breaker_hits, 2);
+    let results = tool_results(&history);
+    assert_eq!(results.len(), 3);
+    assert!(results[1].contains("you already made this exact call"));
+    assert!(results[2].starts_with(&results[0]));
+}
+
+#[tokio::test]
+async fn a_repeated_service_call_is_not_executed_twice() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let toggle = json!({"domain": "light", "service": "toggle", "entity_id": "light.bed_light"});
+    let model = ScriptedModel::new(vec![
+        calls_reply("1", &[("call_service", toggle.clone())]),
+        calls_reply("2", &[("call_service", toggle)]),
+        text_reply("Toggled."),
+    ]);
+    let mut history = vec![Message::user("toggle the bed light")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(
+        home.calls().len(),
+        1,
+        "the breaker kept the second toggle from running"
+    );
+    assert_eq!(home.state("light.bed_light").as_deref(), Some("on"));
+    assert_eq!(result.stats.breaker_hits, 1);
+}
+
+#[tokio::test]
+async fn repeating_one_call_warns_then_blocks_then_stops() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::default();
+    for i in 0..40 {
+        model.push(Ok(calls_reply(
+            &i.to_string(),
+            &[("get_state", json!({"entity_id": "light.bed_light"}))],
+        )));
+    }
+    let cfg = AgentConfig {
+        max_iterations: 40,
+        ..cfg()
+    };
+    let mut history = vec![Message::user("watch the bed light")];
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    let results = tool_results(&history);
+    assert!(!results[8].contains("Warning"));
+    assert!(results[9].contains("Warning:"), "{}", results[9]);
+    assert!(results[19].contains("Blocked:"), "{}", results[19]);
+    match &result.status {
+        RunStatus::Stopped(reason) => assert!(reason.contains("no progress"), "{reason}"),
+        other => panic!("unexpected {other:?}"),
+    }
+    assert!(result.stats.loop_warnings >= 1 && result.stats.loop_blocks >= 1);
+    assert!(
+        results.len() <= 31,
+        "stopped by the global breaker, got {}",
+        results.len()
+    );
+    // Every call got exactly one result.
+    assert_eq!(
+        repair(&mut history.clone(), &ToolRegistry.names()).changes(),
+        0
+    );
+}
+
+#[tokio::test]
+async fn unknown_tools_get_an_error_and_ten_of_them_stop_the_run() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::default();
+    for i in 0..12 {
+        model.push(Ok(calls_reply(
+            &i.to_string(),
+            &[("unlock_all", json!({}))],
+        )));
+    }
+    let cfg = AgentConfig {
+        max_iterations: 20,
+        ..cfg()
+    };
+    let mut history = vec![Message::user("open everything")];
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    assert!(tool_results(&history)[0].contains("unknown tool \\\"unlock_all\\\""));
+    assert!(matches!(&result.status, RunStatus::Stopped(r) if r.contains("10 calls")));
+    assert_eq!(result.stats.rejected_tool_calls, 10);
+    assert!(home.calls().is_empty());
+}
+
+#[tokio::test]
+async fn invalid_arguments_come_back_as_explanations_the_model_can_fix() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.set_state("light.kitchen_lights", "off");
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[
+                (
+                    "call_service",
+                    json!({"domain": "light", "service": "turn_on", "entity_id": "light.kitchen"}),
+                ),
+                (
+                    "call_service",
+                    json!({"domain": "light", "service": "turn_on"}),
+                ),
+                (
+                    "search_entities",
+                    json!({"query": "x", "limit": "50", "colour": "red"}),
+                ),
+                ("get_state", json!("light.kitchen_lights")),
+            ],
+        ),
+        calls_reply(
+            "2",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "light.turn_on",
+                "entity_id": ["light.kitchen_lights"]}),
+            )],
+        ),
+        text_reply("Done."),
+    ]);
+    let mut history = vec![Message::user("kitchen light on")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    let results = tool_results(&history);
+    assert!(
+        results[0].contains("did you mean light.kitchen_lights"),
+        "{}",
+        results[0]
+    );
+    assert!(
+        results[1].contains("entity_id (one or a list) or area_id"),
+        "{}",
+        results[1]
+    );
+    assert!(
+        results[2].contains("unknown argument \\\"colour\\\""),
+        "{}",
+        results[2]
+    );
+    assert!(
+        results[3].contains("must be a JSON object"),
+        "{}",
+        results[3]
+    );
+    assert_eq!(result.stats.rejected_tool_calls, 4);
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("on"));
+}
+
+#[tokio::test]
+async fn relaxed_arguments_are_accepted() {
+    let home = MemoryHome::new(synthetic_home(200));
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "search_entities",
+                json!({"query": "light", "limit": "2", "area": "living room"}),
+            )],
+        ),
+        text_reply("ok"),
+    ]);
+    let mut history = vec![Message::user("lights in the living room?")];
+    run_with(&model, &home, &cfg(), &mut history).await;
+    let results = tool_results(&history);
+    let parsed: serde_json::Value = serde_json::from_str(&results[0]).unwrap();
+    assert_eq!(parsed["candidates"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn after_max_iterations_a_tool_less_sampling_gives_the_answer() {
+    let home = MemoryHome::new(synthetic_home(50));
+    let model = ScriptedModel::default();
+    for i in 0..8 {
+        let id = if i % 2 == 0 {
+            "light.bed_light"
+        } else {
+            "light.ceiling_lights"
+        };
+        model.push(Ok(calls_reply(
+            &i.to_string(),
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "toggle", "entity_id": id,
+                "data": {"transition": i}}),
+            )],
+        )));
+    }
+    model.push(Ok(text_reply(
+        "I toggled the lights several times; the bed light is on.",
+    )));
+    let mut history = vec![Message::user("make the lights dance")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.status, RunStatus::Done);
+    assert!(result.stats.max_iterations_reached);
+    assert_eq!(result.stats.rounds, 9);
+    assert_eq!(
+        result.reply,
+        "I toggled the lights several times; the bed light is on."
+    );
+    let last = model.requests().pop().unwrap();
+    assert_eq!(last.tool_choice, ToolChoice::None);
+    assert!(
+        matches!(last.messages.last(), Some(Message::User { content }) if content == FINAL_NOTE)
+    );
+}
+
+#[tokio::test]
+async fn a_final_answer_without_text_still_says_what_happened() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_on", "entity_id": "light.bed_light"}),
+            )],
+        ),
+        text_reply(""),
+    ]);
+    let cfg = AgentConfig {
+        max_iterations: 1,
+        ..cfg()
+    };
+    let mut history = vec![Message::user("bed light on")];
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    assert!(
+        result.reply.contains("light.turn_on on light.bed_light"),
+        "{}",
+        result.reply
+    );
+}
+
+#[tokio::test]
+async fn a_model_failure_fails_the_run_clearly() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::default();
+    model.push(Err(crate::llm::LlmError::Exhausted { attempts: vec![] }));
+    let mut history = vec![Message::user("hi")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert!(matches!(&result.status, RunStatus::Failed(r) if r.contains("every model failed")));
+}
+
+#[tokio::test]
+async fn a_broken_history_is_repaired_before_sampling() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![text_reply("Hello again.")]);
+    let orphan_call = crate::llm::ToolCall {
+        id: "old".into(),
+        name: "get_state".into(),
+        arguments: json!({"entity_id": "light.bed_light"}),
+        provider_data: None,
+    };
+    let mut history = vec![
+        Message::user("earlier"),
+        Message::assistant_calls("", vec![orphan_call]),
+        Message::user("hello"),
+    ];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.stats.repaired_messages, 1);
+    let sent = &model.requests()[0].messages;
+    assert!(
+        matches!(&sent[2], Message::Tool { content, .. } if content == crate::agent::repair::RECOVERED)
+    );
+}
+
+#[tokio::test]
+async fn huge_results_are_truncated_to_the_window_share() {
+    // A sensor with a huge attribute, as some integrations produce.
+    let big: String = (0..5000).map(|i| format!("row {i}\n")).collect();
+    let mut registry = synthetic_home(20);
+    registry.apply_state_changed(&json!({"entity_id": "sensor.big", "new_state": {
+        "entity_id": "sensor.big", "state": "ok", "attributes": {"rows": big}, "last_updated": "z"}}));
+    let home = MemoryHome::new(registry);
+    let model = ScriptedModel::new(vec![
+        calls_reply("1", &[("get_state", json!({"entity_id": "sensor.big"}))]),
+        text_reply("ok"),
+    ]);
+    let cfg = AgentConfig {
+        context_window_tokens: 10_000,
+        ..cfg()
+    };
+    let mut history = vec![Message::user("read the big sensor")];
+    run_with(&model, &home, &cfg, &mut history).await;
+    let result = &tool_results(&history)[0];
+    assert!(
+        result.chars().count() <= 12_000,
+        "{}",
+        result.chars().count()
+    );
+    assert!(result.contains("characters cut"));
+}
+
+#[tokio::test]
+async fn rejected_text_calls_are_reported_back_and_the_run_goes_on() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let mut rejected = text_reply("{\"name\": \"open_all\", \"arguments\": {}}");
+    rejected.rejected.push(crate::llm::types::RejectedCall {
+        name: "open_all".into(),
+        reason: "unknown tool \"open_all\"".into(),
+    });
+    let model = ScriptedModel::new(vec![rejected, text_reply("I cannot do that.")]);
+    let mut history = vec![Message::user("open all")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.status, RunStatus::Done);
+    assert_eq!(result.stats.rejected_tool_calls, 1);
+    let second = &model.requests()[1].messages;
+    assert!(
+        matches!(second.last(), Some(Message::User { content }) if content.contains("not run"))
+    );
+}
+
+#[tokio::test]
+async fn streaming_runs_forward_text() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![text_reply("Hi there.")]);
+    let tools = ToolRegistry;
+    let cfg = cfg();
+    let agent = Agent {
+        model: &model,
+        home: &home,
+        tools: &tools,
+        cfg: &cfg,
+    };
+    let (tx, mut rx) = mpsc::channel(8);
+    let mut history = vec![Message::user("hi")];
+    let result = agent.run_streaming(&mut history, tx).await;
+    assert_eq!(result.reply, "Hi there.");
+    assert_eq!(rx.recv().await, Some(StreamDelta::Text("Hi there.".into())));
+}

@@ -1,0 +1,325 @@
+//! A scripted model and an in-memory home: the agent loop driven without sockets, for unit
+//! tests, the self-check and the benchmarks.
+//!
+//! The in-memory home applies the obvious effect of a service (turn_on → on, lock → locked) so
+//! that a scripted run changes state the way Home Assistant would; it is not a mock of the
+//! integration tests, which run against a real Home Assistant.
+
+use std::collections::VecDeque;
+use std::sync::{Mutex, PoisonError, RwLock};
+
+use futures_util::future::BoxFuture;
+use serde_json::{Value, json};
+
+use super::home::Home;
+use crate::config::ExposureConfig;
+use crate::ha::exposure::{AssistExposure, ExposurePolicy};
+use crate::ha::registry::{Area, EntityRegistryEntry, Registry, Snapshot, StateObject};
+use crate::ha::services::{CallError, CheckedCall};
+use crate::llm::{ChatModel, ChatRequest, ChatResponse, LlmError, StopReason, ToolCall};
+
+/// Replies handed out in order; every request is recorded.
+#[derive(Default)]
+pub struct ScriptedModel {
+    replies: Mutex<VecDeque<Result<ChatResponse, LlmError>>>,
+    requests: Mutex<Vec<ChatRequest>>,
+}
+
+pub fn text_reply(text: &str) -> ChatResponse {
+    ChatResponse {
+        text: text.to_owned(),
+        tool_calls: Vec::new(),
+        rejected: Vec::new(),
+        stop: StopReason::EndTurn,
+        usage: None,
+        provider_data: None,
+        model: "scripted".into(),
+        attempts: Vec::new(),
+    }
+}
+
+/// A reply with these calls; ids are `call_<n>` in order, unique per reply via `salt`.
+pub fn calls_reply(salt: &str, calls: &[(&str, Value)]) -> ChatResponse {
+    ChatResponse {
+        tool_calls: calls
+            .iter()
+            .enumerate()
+            .map(|(i, (name, args))| ToolCall {
+                id: format!("call_{salt}_{i}"),
+                name: (*name).to_owned(),
+                arguments: args.clone(),
+                provider_data: None,
+            })
+            .collect(),
+        stop: StopReason::ToolCalls,
+        ..text_reply("")
+    }
+}
+
+impl ScriptedModel {
+    pub fn new(replies: Vec<ChatResponse>) -> Self {
+        Self {
+            replies: Mutex::new(replies.into_iter().map(Ok).collect()),
+            requests: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn push(&self, reply: Result<ChatResponse, LlmError>) {
+        self.replies
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push_back(reply);
+    }
+
+    pub fn requests(&self) -> Vec<ChatRequest> {
+        self.requests
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    pub fn request_count(&self) -> usize {
+        self.requests
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    pub fn clear_requests(&self) {
+        self.requests
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+}
+
+impl ChatModel for ScriptedModel {
+    fn chat<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+        self.requests
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(request.clone());
+        let next = self
+            .replies
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front();
+        Box::pin(async move {
+            next.unwrap_or_else(|| Err(LlmError::Config("scripted model: no reply queued".into())))
+        })
+    }
+}
+
+/// A home held in memory; service calls change states the obvious way.
+pub struct MemoryHome {
+    registry: RwLock<Registry>,
+    calls: Mutex<Vec<CheckedCall>>,
+}
+
+impl MemoryHome {
+    pub fn new(registry: Registry) -> Self {
+        Self {
+            registry: RwLock::new(registry),
+            calls: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn calls(&self) -> Vec<CheckedCall> {
+        self.calls
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    pub fn state(&self, entity_id: &str) -> Option<String> {
+        self.registry
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(entity_id)
+            .map(|e| e.state.clone())
+    }
+
+    /// Sets a state as Home Assistant would report it.
+    pub fn set_state(&self, entity_id: &str, state: &str) {
+        let mut registry = self
+            .registry
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let attributes = registry
+            .get(entity_id)
+            .map(|e| Value::Object(e.attributes.clone()))
+            .unwrap_or_else(|| json!({}));
+        let stamp = format!("9999-{:08}", registry.len());
+        registry.apply_state_changed(&json!({
+            "entity_id": entity_id,
+            "new_state": {"entity_id": entity_id, "state": state, "attributes": attributes,
+                "last_changed": stamp, "last_updated": stamp}
+        }));
+    }
+}
+
+fn effect(domain: &str, service: &str, current: &str) -> Option<&'static str> {
+    Some(match (domain, service) {
+        (_, "turn_on") => "on",
+        (_, "turn_off") => "off",
+        (_, "toggle") if current == "on" => "off",
+        (_, "toggle") => "on",
+        ("lock", "lock") => "locked",
+        ("lock", "unlock") => "unlocked",
+        ("cover", "open_cover") => "open",
+        ("cover", "close_cover") => "closed",
+        _ => return None,
+    })
+}
+
+impl Home for MemoryHome {
+    fn read(&self, f: &mut dyn FnMut(&Registry)) {
+        f(&self.registry.read().unwrap_or_else(PoisonError::into_inner));
+    }
+
+    fn call_service<'a>(
+        &'a self,
+        call: &'a CheckedCall,
+    ) -> BoxFuture<'a, Result<Value, CallError>> {
+        self.calls
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(call.clone());
+        let targets: Vec<(String, String)> = {
+            let registry = self.registry.read().unwrap_or_else(PoisonError::into_inner);
+            let mut ids = call.target.entity_id.clone();
+            for area in &call.target.area_id {
+                ids.extend(
+                    registry
+                        .entities()
+                        .filter(|e| {
+                            e.area_id.as_deref() == Some(area.as_str()) && e.domain() == call.domain
+                        })
+                        .map(|e| e.entity_id.clone()),
+                );
+            }
+            ids.into_iter()
+                .filter_map(|id| registry.get(&id).map(|e| (id, e.state.clone())))
+                .collect()
+        };
+        for (id, current) in targets {
+            if let Some(new) = effect(&call.domain, &call.service, &current) {
+                self.set_state(&id, new);
+            }
+        }
+        Box::pin(async { Ok(json!({"context": {"id": "sim"}})) })
+    }
+}
+
+const AREAS: [(&str, &str); 6] = [
+    ("kitchen", "Kitchen"),
+    ("living_room", "Living Room"),
+    ("bedroom", "Bedroom"),
+    ("office", "Office"),
+    ("garage", "Garage"),
+    ("hall", "Hall"),
+];
+
+/// A home with `entities` entities: the named ones the tests talk about, then generated ones
+/// across domains and areas.
+pub fn synthetic_home(entities: usize) -> Registry {
+    let fixed: [(&str, &str, &str, &str); 8] = [
+        ("light.kitchen_lights", "Kitchen Lights", "on", "kitchen"),
+        ("light.bed_light", "Bed Light", "off", "bedroom"),
+        (
+            "light.ceiling_lights",
+            "Ceiling Lights",
+            "on",
+            "living_room",
+        ),
+        (
+            "switch.decorative_lights",
+            "Decorative Lights",
+            "on",
+            "living_room",
+        ),
+        ("cover.garage_door", "Garage Door", "closed", "garage"),
+        ("lock.front_door", "Front Door", "locked", "hall"),
+        ("climate.heatpump", "HeatPump", "heat", "bedroom"),
+        (
+            "sensor.outside_temperature",
+            "Outside Temperature",
+            "12.5",
+            "living_room",
+        ),
+    ];
+    let domains = ["light", "switch", "sensor", "binary_sensor", "cover", "fan"];
+    let mut states = Vec::with_capacity(entities.max(fixed.len()));
+    let mut links = Vec::new();
+    for (id, name, state, area) in fixed.iter().take(entities.max(1)) {
+        states.push(state_object(id, name, state));
+        links.push(link(id, area));
+    }
+    for i in states.len()..entities {
+        let domain = domains[i % domains.len()];
+        let (area_id, area_name) = AREAS[i % AREAS.len()];
+        let id = format!("{domain}.{area_id}_{domain}_{i}");
+        let name = format!("{area_name} {} {i}", domain.replace('_', " "));
+        states.push(state_object(
+            &id,
+            &name,
+            if i % 2 == 0 { "on" } else { "off" },
+        ));
+        links.push(link(&id, area_id));
+    }
+    let services = json!({
+        "light": {"turn_on": {"fields": {"brightness_pct": {}}}, "turn_off": {}, "toggle": {}},
+        "switch": {"turn_on": {}, "turn_off": {}, "toggle": {}},
+        "cover": {"open_cover": {}, "close_cover": {}, "stop_cover": {}},
+        "lock": {"lock": {}, "unlock": {}},
+        "fan": {"turn_on": {}, "turn_off": {}},
+        "climate": {"set_temperature": {"fields": {"temperature": {}}}, "set_hvac_mode": {}},
+        "homeassistant": {"turn_on": {}, "turn_off": {}, "restart": {}, "stop": {}}
+    });
+    let snapshot = Snapshot {
+        ha_version: "sim".into(),
+        location_name: Some("Sim Home".into()),
+        states,
+        entity_registry: links,
+        devices: Vec::new(),
+        areas: AREAS
+            .iter()
+            .map(|(id, name)| Area {
+                area_id: (*id).into(),
+                name: (*name).into(),
+                aliases: Vec::new(),
+            })
+            .collect(),
+        services: serde_json::from_value(services).unwrap_or_default(),
+        assist: AssistExposure::Unsupported,
+    };
+    Registry::from_snapshot(
+        snapshot,
+        ExposurePolicy::new(ExposureConfig::default()),
+        None,
+    )
+}
+
+fn state_object(id: &str, name: &str, state: &str) -> StateObject {
+    StateObject {
+        entity_id: id.to_owned(),
+        state: state.to_owned(),
+        attributes: json!({"friendly_name": name})
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+        last_changed: "2026-01-01T00:00:00+00:00".into(),
+        last_updated: "2026-01-01T00:00:00+00:00".into(),
+    }
+}
+
+fn link(id: &str, area: &str) -> EntityRegistryEntry {
+    EntityRegistryEntry {
+        entity_id: id.to_owned(),
+        area_id: Some(area.to_owned()),
+        ..Default::default()
+    }
+}
