@@ -95,10 +95,10 @@ impl ToolKind {
                 "required": ["entity_id"]
             }),
             Self::CallService => {
-                let domains: Vec<String> = registry
+                let domains: Vec<&String> = registry
                     .domains()
-                    .into_keys()
-                    .filter(|d| registry.services().contains_key(d))
+                    .keys()
+                    .filter(|d| registry.services().contains_key(*d))
                     .collect();
                 json!({
                     "type": "object",

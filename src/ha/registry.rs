@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::exposure::{AssistExposure, ExposurePolicy, ServiceDecision};
-use super::search::{Haystack, tokens};
+use super::search::{Haystack, Query, tokens};
 
 /// One entry of `get_states` (and `new_state` of a `state_changed` event).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -121,6 +121,8 @@ pub struct Entity {
     pub last_changed: String,
     pub last_updated: String,
     pub visible: bool,
+    /// Folded words of the name, id and area, prepared once for free-text search.
+    pub haystack: Haystack,
 }
 
 impl Entity {
@@ -165,6 +167,8 @@ pub struct Registry {
     ha_version: String,
     location_name: Option<String>,
     entities: BTreeMap<String, Entity>,
+    /// Visible entities per domain, kept in step with `entities` (asked for on every request).
+    domain_counts: BTreeMap<String, usize>,
     areas: BTreeMap<String, Area>,
     services: BTreeMap<String, BTreeMap<String, ServiceInfo>>,
     assist: AssistExposure,
@@ -201,6 +205,7 @@ impl Registry {
             ha_version: String::new(),
             location_name: None,
             entities: BTreeMap::new(),
+            domain_counts: BTreeMap::new(),
             areas: BTreeMap::new(),
             services: BTreeMap::new(),
             assist: AssistExposure::Unsupported,
@@ -240,6 +245,7 @@ impl Registry {
             ha_version,
             location_name,
             entities: BTreeMap::new(),
+            domain_counts: BTreeMap::new(),
             areas: areas.into_iter().map(|a| (a.area_id.clone(), a)).collect(),
             services,
             assist,
@@ -282,8 +288,14 @@ impl Registry {
             &self.assist,
             link.and_then(EntityRegistryEntry::assist_setting),
         );
+        let name = friendly_name(&state.entity_id, &state.attributes);
+        let area_name = area_id
+            .as_deref()
+            .and_then(|a| self.areas.get(a))
+            .map(|a| a.name.as_str());
+        let haystack = Haystack::new(&state.entity_id, &name, area_name);
         let entity = Entity {
-            name: friendly_name(&state.entity_id, &state.attributes),
+            name,
             entity_id: state.entity_id,
             area_id,
             device_id,
@@ -293,8 +305,29 @@ impl Registry {
             last_changed: state.last_changed,
             last_updated: state.last_updated,
             visible,
+            haystack,
         };
-        self.entities.insert(entity.entity_id.clone(), entity);
+        if entity.visible {
+            *self
+                .domain_counts
+                .entry(entity.domain().to_owned())
+                .or_insert(0) += 1;
+        }
+        if let Some(old) = self.entities.insert(entity.entity_id.clone(), entity) {
+            self.forget(&old);
+        }
+    }
+
+    /// Keeps the domain counts in step when an entity leaves.
+    fn forget(&mut self, old: &Entity) {
+        if old.visible
+            && let Some(n) = self.domain_counts.get_mut(old.domain())
+        {
+            *n -= 1;
+            if *n == 0 {
+                self.domain_counts.remove(old.domain());
+            }
+        }
     }
 
     /// Applies the `data` of a `state_changed` event.
@@ -304,7 +337,8 @@ impl Registry {
         };
         match data.get("new_state") {
             None | Some(Value::Null) => {
-                if self.entities.remove(entity_id).is_some() {
+                if let Some(old) = self.entities.remove(entity_id) {
+                    self.forget(&old);
                     StateUpdate::Removed {
                         entity_id: entity_id.to_owned(),
                     }
@@ -404,12 +438,8 @@ impl Registry {
     }
 
     /// Visible entity counts per domain.
-    pub fn domains(&self) -> BTreeMap<String, usize> {
-        let mut counts = BTreeMap::new();
-        for e in self.entities() {
-            *counts.entry(e.domain().to_owned()).or_insert(0) += 1;
-        }
-        counts
+    pub fn domains(&self) -> &BTreeMap<String, usize> {
+        &self.domain_counts
     }
 
     pub fn services(&self) -> &BTreeMap<String, BTreeMap<String, ServiceInfo>> {
@@ -438,7 +468,7 @@ impl Registry {
         area: Option<&str>,
         limit: usize,
     ) -> Vec<Candidate> {
-        let query = tokens(query);
+        let query = Query::new(query);
         let area_id = match area {
             Some(text) => match self.resolve_area(text) {
                 Some(a) => Some(a.area_id.as_str()),
@@ -460,7 +490,7 @@ impl Registry {
                 let score = if query.is_empty() {
                     1.0
                 } else {
-                    Haystack::new(&e.entity_id, &e.name, area_name).score(&query)
+                    e.haystack.score(&query)
                 };
                 (score > 0.0).then(|| Candidate {
                     entity_id: e.entity_id.clone(),
@@ -617,7 +647,7 @@ mod tests {
 
     #[test]
     fn domains_count_visible_entities() {
-        let got: Vec<(String, usize)> = home().domains().into_iter().collect();
+        let got: Vec<(String, usize)> = home().domains().clone().into_iter().collect();
         assert_eq!(
             got,
             vec![

@@ -1,3 +1,4 @@
+mod agent_live;
 mod cli;
 mod ha_client;
 mod ha_live;
