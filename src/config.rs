@@ -143,6 +143,12 @@ pub struct ModelConfig {
     pub max_tokens: Option<u32>,
     #[serde(default)]
     pub temperature: Option<f32>,
+    /// Send at most this many tools: the core ones plus the best matches for the command.
+    #[serde(default)]
+    pub max_tools: Option<usize>,
+    /// One-line tool descriptions that restate the required parameters (for weak models).
+    #[serde(default)]
+    pub short_descriptions: bool,
 }
 
 fn yes() -> bool {

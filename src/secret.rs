@@ -43,6 +43,34 @@ impl<'de> Deserialize<'de> for Secret {
     }
 }
 
+/// Replaces known secret values and anything shaped like a credential (bearer tokens, API
+/// keys, JWTs) with `***`. For trace lines, error bodies and anything else a user may see.
+pub fn redact(text: &str, secrets: &[String]) -> String {
+    use std::sync::LazyLock;
+    static SHAPES: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}|\b(sk-|xox[bp]-|AIza)[A-Za-z0-9_-]{8,}|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}",
+        )
+        .ok()
+    });
+    let mut out = text.to_owned();
+    for secret in secrets.iter().filter(|s| s.len() >= 4) {
+        out = out.replace(secret.as_str(), "***");
+    }
+    if let Some(re) = SHAPES.as_ref() {
+        out = re
+            .replace_all(&out, |caps: &regex::Captures<'_>| {
+                format!(
+                    "{}{}***",
+                    caps.get(1).map_or("", |m| m.as_str()),
+                    caps.get(2).map_or("", |m| m.as_str())
+                )
+            })
+            .into_owned();
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,6 +81,18 @@ mod tests {
         assert_eq!(format!("{secret:?}"), "\"***\"");
         assert_eq!(secret.to_string(), "***");
         assert_eq!(secret.expose(), "abc.def.ghi");
+    }
+
+    #[test]
+    fn redaction_removes_known_secrets_and_credential_shapes() {
+        let text = "token abcd1234efgh, header Authorization: Bearer abc.def.ghi-123456, \
+                    key sk-proj-ABCDEFGH12345678, jwt eyJhbGciOiJIUzI1NiJ9.eyJpc3MiOiIxMjM0NTY3OCJ9.sig12345";
+        let got = redact(text, &["abcd1234efgh".to_string()]);
+        assert_eq!(
+            got,
+            "token ***, header Authorization: Bearer ***, key sk-***, jwt ***"
+        );
+        assert_eq!(redact("nothing here", &[]), "nothing here");
     }
 
     #[test]

@@ -2,10 +2,12 @@
 //!
 //! [`LiveHome`] is the real one: the live registry plus the Home Assistant client.
 
+use std::time::Duration;
+
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 
-use crate::ha::registry::Registry;
+use crate::ha::registry::{Entity, Registry};
 use crate::ha::services::{CallError, CheckedCall};
 use crate::ha::{HaClient, LiveRegistry};
 
@@ -16,6 +18,15 @@ pub trait Home: Send + Sync {
     /// Performs a validated service call.
     fn call_service<'a>(&'a self, call: &'a CheckedCall)
     -> BoxFuture<'a, Result<Value, CallError>>;
+
+    /// Waits until `check` holds for the entity (driven by state changes, not polling), at most
+    /// `timeout`. Returns whether it held, and the entity as last seen.
+    fn wait_for<'a>(
+        &'a self,
+        entity_id: &'a str,
+        timeout: Duration,
+        check: &'a (dyn Fn(&Entity) -> bool + Send + Sync),
+    ) -> BoxFuture<'a, (bool, Option<Entity>)>;
 }
 
 /// Reads the registry through a [`Home`] and returns a value.
@@ -49,5 +60,20 @@ impl Home for LiveHome {
         call: &'a CheckedCall,
     ) -> BoxFuture<'a, Result<Value, CallError>> {
         Box::pin(call.execute(&self.client))
+    }
+
+    fn wait_for<'a>(
+        &'a self,
+        entity_id: &'a str,
+        timeout: Duration,
+        check: &'a (dyn Fn(&Entity) -> bool + Send + Sync),
+    ) -> BoxFuture<'a, (bool, Option<Entity>)> {
+        Box::pin(async move {
+            let ok = self
+                .registry
+                .wait_until(timeout, |r| r.get(entity_id).is_some_and(check))
+                .await;
+            (ok, self.registry.read(|r| r.get(entity_id).cloned()))
+        })
     }
 }

@@ -1,8 +1,10 @@
 //! The agent: one tool registry, argument normalisation, the circuit breaker and loop
 //! detection, transcript repair, truncation, and the sampling loop that ties them together.
 
+pub mod approval;
 pub mod guards;
 pub mod home;
+pub mod honesty;
 pub mod normalize;
 pub mod prompt;
 pub mod repair;
@@ -10,6 +12,7 @@ pub mod run;
 pub mod sim;
 pub mod tools;
 pub mod truncate;
+pub mod verify;
 
 pub use home::{Home, LiveHome};
 pub use run::{Agent, AgentConfig, RunResult, RunStatus, Stats};

@@ -14,14 +14,18 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tracing::{Instrument, debug, info_span};
 
+use std::time::Duration;
+
+use super::approval::{ApprovalConfig, ApprovalStore, HighRiskRule, PendingAction, needs_approval};
 use super::guards::{CircuitBreaker, LoopDetectionConfig, LoopDetector, Verdict};
 use super::home::{Home, with_registry};
+use super::honesty::{asks_question, claims_action_or_observation, needs_tools};
 use super::normalize::{call_hash, normalise_args, result_hash};
 use super::prompt::system_prompt;
 use super::repair::repair;
-use super::tools::{ToolKind, ToolOutput, ToolRegistry};
+use super::tools::{ToolKind, ToolOutput, ToolRegistry, ValidCall};
 use super::truncate::{TruncationConfig, budget_history, truncate};
-use crate::ha::services::CheckedCall;
+use super::verify::{ActionReport, before_states, target_entities, verify};
 use crate::llm::{
     ChatModel, ChatRequest, ChatResponse, LlmError, Message, StreamDelta, ToolCall, ToolChoice,
 };
@@ -29,6 +33,13 @@ use crate::llm::{
 /// Longest trace line, and most trace lines per run.
 const TRACE_LINE_MAX: usize = 240;
 const TRACE_LINES_MAX: usize = 200;
+
+pub const CORRECTIVE_NOTE: &str = "[HomeClaw] You said you did or checked something, but you \
+made no tool call for this request. Nothing has been done or checked. Use the tools now to \
+actually do or check it, or say plainly that you did not.";
+
+pub const UNBACKED_REPLY: &str = "I did not do or check anything for this request: the model \
+claimed a result without using Home Assistant, so I am not repeating that claim.";
 
 pub const FINAL_NOTE: &str = "You have used all tool rounds for this request. Do not call tools. \
 Tell the user plainly what was done and what was not done, based only on the tool results above.";
@@ -41,6 +52,9 @@ pub struct AgentConfig {
     pub context_window_tokens: usize,
     pub loop_detection: LoopDetectionConfig,
     pub truncation: TruncationConfig,
+    /// How long to wait for the state change a service implies.
+    pub verify_timeout_ms: u64,
+    pub approval: ApprovalConfig,
 }
 
 impl Default for AgentConfig {
@@ -50,18 +64,44 @@ impl Default for AgentConfig {
             context_window_tokens: 100_000,
             loop_detection: LoopDetectionConfig::default(),
             truncation: TruncationConfig::default(),
+            verify_timeout_ms: 3_000,
+            approval: ApprovalConfig::default(),
         }
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "status", content = "reason", rename_all = "snake_case")]
+impl AgentConfig {
+    /// The parsed high-risk rules (invalid ones are rejected by config validation).
+    pub fn high_risk_rules(&self) -> Vec<HighRiskRule> {
+        self.approval
+            .high_risk
+            .iter()
+            .filter_map(|r| HighRiskRule::parse(r).ok())
+            .collect()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunStatus {
     Done,
-    /// A guard stopped the run; the reason says which and why.
-    Stopped(String),
-    /// The model could not be reached (every model and retry failed).
+    /// The run needs the user to say more; the reply is the question. The next message in the
+    /// same session continues.
+    ClarificationRequired,
+    /// A high-risk action waits for approval ([`RunResult::approval`]).
+    ApprovalRequired,
+    /// The request could not be carried out; the reason says why.
     Failed(String),
+}
+
+impl RunStatus {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Done => "done",
+            Self::ClarificationRequired => "clarification_required",
+            Self::ApprovalRequired => "approval_required",
+            Self::Failed(_) => "failed",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -74,6 +114,9 @@ pub struct Stats {
     pub breaker_hits: u32,
     pub loop_warnings: u32,
     pub loop_blocks: u32,
+    pub hallucination_retries: u32,
+    pub verified_actions: u32,
+    pub unverified_actions: u32,
     pub max_iterations_reached: bool,
     pub model_used: Option<String>,
     pub fallbacks_used: u32,
@@ -87,8 +130,10 @@ pub struct RunResult {
     pub reply: String,
     pub trace: Vec<String>,
     pub stats: Stats,
-    /// Service calls Home Assistant accepted, in order.
-    pub actions: Vec<CheckedCall>,
+    /// Service calls Home Assistant accepted, in order, each verified or not.
+    pub actions: Vec<ActionReport>,
+    /// The recorded high-risk action waiting for approval.
+    pub approval: Option<PendingAction>,
 }
 
 /// A bounded trace: each line cut to a maximum, and the whole trace capped.
@@ -96,11 +141,19 @@ pub struct RunResult {
 pub struct Trace {
     lines: Vec<String>,
     dropped: usize,
+    secrets: Vec<String>,
 }
 
 impl Trace {
+    pub fn new(secrets: Vec<String>) -> Self {
+        Self {
+            secrets,
+            ..Self::default()
+        }
+    }
+
     pub fn push(&mut self, line: impl Into<String>) {
-        let line: String = line.into();
+        let line = crate::secret::redact(&line.into(), &self.secrets);
         if self.lines.len() >= TRACE_LINES_MAX {
             self.dropped += 1;
             return;
@@ -127,11 +180,20 @@ pub struct Agent<'a> {
     pub home: &'a dyn Home,
     pub tools: &'a ToolRegistry,
     pub cfg: &'a AgentConfig,
+    pub approvals: &'a ApprovalStore,
+    pub session_id: Option<String>,
+    /// Plan and validate only: no service is called.
+    pub dry_run: bool,
+    /// Values to redact from the trace (tokens, API keys).
+    pub secrets: Vec<String>,
 }
 
 enum CallEnd {
     Continue,
+    /// A guard stopped the run; this is why.
     Stop(String),
+    /// A high-risk call was recorded for approval.
+    Approval(Box<PendingAction>),
 }
 
 struct RunState {
@@ -139,15 +201,34 @@ struct RunState {
     breaker: CircuitBreaker,
     stats: Stats,
     trace: Trace,
-    actions: Vec<CheckedCall>,
+    actions: Vec<ActionReport>,
+    approval: Option<PendingAction>,
 }
 
 impl<'a> Agent<'a> {
+    pub fn new(
+        model: &'a dyn ChatModel,
+        home: &'a dyn Home,
+        tools: &'a ToolRegistry,
+        cfg: &'a AgentConfig,
+        approvals: &'a ApprovalStore,
+    ) -> Self {
+        Self {
+            model,
+            home,
+            tools,
+            cfg,
+            approvals,
+            session_id: None,
+            dry_run: false,
+            secrets: Vec::new(),
+        }
+    }
+
     /// The request for the current history.
     pub fn build_request(&self, history: &[Message], choice: ToolChoice) -> ChatRequest {
-        let (system, tools) = with_registry(self.home, |r| {
-            (system_prompt(r), self.tools.definitions(r, false, None))
-        });
+        let (system, tools) =
+            with_registry(self.home, |r| (system_prompt(r), self.tools.definitions(r)));
         ChatRequest {
             system: Some(system),
             messages: budget_history(history, self.cfg.truncation.history_budget_chars),
@@ -192,10 +273,28 @@ impl<'a> Agent<'a> {
             detector: LoopDetector::new(self.cfg.loop_detection.clone()),
             breaker: CircuitBreaker::default(),
             stats: Stats::default(),
-            trace: Trace::default(),
+            trace: Trace::new(self.secrets.clone()),
             actions: Vec::new(),
+            approval: None,
         };
         let whitelist = self.tools.names();
+        let command = history
+            .iter()
+            .rev()
+            .find_map(|m| match m {
+                Message::User { content } => Some(content.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let wants_tools = with_registry(self.home, |r| needs_tools(&command, r));
+        let mut choice = if wants_tools {
+            state
+                .trace
+                .push("command acts or asks about the home: tool call required");
+            ToolChoice::Required
+        } else {
+            ToolChoice::Auto
+        };
         for round in 1..=self.cfg.max_iterations {
             let span = info_span!("round", round);
             let report = repair(history, &whitelist);
@@ -203,7 +302,7 @@ impl<'a> Agent<'a> {
             for line in report.trace {
                 state.trace.push(line);
             }
-            let request = self.build_request(history, ToolChoice::Auto);
+            let request = self.build_request(history, std::mem::take(&mut choice));
             let response = match self
                 .sample(&request, &deltas)
                 .instrument(span.clone())
@@ -224,7 +323,7 @@ impl<'a> Agent<'a> {
                     rejected.name, rejected.reason
                 ));
                 if let Verdict::Critical(reason) = state.detector.unknown_tool(&rejected.name) {
-                    return finish(state, RunStatus::Stopped(reason), String::new());
+                    return stuck(state, reason);
                 }
                 history.push(Message::user(format!(
                     "[HomeClaw] That was not run: {}",
@@ -235,8 +334,40 @@ impl<'a> Agent<'a> {
                 if !response.rejected.is_empty() {
                     continue;
                 }
+                let text = response.text;
+                if state.stats.tool_calls == 0 && claims_action_or_observation(&text) {
+                    if state.stats.hallucination_retries == 0 {
+                        state.stats.hallucination_retries += 1;
+                        state
+                            .trace
+                            .push("hallucination guard: claim without a tool call; retrying");
+                        history.push(Message::user(CORRECTIVE_NOTE));
+                        choice = ToolChoice::Required;
+                        continue;
+                    }
+                    state
+                        .trace
+                        .push("hallucination guard: the claim stayed unbacked; not repeating it");
+                    history.push(Message::user(
+                        "[HomeClaw] The previous reply was withheld from the user: it claimed \
+                         something no tool did.",
+                    ));
+                    return finish(
+                        state,
+                        RunStatus::Failed(
+                            "the model claimed an action or observation it did not make".into(),
+                        ),
+                        UNBACKED_REPLY.to_owned(),
+                    );
+                }
                 state.trace.push(format!("answer after {round} round(s)"));
-                return finish(state, RunStatus::Done, response.text);
+                // A command that needed the home, answered with a question and no action, is a
+                // request for clarification (small talk ending in "?" is not).
+                if wants_tools && state.actions.is_empty() && asks_question(&text) {
+                    return finish(state, RunStatus::ClarificationRequired, text);
+                }
+                let reply = honest_reply(text, &state.actions);
+                return finish(state, RunStatus::Done, reply);
             }
             let calls = response.tool_calls.clone();
             for (index, call) in calls.iter().enumerate() {
@@ -244,20 +375,119 @@ impl<'a> Agent<'a> {
                     .run_call(call, &mut state, history)
                     .instrument(span.clone())
                     .await;
-                if let CallEnd::Stop(reason) = end {
-                    for skipped in &calls[index + 1..] {
-                        history.push(Message::tool_result(
-                            skipped,
-                            ToolOutput::error("not run: the run was stopped").content,
-                            true,
-                        ));
+                if matches!(end, CallEnd::Continue) {
+                    continue;
+                }
+                for skipped in &calls[index + 1..] {
+                    history.push(Message::tool_result(
+                        skipped,
+                        ToolOutput::error("not run: the run ended before this call").content,
+                        true,
+                    ));
+                }
+                match end {
+                    CallEnd::Stop(reason) => return stuck(state, reason),
+                    CallEnd::Approval(pending) => {
+                        let question = format!(
+                            "This needs your approval: {} ({}). Approve it with approval id {}.",
+                            pending.reason,
+                            describe_call(&pending),
+                            pending.id
+                        );
+                        state
+                            .trace
+                            .push(format!("approval required: {}", pending.id));
+                        state.approval = Some(*pending);
+                        return finish(state, RunStatus::ApprovalRequired, question);
                     }
-                    state.trace.push(format!("stopped: {reason}"));
-                    return finish(state, RunStatus::Stopped(reason), String::new());
+                    CallEnd::Continue => {}
                 }
             }
         }
         self.final_answer(history, state, &deltas).await
+    }
+
+    /// A validated service call: approval check, dry run, the call, then verification.
+    /// `Err` carries the action recorded for approval.
+    async fn service_call(
+        &self,
+        checked: crate::ha::services::CheckedCall,
+        call: &ToolCall,
+        state: &mut RunState,
+    ) -> Result<ToolOutput, PendingAction> {
+        let targets = target_entities(self.home, &checked);
+        let rules = self.cfg.high_risk_rules();
+        let risk = with_registry(self.home, |r| needs_approval(&rules, &checked, &targets, r));
+        if self.dry_run {
+            state.trace.push(format!(
+                "dry run: would call {}.{} on {:?}",
+                checked.domain, checked.service, targets
+            ));
+            state.actions.push(ActionReport {
+                domain: checked.domain.clone(),
+                service: checked.service.clone(),
+                entity_ids: targets.clone(),
+                verified: false,
+                observed_state: targets
+                    .iter()
+                    .map(|t| (t.clone(), "dry run: not called".to_owned()))
+                    .collect(),
+            });
+            return Ok(ToolOutput {
+                content: serde_json::json!({
+                    "dry_run": true,
+                    "would_call": format!("{}.{}", checked.domain, checked.service),
+                    "entity_id": targets,
+                    "data": checked.data,
+                    "needs_approval": risk,
+                })
+                .to_string(),
+                is_error: false,
+                performed: None,
+            });
+        }
+        if let Some(reason) = risk {
+            return Err(self
+                .approvals
+                .request(checked, targets, self.session_id.clone(), reason));
+        }
+        let before = before_states(self.home, &targets);
+        let mut output = self
+            .tools
+            .dispatch(&ValidCall::CallService(checked.clone()), self.home)
+            .await;
+        if output.performed.is_none() {
+            return Ok(output);
+        }
+        let timeout = Duration::from_millis(self.cfg.verify_timeout_ms);
+        let report = verify(self.home, &checked, &targets, &before, timeout).await;
+        if report.verified {
+            state.stats.verified_actions += 1;
+        } else {
+            state.stats.unverified_actions += 1;
+        }
+        state.trace.push(format!(
+            "called {} via {}: verified={} observed={:?}",
+            report.describe(),
+            call.name,
+            report.verified,
+            report.observed_state
+        ));
+        output.content = serde_json::json!({
+            "called": format!("{}.{}", checked.domain, checked.service),
+            "entity_id": targets,
+            "data": checked.data,
+            "verified": report.verified,
+            "observed_state": report.observed_state,
+            "note": if report.verified {
+                "Home Assistant shows the expected state."
+            } else {
+                "NOT verified: the expected state was not observed. Do not tell the user this was done."
+            },
+        })
+        .to_string();
+        state.actions.push(report);
+        Ok(output)
     }
 
     async fn final_answer(
@@ -288,7 +518,7 @@ impl<'a> Agent<'a> {
                 let reply = if response.text.trim().is_empty() {
                     fallback_summary(&state.actions)
                 } else {
-                    response.text
+                    honest_reply(response.text, &state.actions)
                 };
                 finish(state, RunStatus::Done, reply)
             }
@@ -363,6 +593,24 @@ impl<'a> Agent<'a> {
             } else {
                 let validated = with_registry(self.home, |r| self.tools.validate(call, r));
                 let output = match validated {
+                    Ok(ValidCall::CallService(checked)) => {
+                        match self.service_call(checked, call, state).await {
+                            Ok(output) => output,
+                            Err(pending) => {
+                                push(
+                                    history,
+                                    serde_json::json!({
+                                        "status": "awaiting the user's approval",
+                                        "approval_id": pending.id,
+                                        "reason": pending.reason,
+                                    })
+                                    .to_string(),
+                                    false,
+                                );
+                                return CallEnd::Approval(Box::new(pending));
+                            }
+                        }
+                    }
                     Ok(valid) => self.tools.dispatch(&valid, self.home).await,
                     Err(message) => {
                         state.stats.rejected_tool_calls += 1;
@@ -372,13 +620,7 @@ impl<'a> Agent<'a> {
                         ToolOutput::error(message)
                     }
                 };
-                if let Some(performed) = &output.performed {
-                    state.trace.push(format!(
-                        "called {}.{} on {:?}",
-                        performed.domain, performed.service, performed.target.entity_id
-                    ));
-                    state.actions.push(performed.clone());
-                } else if !output.is_error {
+                if output.performed.is_none() && !output.is_error {
                     state.trace.push(format!("{} {normalised}: ok", call.name));
                 }
                 let limit = self
@@ -434,26 +676,74 @@ fn is_empty_result(content: &str) -> bool {
 }
 
 /// What to say when the model gave no final text.
-fn fallback_summary(actions: &[CheckedCall]) -> String {
+fn fallback_summary(actions: &[ActionReport]) -> String {
     if actions.is_empty() {
-        "I could not finish this request, and I made no changes.".into()
-    } else {
-        let done: Vec<String> = actions
-            .iter()
-            .map(|a| {
-                format!(
-                    "{}.{} on {}",
-                    a.domain,
-                    a.service,
-                    a.target.entity_id.join(", ")
-                )
-            })
-            .collect();
-        format!(
-            "I could not finish this request. Home Assistant accepted: {}.",
-            done.join("; ")
-        )
+        return "I could not finish this request, and I made no changes.".into();
     }
+    let list = |verified: bool| -> Vec<String> {
+        actions
+            .iter()
+            .filter(|a| a.verified == verified)
+            .map(ActionReport::describe)
+            .collect()
+    };
+    let (done, unsure) = (list(true), list(false));
+    let mut out = String::from("I could not finish this request.");
+    if !done.is_empty() {
+        out.push_str(&format!(" Done and confirmed: {}.", done.join("; ")));
+    }
+    if !unsure.is_empty() {
+        out.push_str(&format!(" Sent but not confirmed: {}.", unsure.join("; ")));
+    }
+    out
+}
+
+/// The model's reply, plus a plain statement of every action that was not verified, so the
+/// answer never lets an unconfirmed action pass as done.
+fn honest_reply(reply: String, actions: &[ActionReport]) -> String {
+    let unverified: Vec<String> = actions
+        .iter()
+        .filter(|a| !a.verified)
+        .map(|a| {
+            let seen: Vec<String> = a
+                .observed_state
+                .iter()
+                .map(|(id, state)| format!("{id}: {state}"))
+                .collect();
+            format!(
+                "{} (Home Assistant shows {})",
+                a.describe(),
+                seen.join(", ")
+            )
+        })
+        .collect();
+    if unverified.is_empty() {
+        return reply;
+    }
+    format!(
+        "{}\n\nNote: I could not confirm that this took effect: {}.",
+        reply.trim_end(),
+        unverified.join("; ")
+    )
+}
+
+fn describe_call(pending: &PendingAction) -> String {
+    format!(
+        "{}.{} on {}",
+        pending.call.domain,
+        pending.call.service,
+        pending.targets.join(", ")
+    )
+}
+
+/// A guard stop becomes a question for the user instead of a dead end.
+fn stuck(mut state: RunState, reason: String) -> RunResult {
+    state.trace.push(format!("stopped: {reason}"));
+    let question = format!(
+        "I got stuck on this request ({reason}). Could you tell me more precisely what you want, \
+         for example the exact device or room?"
+    );
+    finish(state, RunStatus::ClarificationRequired, question)
 }
 
 fn finish(state: RunState, status: RunStatus, reply: String) -> RunResult {
@@ -463,6 +753,7 @@ fn finish(state: RunState, status: RunStatus, reply: String) -> RunResult {
         trace: state.trace.finish(),
         stats: state.stats,
         actions: state.actions,
+        approval: state.approval,
     }
 }
 

@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::agent::approval::ApprovalStore;
 use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
 
 fn cfg() -> AgentConfig {
@@ -16,14 +17,10 @@ async fn run_with(
     history: &mut Vec<Message>,
 ) -> RunResult {
     let tools = ToolRegistry;
-    Agent {
-        model,
-        home,
-        tools: &tools,
-        cfg,
-    }
-    .run(history)
-    .await
+    let approvals = ApprovalStore::new(std::time::Duration::from_secs(60));
+    Agent::new(model, home, &tools, cfg, &approvals)
+        .run(history)
+        .await
 }
 
 fn tool_results(history: &[Message]) -> Vec<String> {
@@ -76,7 +73,253 @@ async fn turn_on_the_kitchen_light_end_to_end() {
     );
     assert!(matches!(&second[2], Message::Tool { tool_call_id, .. } if tool_call_id == "call_1_0"));
     assert_eq!(requests[0].tools.len(), 4);
-    assert_eq!(requests[0].tool_choice, ToolChoice::Auto);
+    // An action command starts with a required tool call; later rounds are free.
+    assert_eq!(requests[0].tool_choice, ToolChoice::Required);
+    assert_eq!(requests[1].tool_choice, ToolChoice::Auto);
+    assert_eq!(result.stats.verified_actions, 1);
+    assert!(result.actions[0].verified);
+    assert_eq!(
+        result.actions[0].observed_state["light.kitchen_lights"],
+        "on"
+    );
+}
+
+#[tokio::test]
+async fn small_talk_starts_without_forcing_a_tool() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![text_reply("Hello! How can I help?")]);
+    let mut history = vec![Message::user("hello there")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.status, RunStatus::Done);
+    assert_eq!(model.requests()[0].tool_choice, ToolChoice::Auto);
+}
+
+#[tokio::test]
+async fn a_hallucinated_claim_is_retried_into_a_real_call() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        text_reply("I've turned on the bed light."),
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_on", "entity_id": "light.bed_light"}),
+            )],
+        ),
+        text_reply("The bed light is on now."),
+    ]);
+    let mut history = vec![Message::user("bed light on")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.status, RunStatus::Done);
+    assert_eq!(result.stats.hallucination_retries, 1);
+    assert_eq!(home.state("light.bed_light").as_deref(), Some("on"));
+    let retry = &model.requests()[1];
+    assert_eq!(retry.tool_choice, ToolChoice::Required);
+    assert!(
+        matches!(retry.messages.last(), Some(Message::User { content }) if content == CORRECTIVE_NOTE)
+    );
+}
+
+#[tokio::test]
+async fn a_claim_that_stays_unbacked_is_reported_as_not_done() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        text_reply("Włączyłem światło w sypialni."),
+        text_reply("Sprawdziłem, światło jest teraz włączone."),
+    ]);
+    let mut history = vec![Message::user("włącz światło w sypialni")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert!(matches!(result.status, RunStatus::Failed(_)));
+    assert_eq!(result.reply, UNBACKED_REPLY);
+    assert!(!result.reply.contains("Włączyłem"));
+    assert!(home.calls().is_empty());
+    assert_eq!(home.state("light.bed_light").as_deref(), Some("off"));
+}
+
+#[tokio::test]
+async fn a_device_that_does_not_change_is_reported_honestly() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.stick("light.bed_light");
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_on", "entity_id": "light.bed_light"}),
+            )],
+        ),
+        text_reply("Done, the bed light is on."),
+    ]);
+    let mut history = vec![Message::user("turn on the bed light")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.stats.unverified_actions, 1);
+    assert!(!result.actions[0].verified);
+    assert_eq!(result.actions[0].observed_state["light.bed_light"], "off");
+    assert!(
+        result.reply.contains("could not confirm") && result.reply.contains("light.bed_light: off"),
+        "{}",
+        result.reply
+    );
+    // The model was told plainly, too.
+    assert!(tool_results(&history)[0].contains("NOT verified"));
+}
+
+#[tokio::test]
+async fn a_clarification_round_trip_continues_in_the_same_history() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        calls_reply("1", &[("search_entities", json!({"query": "light"}))]),
+        text_reply(
+            "Which light do you mean: the bed light, the kitchen lights or the ceiling lights?",
+        ),
+    ]);
+    let mut history = vec![Message::user("turn on the light")];
+    let first = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(first.status, RunStatus::ClarificationRequired);
+    assert!(first.reply.starts_with("Which light"));
+
+    history.push(Message::user("the bed one"));
+    model.push(Ok(calls_reply(
+        "2",
+        &[(
+            "call_service",
+            json!({"domain": "light", "service": "turn_on", "entity_id": "light.bed_light"}),
+        )],
+    )));
+    model.push(Ok(text_reply("The bed light is on.")));
+    let second = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(second.status, RunStatus::Done);
+    assert_eq!(home.state("light.bed_light").as_deref(), Some("on"));
+    // The model saw the whole exchange.
+    let last = model.requests().pop().unwrap();
+    assert!(
+        last.messages
+            .iter()
+            .any(|m| matches!(m, Message::User { content } if content == "turn on the light"))
+    );
+}
+
+#[tokio::test]
+async fn an_approval_round_trip_executes_exactly_once() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![calls_reply(
+        "1",
+        &[(
+            "call_service",
+            json!({"domain": "lock", "service": "unlock", "entity_id": "lock.front_door"}),
+        )],
+    )]);
+    let approvals = ApprovalStore::new(std::time::Duration::from_secs(60));
+    let tools = ToolRegistry;
+    let cfg = cfg();
+    let mut agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
+    agent.session_id = Some("s1".into());
+    let mut history = vec![Message::user("unlock the front door")];
+    let result = agent.run(&mut history).await;
+    assert_eq!(result.status, RunStatus::ApprovalRequired);
+    let pending = result.approval.clone().unwrap();
+    assert_eq!(pending.session_id.as_deref(), Some("s1"));
+    assert!(result.reply.contains(&pending.id));
+    assert!(home.calls().is_empty(), "nothing runs before approval");
+    assert_eq!(home.state("lock.front_door").as_deref(), Some("locked"));
+
+    let report = crate::agent::approval::execute_approved(
+        &home,
+        &approvals,
+        &pending.id,
+        std::time::Duration::from_secs(1),
+    )
+    .await
+    .unwrap();
+    assert!(report.verified);
+    assert_eq!(home.state("lock.front_door").as_deref(), Some("unlocked"));
+    let again = crate::agent::approval::execute_approved(
+        &home,
+        &approvals,
+        &pending.id,
+        std::time::Duration::from_secs(1),
+    )
+    .await;
+    assert!(matches!(
+        again,
+        Err(crate::agent::approval::ExecuteError::Approval(
+            crate::agent::approval::ApprovalError::AlreadyUsed(_)
+        ))
+    ));
+    assert_eq!(home.calls().len(), 1);
+}
+
+#[tokio::test]
+async fn denied_services_are_never_called() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "homeassistant", "service": "restart", "entity_id": "light.bed_light"}),
+            )],
+        ),
+        text_reply("I cannot restart Home Assistant."),
+    ]);
+    let mut history = vec![Message::user("restart home assistant")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert!(home.calls().is_empty());
+    assert!(tool_results(&history)[0].contains("denied"));
+    assert!(result.actions.is_empty());
+}
+
+#[tokio::test]
+async fn dry_runs_validate_and_plan_without_calling() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_on", "entity_id": "light.bed_light"}),
+            )],
+        ),
+        text_reply("I would turn on the bed light."),
+    ]);
+    let approvals = ApprovalStore::new(std::time::Duration::from_secs(60));
+    let tools = ToolRegistry;
+    let cfg = cfg();
+    let mut agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
+    agent.dry_run = true;
+    let mut history = vec![Message::user("turn on the bed light")];
+    let result = agent.run(&mut history).await;
+    assert!(home.calls().is_empty());
+    assert_eq!(
+        result.actions[0].observed_state["light.bed_light"],
+        "dry run: not called"
+    );
+}
+
+#[tokio::test]
+async fn the_trace_never_shows_secrets() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[("get_state", json!({"entity_id": "light.hunter2secret"}))],
+        ),
+        text_reply("No such light."),
+    ]);
+    let approvals = ApprovalStore::new(std::time::Duration::from_secs(60));
+    let tools = ToolRegistry;
+    let cfg = cfg();
+    let mut agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
+    agent.secrets = vec!["hunter2secret".into()];
+    let mut history = vec![Message::user("check light")];
+    let result = agent.run(&mut history).await;
+    assert!(!result.trace.is_empty());
+    assert!(
+        result.trace.iter().all(|l| !l.contains("hunter2secret")),
+        "{:?}",
+        result.trace
+    );
+    assert!(result.trace.iter().any(|l| l.contains("***")));
 }
 
 #[tokio::test]
@@ -142,10 +385,8 @@ async fn repeating_one_call_warns_then_blocks_then_stops() {
     assert!(!results[8].contains("Warning"));
     assert!(results[9].contains("Warning:"), "{}", results[9]);
     assert!(results[19].contains("Blocked:"), "{}", results[19]);
-    match &result.status {
-        RunStatus::Stopped(reason) => assert!(reason.contains("no progress"), "{reason}"),
-        other => panic!("unexpected {other:?}"),
-    }
+    assert_eq!(result.status, RunStatus::ClarificationRequired);
+    assert!(result.reply.contains("no progress"), "{}", result.reply);
     assert!(result.stats.loop_warnings >= 1 && result.stats.loop_blocks >= 1);
     assert!(
         results.len() <= 31,
@@ -176,7 +417,8 @@ async fn unknown_tools_get_an_error_and_ten_of_them_stop_the_run() {
     let mut history = vec![Message::user("open everything")];
     let result = run_with(&model, &home, &cfg, &mut history).await;
     assert!(tool_results(&history)[0].contains("unknown tool \\\"unlock_all\\\""));
-    assert!(matches!(&result.status, RunStatus::Stopped(r) if r.contains("10 calls")));
+    assert_eq!(result.status, RunStatus::ClarificationRequired);
+    assert!(result.reply.contains("10 calls"), "{}", result.reply);
     assert_eq!(result.stats.rejected_tool_calls, 10);
     assert!(home.calls().is_empty());
 }
@@ -410,12 +652,8 @@ async fn streaming_runs_forward_text() {
     let model = ScriptedModel::new(vec![text_reply("Hi there.")]);
     let tools = ToolRegistry;
     let cfg = cfg();
-    let agent = Agent {
-        model: &model,
-        home: &home,
-        tools: &tools,
-        cfg: &cfg,
-    };
+    let approvals = ApprovalStore::new(std::time::Duration::from_secs(60));
+    let agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
     let (tx, mut rx) = mpsc::channel(8);
     let mut history = vec![Message::user("hi")];
     let result = agent.run_streaming(&mut history, tx).await;

@@ -7,6 +7,7 @@
 
 use std::collections::VecDeque;
 use std::sync::{Mutex, PoisonError, RwLock};
+use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
@@ -14,7 +15,7 @@ use serde_json::{Value, json};
 use super::home::Home;
 use crate::config::ExposureConfig;
 use crate::ha::exposure::{AssistExposure, ExposurePolicy};
-use crate::ha::registry::{Area, EntityRegistryEntry, Registry, Snapshot, StateObject};
+use crate::ha::registry::{Area, Entity, EntityRegistryEntry, Registry, Snapshot, StateObject};
 use crate::ha::services::{CallError, CheckedCall};
 use crate::llm::{ChatModel, ChatRequest, ChatResponse, LlmError, StopReason, ToolCall};
 
@@ -117,6 +118,8 @@ impl ChatModel for ScriptedModel {
 pub struct MemoryHome {
     registry: RwLock<Registry>,
     calls: Mutex<Vec<CheckedCall>>,
+    /// Entities that accept calls but never change (an offline device).
+    stuck: Mutex<Vec<String>>,
 }
 
 impl MemoryHome {
@@ -124,7 +127,16 @@ impl MemoryHome {
         Self {
             registry: RwLock::new(registry),
             calls: Mutex::new(Vec::new()),
+            stuck: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Makes an entity ignore every service call from now on.
+    pub fn stick(&self, entity_id: &str) {
+        self.stuck
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(entity_id.to_owned());
     }
 
     pub fn calls(&self) -> Vec<CheckedCall> {
@@ -205,12 +217,36 @@ impl Home for MemoryHome {
                 .filter_map(|id| registry.get(&id).map(|e| (id, e.state.clone())))
                 .collect()
         };
+        let stuck = self
+            .stuck
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
         for (id, current) in targets {
+            if stuck.contains(&id) {
+                continue;
+            }
             if let Some(new) = effect(&call.domain, &call.service, &current) {
                 self.set_state(&id, new);
             }
         }
         Box::pin(async { Ok(json!({"context": {"id": "sim"}})) })
+    }
+
+    fn wait_for<'a>(
+        &'a self,
+        entity_id: &'a str,
+        _timeout: Duration,
+        check: &'a (dyn Fn(&Entity) -> bool + Send + Sync),
+    ) -> BoxFuture<'a, (bool, Option<Entity>)> {
+        // Effects apply synchronously here, so the answer is known at once.
+        let seen = self
+            .registry
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(entity_id)
+            .cloned();
+        Box::pin(async move { (seen.as_ref().is_some_and(check), seen) })
     }
 }
 

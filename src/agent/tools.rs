@@ -255,24 +255,17 @@ impl ToolRegistry {
         ToolKind::ALL.iter().map(|k| k.name()).collect()
     }
 
-    /// Tool definitions for the model. `only` limits them (tool selection for weak models).
-    pub fn definitions(
-        &self,
-        registry: &Registry,
-        short: bool,
-        only: Option<&[&str]>,
-    ) -> Vec<ToolDef> {
+    /// Tool definitions for the model, long and short descriptions both; the provider layer
+    /// picks per model (tool selection for weak models).
+    pub fn definitions(&self, registry: &Registry) -> Vec<ToolDef> {
         ToolKind::ALL
             .iter()
-            .filter(|k| only.is_none_or(|names| names.contains(&k.name())))
             .map(|&k| ToolDef {
                 name: k.name().to_owned(),
-                description: if short {
-                    k.short_description().to_owned()
-                } else {
-                    k.description().to_owned()
-                },
+                description: k.description().to_owned(),
                 parameters: k.parameters(registry),
+                short_description: Some(k.short_description().to_owned()),
+                core: k != ToolKind::ListAreas,
             })
             .collect()
     }

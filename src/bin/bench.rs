@@ -12,6 +12,7 @@ use std::sync::{Mutex, PoisonError};
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
 use futures_util::future::BoxFuture;
+use homeclaw::agent::approval::ApprovalStore;
 use homeclaw::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
 use homeclaw::agent::truncate::CHARS_PER_TOKEN;
 use homeclaw::agent::{Agent, AgentConfig, RunStatus, ToolRegistry};
@@ -246,12 +247,8 @@ fn agent(entities: usize, runs: usize) -> anyhow::Result<()> {
     };
     let tools = ToolRegistry;
     let cfg = AgentConfig::default();
-    let agent = Agent {
-        model: &model,
-        home: &home,
-        tools: &tools,
-        cfg: &cfg,
-    };
+    let approvals = ApprovalStore::new(Duration::from_secs(60));
+    let agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
     let mut iterations: Vec<Duration> = Vec::with_capacity(runs * 3);
     for i in 0..runs {
         model.inner.push(Ok(calls_reply(
@@ -328,12 +325,8 @@ fn tokens() -> anyhow::Result<()> {
         let model = ScriptedModel::default();
         let tools = ToolRegistry;
         let cfg = AgentConfig::default();
-        let agent = Agent {
-            model: &model,
-            home: &home,
-            tools: &tools,
-            cfg: &cfg,
-        };
+        let approvals = ApprovalStore::new(Duration::from_secs(60));
+        let agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
         let request = agent.build_request(
             &[Message::user("turn on the kitchen light")],
             ToolChoice::Auto,

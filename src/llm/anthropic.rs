@@ -195,6 +195,7 @@ mod tests {
                 name: "get_state".into(),
                 description: "d".into(),
                 parameters: json!({"type": "object"}),
+                ..Default::default()
             }],
             ..Default::default()
         };

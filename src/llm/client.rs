@@ -105,6 +105,24 @@ impl ModelClient {
         if request.temperature.is_none() {
             request.temperature = self.cfg.temperature;
         }
+        if self.cfg.max_tools.is_some() || self.cfg.short_descriptions {
+            let query = request
+                .messages
+                .iter()
+                .rev()
+                .find_map(|m| match m {
+                    super::message::Message::User { content } => Some(content.as_str()),
+                    _ => None,
+                })
+                .unwrap_or_default()
+                .to_owned();
+            request.tools = select_tools(
+                &request.tools,
+                self.cfg.max_tools,
+                self.cfg.short_descriptions,
+                &query,
+            );
+        }
         let request = if self.cfg.native_tools {
             request
         } else {
@@ -296,6 +314,43 @@ impl ModelClient {
     }
 }
 
+/// Tool selection for weak models: every core tool, then the others that best match the
+/// command by shared words, up to `max`; with `short`, one-line descriptions. The rest of the
+/// request is unchanged.
+pub fn select_tools(
+    tools: &[super::types::ToolDef],
+    max: Option<usize>,
+    short: bool,
+    query: &str,
+) -> Vec<super::types::ToolDef> {
+    let words: Vec<String> = crate::ha::search::tokens(query);
+    let overlap = |t: &super::types::ToolDef| {
+        let text =
+            crate::ha::search::tokens(&format!("{} {}", t.name.replace('_', " "), t.description));
+        words.iter().filter(|w| text.contains(w)).count()
+    };
+    let mut chosen: Vec<super::types::ToolDef> = tools.iter().filter(|t| t.core).cloned().collect();
+    let mut others: Vec<(usize, usize, &super::types::ToolDef)> = tools
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.core)
+        .map(|(i, t)| (overlap(t), i, t))
+        .collect();
+    others.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let room = max.map_or(usize::MAX, |m| m.saturating_sub(chosen.len()));
+    chosen.extend(others.into_iter().take(room).map(|(_, _, t)| t.clone()));
+    // Keep the caller's order.
+    chosen.sort_by_key(|t| tools.iter().position(|o| o.name == t.name));
+    if short {
+        for t in &mut chosen {
+            if let Some(s) = t.short_description.clone() {
+                t.description = s;
+            }
+        }
+    }
+    chosen
+}
+
 /// The primary model and its fallbacks, with the retry policy.
 pub struct LlmChain {
     models: Vec<ModelClient>,
@@ -415,6 +470,34 @@ impl ChatModel for LlmChain {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tool(name: &str, description: &str, core: bool) -> crate::llm::ToolDef {
+        crate::llm::ToolDef {
+            name: name.into(),
+            description: description.into(),
+            parameters: serde_json::json!({}),
+            short_description: Some(format!("{name} short")),
+            core,
+        }
+    }
+
+    #[test]
+    fn weak_models_get_core_tools_plus_the_best_matches_with_short_descriptions() {
+        let tools = vec![
+            tool("search_entities", "Find entities.", true),
+            tool("list_areas", "List the areas (rooms) of the home.", false),
+            tool("get_weather", "Weather forecast.", false),
+            tool("call_service", "Act.", true),
+        ];
+        let got = select_tools(&tools, Some(3), true, "which rooms are there?");
+        let names: Vec<&str> = got.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, vec!["search_entities", "list_areas", "call_service"]);
+        assert_eq!(got[1].description, "list_areas short");
+        let all = select_tools(&tools, None, false, "x");
+        assert_eq!(all, tools);
+        let tight = select_tools(&tools, Some(1), false, "rooms");
+        assert_eq!(tight.len(), 2, "core tools are always sent");
+    }
 
     #[test]
     fn error_bodies_are_cut_and_scrubbed_of_the_key() {

@@ -279,6 +279,7 @@ mod tests {
                 name: "get_state".into(),
                 description: "Read one entity.".into(),
                 parameters: json!({"type": "object"}),
+                ..Default::default()
             }],
             tool_choice: super::super::types::ToolChoice::Required,
             ..Default::default()

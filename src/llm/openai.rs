@@ -282,6 +282,7 @@ mod tests {
                 name: "get_state".into(),
                 description: "d".into(),
                 parameters: json!({"type": "object"}),
+                ..Default::default()
             }],
             tool_choice: ToolChoice::Named("get_state".into()),
             max_tokens: Some(100),

@@ -7,12 +7,18 @@ use serde_json::Value;
 
 use super::message::{Message, ToolCall};
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct ToolDef {
     pub name: String,
     pub description: String,
     /// JSON Schema of the arguments object.
     pub parameters: Value,
+    /// One line restating the required parameters, for models with `short_descriptions`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub short_description: Option<String>,
+    /// Always sent, even to models with a `max_tools` limit.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub core: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

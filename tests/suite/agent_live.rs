@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use homeclaw::agent::approval::{ApprovalStore, execute_approved};
 use homeclaw::agent::{Agent, AgentConfig, LiveHome, RunStatus, ToolRegistry};
 use homeclaw::config::{ExposureConfig, LlmConfig, ModelConfig, Provider};
 use homeclaw::ha::{ExposurePolicy, LiveRegistry};
@@ -23,25 +24,14 @@ async fn turn_on_the_kitchen_light_changes_the_real_state() {
         )
         .await;
     assert_eq!(status, 200);
-    let client = ha.client();
-    let registry = LiveRegistry::spawn(
-        client.clone(),
-        ExposurePolicy::new(ExposureConfig::default()),
-    );
+    let home = live_home(ExposureConfig::default()).await;
     assert!(
-        registry
-            .wait_synced_after(0, Duration::from_secs(30))
-            .await
-            .is_some()
-    );
-    assert!(
-        registry
+        home.registry
             .wait_until(Duration::from_secs(30), |r| r
                 .get("light.kitchen_lights")
                 .is_some_and(|e| e.state == "off"))
             .await
     );
-    let home = LiveHome { client, registry };
 
     let server = ScriptedLlm::start().await;
     server.push(openai_calls(&[(
@@ -55,32 +45,21 @@ async fn turn_on_the_kitchen_light_changes_the_real_state() {
         json!({"domain": "light", "service": "turn_on", "entity_id": "light.kitchen_lights"}),
     )]));
     server.push(openai_text("The kitchen light is on."));
-    let chain = LlmChain::from_config(&LlmConfig {
-        models: vec![ModelConfig {
-            name: Some("scripted".into()),
-            provider: Provider::Openai,
-            base_url: Some(server.openai_url()),
-            model: "scripted".into(),
-            api_key: None,
-            native_tools: true,
-            max_tokens: None,
-            temperature: None,
-        }],
-        ..Default::default()
-    })
-    .unwrap();
+    let chain = scripted_chain(&server);
     let tools = ToolRegistry;
     let cfg = AgentConfig::default();
-    let agent = Agent {
-        model: &chain,
-        home: &home,
-        tools: &tools,
-        cfg: &cfg,
-    };
+    let approvals = ApprovalStore::new(Duration::from_secs(60));
+    let agent = Agent::new(&chain, &home, &tools, &cfg, &approvals);
     let mut history = vec![Message::user("turn on the kitchen light")];
     let result = agent.run(&mut history).await;
     assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
     assert_eq!(result.reply, "The kitchen light is on.");
+    // Verified through the real state_changed event.
+    assert!(result.actions[0].verified, "{:?}", result.actions);
+    assert_eq!(
+        result.actions[0].observed_state["light.kitchen_lights"],
+        "on"
+    );
 
     // The search result the model saw named the real entity.
     let requests = server.requests();
@@ -101,4 +80,130 @@ async fn turn_on_the_kitchen_light_changes_the_real_state() {
         .rest("GET", "/api/states/light.kitchen_lights", None)
         .await;
     assert_eq!(state["state"], "on");
+}
+
+fn scripted_chain(server: &ScriptedLlm) -> LlmChain {
+    LlmChain::from_config(&LlmConfig {
+        models: vec![ModelConfig {
+            name: Some("scripted".into()),
+            provider: Provider::Openai,
+            base_url: Some(server.openai_url()),
+            model: "scripted".into(),
+            api_key: None,
+            native_tools: true,
+            max_tokens: None,
+            temperature: None,
+            max_tools: None,
+            short_descriptions: false,
+        }],
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+async fn live_home(exposure: ExposureConfig) -> LiveHome {
+    let client = shared().client();
+    let registry = LiveRegistry::spawn(client.clone(), ExposurePolicy::new(exposure));
+    assert!(
+        registry
+            .wait_synced_after(0, Duration::from_secs(30))
+            .await
+            .is_some()
+    );
+    LiveHome { client, registry }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_denied_service_never_reaches_home_assistant() {
+    let ha = shared();
+    // light.living_room_rgbww_lights belongs to this test: it starts on.
+    ha.rest(
+        "POST",
+        "/api/services/light/turn_on",
+        Some(json!({"entity_id": "light.living_room_rgbww_lights"})),
+    )
+    .await;
+    let home = live_home(ExposureConfig {
+        service_deny: vec!["light.turn_off".into()],
+        ..Default::default()
+    })
+    .await;
+    assert!(
+        home.registry
+            .wait_until(Duration::from_secs(30), |r| r
+                .get("light.living_room_rgbww_lights")
+                .is_some_and(|e| e.state == "on"))
+            .await
+    );
+    let server = ScriptedLlm::start().await;
+    server.push(openai_calls(&[(
+        "call_1",
+        "call_service",
+        json!({"domain": "light", "service": "turn_off", "entity_id": "light.living_room_rgbww_lights"}),
+    )]));
+    server.push(openai_text("I am not allowed to turn that off."));
+    let chain = scripted_chain(&server);
+    let tools = ToolRegistry;
+    let cfg = AgentConfig::default();
+    let approvals = ApprovalStore::new(Duration::from_secs(60));
+    let agent = Agent::new(&chain, &home, &tools, &cfg, &approvals);
+    let mut history = vec![Message::user("turn off the living room lights")];
+    let result = agent.run(&mut history).await;
+    assert!(result.actions.is_empty());
+    let seen = server.requests()[1].body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(seen.contains("denied"), "{seen}");
+    let (_, state) = ha
+        .rest("GET", "/api/states/light.living_room_rgbww_lights", None)
+        .await;
+    assert_eq!(state["state"], "on");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unlocking_waits_for_approval_and_runs_once_against_real_home_assistant() {
+    let ha = shared();
+    let home = live_home(ExposureConfig::default()).await;
+    let server = ScriptedLlm::start().await;
+    server.push(openai_calls(&[(
+        "call_1",
+        "call_service",
+        json!({"domain": "lock", "service": "unlock", "entity_id": "lock.front_door"}),
+    )]));
+    let chain = scripted_chain(&server);
+    let tools = ToolRegistry;
+    let cfg = AgentConfig::default();
+    let approvals = ApprovalStore::new(Duration::from_secs(60));
+    let agent = Agent::new(&chain, &home, &tools, &cfg, &approvals);
+    let mut history = vec![Message::user("unlock the front door")];
+    let result = agent.run(&mut history).await;
+    assert_eq!(result.status, RunStatus::ApprovalRequired);
+    let id = result.approval.unwrap().id;
+    let (_, state) = ha.rest("GET", "/api/states/lock.front_door", None).await;
+    assert_eq!(state["state"], "locked", "nothing runs before approval");
+
+    let report = execute_approved(&home, &approvals, &id, Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert!(report.verified, "{report:?}");
+    let (_, state) = ha.rest("GET", "/api/states/lock.front_door", None).await;
+    assert_eq!(state["state"], "unlocked");
+    assert!(
+        execute_approved(&home, &approvals, &id, Duration::from_secs(1))
+            .await
+            .is_err()
+    );
+    // Put the door back for the next run of the suite.
+    ha.rest(
+        "POST",
+        "/api/services/lock/lock",
+        Some(json!({"entity_id": "lock.front_door"})),
+    )
+    .await;
 }

@@ -29,6 +29,8 @@ fn model(provider: Provider, base_url: String, name: &str) -> ModelConfig {
         native_tools: true,
         max_tokens: Some(256),
         temperature: Some(0.0),
+        max_tools: None,
+        short_descriptions: false,
     }
 }
 
@@ -56,11 +58,13 @@ fn tools() -> Vec<ToolDef> {
             description: "Read one entity's state.".into(),
             parameters: json!({"type": "object", "properties": {"entity_id": {"type": "string"}},
                 "required": ["entity_id"]}),
+            ..Default::default()
         },
         ToolDef {
             name: "list_areas".into(),
             description: "List the areas.".into(),
             parameters: json!({"type": "object", "properties": {}}),
+            ..Default::default()
         },
     ]
 }

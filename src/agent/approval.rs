@@ -1,0 +1,319 @@
+//! Approval for high-risk actions: such a call is recorded, not executed; the run ends asking
+//! the user, and approving executes exactly the recorded call, once.
+//!
+//! Invariants: an approval id is single-use and expires; a denied service is refused at
+//! approval time too (the policy may have changed since); the recorded call is executed as
+//! recorded, never re-planned by the model.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+
+use crate::ha::exposure::{ServiceDecision, glob_match};
+use crate::ha::registry::Registry;
+use crate::ha::services::CheckedCall;
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ApprovalConfig {
+    /// `domain.service` globs, optionally `:device_class|device_class` to limit them to those
+    /// device classes (e.g. `cover.open_cover:garage|door|gate`).
+    pub high_risk: Vec<String>,
+    /// How long an approval id stays valid.
+    pub ttl_secs: u64,
+}
+
+impl Default for ApprovalConfig {
+    fn default() -> Self {
+        Self {
+            high_risk: vec![
+                "lock.unlock".into(),
+                "lock.open".into(),
+                "alarm_control_panel.alarm_disarm".into(),
+                "cover.open_cover:garage|door|gate".into(),
+            ],
+            ttl_secs: 600,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HighRiskRule {
+    pub service_glob: String,
+    pub device_classes: Vec<String>,
+}
+
+impl HighRiskRule {
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let (glob, classes) = text.split_once(':').unwrap_or((text, ""));
+        let glob = glob.trim().to_lowercase();
+        crate::ha::exposure::validate_glob(&glob)?;
+        if !glob.contains('.') {
+            return Err("domain.service, e.g. lock.unlock".into());
+        }
+        Ok(Self {
+            service_glob: glob,
+            device_classes: classes
+                .split('|')
+                .map(|c| c.trim().to_lowercase())
+                .filter(|c| !c.is_empty())
+                .collect(),
+        })
+    }
+}
+
+/// Why a call needs approval, or `None` when it does not.
+pub fn needs_approval(
+    rules: &[HighRiskRule],
+    call: &CheckedCall,
+    targets: &[String],
+    registry: &Registry,
+) -> Option<String> {
+    let full = format!("{}.{}", call.domain, call.service);
+    for rule in rules.iter().filter(|r| glob_match(&r.service_glob, &full)) {
+        if rule.device_classes.is_empty() {
+            return Some(format!("{full} is a high-risk action"));
+        }
+        for id in targets {
+            let class = registry
+                .get(id)
+                .and_then(|e| e.attributes.get("device_class"))
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_lowercase();
+            if rule.device_classes.contains(&class) {
+                return Some(format!("{full} on a {class} ({id}) is a high-risk action"));
+            }
+        }
+    }
+    None
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingAction {
+    pub id: String,
+    pub call: CheckedCall,
+    pub targets: Vec<String>,
+    pub session_id: Option<String>,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApprovalError {
+    #[error("unknown approval id {0}")]
+    Unknown(String),
+    #[error("approval {0} was already used")]
+    AlreadyUsed(String),
+    #[error("approval {0} expired")]
+    Expired(String),
+    #[error("{0} is denied and can never be executed")]
+    Denied(String),
+}
+
+/// Remembered used ids, so a second approval says "already used" rather than "unknown".
+const USED_MEMORY: usize = 1024;
+
+#[derive(Debug)]
+pub struct ApprovalStore {
+    ttl: Duration,
+    pending: Mutex<HashMap<String, (Instant, PendingAction)>>,
+    used: Mutex<VecDeque<String>>,
+}
+
+impl ApprovalStore {
+    pub fn new(ttl: Duration) -> Self {
+        Self {
+            ttl,
+            pending: Mutex::new(HashMap::new()),
+            used: Mutex::new(VecDeque::new()),
+        }
+    }
+
+    /// Records a call awaiting approval; returns its id.
+    pub fn request(
+        &self,
+        call: CheckedCall,
+        targets: Vec<String>,
+        session_id: Option<String>,
+        reason: String,
+    ) -> PendingAction {
+        let id = format!("appr_{:016x}{:016x}", fastrand::u64(..), fastrand::u64(..));
+        let action = PendingAction {
+            id: id.clone(),
+            call,
+            targets,
+            session_id,
+            reason,
+        };
+        let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        let ttl = self.ttl;
+        pending.retain(|_, (at, _)| at.elapsed() < ttl);
+        pending.insert(id, (Instant::now(), action.clone()));
+        action
+    }
+
+    /// Takes the pending action for `id`, exactly once. `registry` re-checks the policy.
+    pub fn take(&self, id: &str, registry: &Registry) -> Result<PendingAction, ApprovalError> {
+        let entry = self
+            .pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(id);
+        let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some((at, action)) = entry else {
+            return Err(if used.iter().any(|u| u == id) {
+                ApprovalError::AlreadyUsed(id.to_owned())
+            } else {
+                ApprovalError::Unknown(id.to_owned())
+            });
+        };
+        used.push_back(id.to_owned());
+        while used.len() > USED_MEMORY {
+            used.pop_front();
+        }
+        drop(used);
+        if at.elapsed() >= self.ttl {
+            return Err(ApprovalError::Expired(id.to_owned()));
+        }
+        let full = format!("{}.{}", action.call.domain, action.call.service);
+        match registry.service_decision(&action.call.domain, &action.call.service) {
+            Some(ServiceDecision::Allowed) => Ok(action),
+            _ => Err(ApprovalError::Denied(full)),
+        }
+    }
+
+    pub fn pending_count(&self) -> usize {
+        self.pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+}
+
+/// Executes an approved action exactly once and verifies it.
+pub async fn execute_approved(
+    home: &dyn super::home::Home,
+    store: &ApprovalStore,
+    approval_id: &str,
+    verify_timeout: Duration,
+) -> Result<super::verify::ActionReport, ExecuteError> {
+    let action = super::home::with_registry(home, |r| store.take(approval_id, r))?;
+    let before = super::verify::before_states(home, &action.targets);
+    home.call_service(&action.call).await?;
+    Ok(super::verify::verify(home, &action.call, &action.targets, &before, verify_timeout).await)
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ExecuteError {
+    #[error(transparent)]
+    Approval(#[from] ApprovalError),
+    #[error(transparent)]
+    Call(#[from] crate::ha::services::CallError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::sim::synthetic_home;
+    use crate::ha::Target;
+
+    fn rules() -> Vec<HighRiskRule> {
+        ApprovalConfig::default()
+            .high_risk
+            .iter()
+            .map(|r| HighRiskRule::parse(r).unwrap())
+            .collect()
+    }
+
+    fn call(domain: &str, service: &str, id: &str) -> CheckedCall {
+        CheckedCall {
+            domain: domain.into(),
+            service: service.into(),
+            target: Target::entities([id]),
+            data: None,
+        }
+    }
+
+    #[test]
+    fn rules_parse_with_device_classes() {
+        assert_eq!(
+            HighRiskRule::parse("cover.open_cover:garage|Door").unwrap(),
+            HighRiskRule {
+                service_glob: "cover.open_cover".into(),
+                device_classes: vec!["garage".into(), "door".into()]
+            }
+        );
+        assert!(HighRiskRule::parse("unlock").is_err());
+    }
+
+    #[test]
+    fn unlocking_is_high_risk_and_turning_on_a_light_is_not() {
+        let mut registry = synthetic_home(10);
+        let r = rules();
+        let unlock = call("lock", "unlock", "lock.front_door");
+        assert!(needs_approval(&r, &unlock, &["lock.front_door".into()], &registry).is_some());
+        let light = call("light", "turn_on", "light.bed_light");
+        assert!(needs_approval(&r, &light, &["light.bed_light".into()], &registry).is_none());
+        // Covers only by device class.
+        let open = call("cover", "open_cover", "cover.garage_door");
+        let targets = vec!["cover.garage_door".to_string()];
+        assert!(needs_approval(&r, &open, &targets, &registry).is_none());
+        registry.apply_state_changed(&serde_json::json!({"entity_id": "cover.garage_door",
+            "new_state": {"entity_id": "cover.garage_door", "state": "closed",
+            "attributes": {"device_class": "garage"}, "last_updated": "z"}}));
+        assert!(needs_approval(&r, &open, &targets, &registry).is_some());
+    }
+
+    #[test]
+    fn an_approval_is_taken_exactly_once() {
+        let registry = synthetic_home(10);
+        let store = ApprovalStore::new(Duration::from_secs(60));
+        let pending = store.request(
+            call("lock", "unlock", "lock.front_door"),
+            vec!["lock.front_door".into()],
+            None,
+            "r".into(),
+        );
+        assert_eq!(
+            store.take(&pending.id, &registry).unwrap().call.service,
+            "unlock"
+        );
+        assert_eq!(
+            store.take(&pending.id, &registry),
+            Err(ApprovalError::AlreadyUsed(pending.id.clone()))
+        );
+        assert_eq!(
+            store.take("appr_nope", &registry),
+            Err(ApprovalError::Unknown("appr_nope".into()))
+        );
+    }
+
+    #[test]
+    fn expired_and_denied_approvals_are_refused() {
+        let registry = synthetic_home(10);
+        let store = ApprovalStore::new(Duration::ZERO);
+        let pending = store.request(
+            call("lock", "unlock", "lock.front_door"),
+            vec![],
+            None,
+            "r".into(),
+        );
+        assert_eq!(
+            store.take(&pending.id, &registry),
+            Err(ApprovalError::Expired(pending.id.clone()))
+        );
+        let store = ApprovalStore::new(Duration::from_secs(60));
+        let restart = store.request(
+            call("homeassistant", "restart", "x"),
+            vec![],
+            None,
+            "r".into(),
+        );
+        assert!(matches!(
+            store.take(&restart.id, &registry),
+            Err(ApprovalError::Denied(_))
+        ));
+    }
+}

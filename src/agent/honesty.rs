@@ -1,0 +1,231 @@
+//! Language tables for the honesty guards, compiled once:
+//! - claim patterns: a reply that says it did or saw something ("I've turned on…",
+//!   "Sprawdziłem…", "Ich habe … eingeschaltet");
+//! - intent patterns: a command that is clearly an action or a question about live state, so
+//!   the first sampling must call a tool.
+//!
+//! The tables are data; adding a language is adding rows.
+
+use std::sync::LazyLock;
+
+use regex::RegexSet;
+
+use crate::ha::registry::Registry;
+use crate::ha::search::fold;
+
+/// (language, pattern) rows of claims of an action or an observation.
+pub const CLAIM_PATTERNS: &[(&str, &str)] = &[
+    // English
+    (
+        "en",
+        r"(?i)\bi(?:'ve| have|'ll have)?\s+(?:just\s+|now\s+|already\s+)?(?:turned|switched|set|locked|unlocked|opened|closed|started|stopped|activated|deactivated|dimmed|brightened|changed|adjusted|armed|disarmed|toggled|raised|lowered)\b",
+    ),
+    (
+        "en",
+        r"(?i)\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:checked|looked|verified|confirmed|read)\b",
+    ),
+    (
+        "en",
+        r"(?i)\b(?:is|are)\s+now\s+(?:on|off|open|closed|locked|unlocked|set|armed|disarmed|running|playing)\b",
+    ),
+    (
+        "en",
+        r"(?i)\bthe\s+(?:current\s+)?(?:temperature|humidity|state|status)\b[^.?!]{0,40}\b(?:is|reads|shows)\b",
+    ),
+    (
+        "en",
+        r"(?i)\b(?:has|have)\s+been\s+(?:turned|switched|set|locked|unlocked|opened|closed|activated|deactivated)\b",
+    ),
+    // Polish
+    (
+        "pl",
+        r"(?i)\b(?:włączył|wyłączył|zapalił|zgasił|zamknął|zamknęł|otworzył|ustawił|zablokował|odblokował|uruchomił|zatrzymał|przełączył|zmienił|podgłośnił|ściszył|uzbroił|rozbroił)(?:em|am|am\s+już)\b",
+    ),
+    (
+        "pl",
+        r"(?i)\b(?:sprawdził|zweryfikował|odczytał|potwierdził)(?:em|am)\b",
+    ),
+    (
+        "pl",
+        r"(?i)\b(?:jest|są)\s+(?:teraz\s+|już\s+)?(?:włączon|wyłączon|zamknięt|otwart|zablokowan|odblokowan)\w*",
+    ),
+    ("pl", r"(?i)\btemperatura\b[^.?!]{0,40}\b(?:wynosi|to|ma)\b"),
+    (
+        "pl",
+        r"(?i)\bzostał[aoy]?\s+(?:włączon|wyłączon|zamknięt|otwart|ustawion|zablokowan|odblokowan)\w*",
+    ),
+    // German
+    (
+        "de",
+        r"(?i)\bich\s+habe\b[^.?!]{0,60}\b(?:eingeschaltet|ausgeschaltet|angeschaltet|abgeschaltet|angemacht|ausgemacht|geöffnet|geschlossen|gesperrt|entsperrt|abgeschlossen|aufgeschlossen|eingestellt|gestartet|gestoppt|aktiviert|deaktiviert|gedimmt)\b",
+    ),
+    (
+        "de",
+        r"(?i)\bich\s+habe\b[^.?!]{0,60}\b(?:überprüft|geprüft|nachgesehen|nachgeschaut|kontrolliert)\b",
+    ),
+    (
+        "de",
+        r"(?i)\b(?:ist|sind)\s+(?:jetzt|nun)\s+(?:an|aus|eingeschaltet|ausgeschaltet|offen|geöffnet|geschlossen|gesperrt|entsperrt)\b",
+    ),
+    (
+        "de",
+        r"(?i)\bdie\s+(?:aktuelle\s+)?temperatur\b[^.?!]{0,40}\b(?:beträgt|ist|liegt)\b",
+    ),
+    (
+        "de",
+        r"(?i)\bwurden?\s+(?:eingeschaltet|ausgeschaltet|geöffnet|geschlossen|gesperrt|entsperrt|eingestellt)\b",
+    ),
+];
+
+/// (language, pattern) rows of commands that act or ask about live state.
+pub const INTENT_PATTERNS: &[(&str, &str)] = &[
+    (
+        "en",
+        r"(?i)^\s*(?:please\s+)?(?:turn|switch|set|open|close|lock|unlock|dim|brighten|start|stop|activate|deactivate|arm|disarm|toggle|raise|lower|increase|decrease|play|pause|make)\b",
+    ),
+    ("en", r"(?i)\b(?:is|are)\s+(?:the|my|any|all)\b"),
+    (
+        "en",
+        r"(?i)\b(?:what(?:'s| is)|how)\s+(?:the\s+)?(?:temperature|humidity|warm|cold|hot|state|status)\b",
+    ),
+    ("en", r"(?i)\b(?:turn|switch)\s+(?:on|off)\b"),
+    (
+        "pl",
+        r"(?i)^\s*(?:proszę\s+)?(?:włącz|wyłącz|zapal|zgaś|otwórz|zamknij|ustaw|zablokuj|odblokuj|uruchom|zatrzymaj|przełącz|podnieś|opuść|ścisz|podgłośnij)\w*",
+    ),
+    ("pl", r"(?i)\bczy\s+\w+"),
+    (
+        "pl",
+        r"(?i)\b(?:jaka|jaki|jakie|ile)\s+(?:jest\s+)?(?:temperatura|wilgotność|stopni|stan)\w*",
+    ),
+    (
+        "de",
+        r"(?i)^\s*(?:bitte\s+)?(?:schalte|schalt|mach|mache|öffne|schließe|schliess|stelle|stell|sperre|entsperre|starte|stoppe|aktiviere|deaktiviere|dimme)\b",
+    ),
+    ("de", r"(?i)^\s*(?:ist|sind)\s+\w+"),
+    (
+        "de",
+        r"(?i)\b(?:wie\s+(?:warm|kalt|ist)|welche\s+temperatur)\b",
+    ),
+    ("de", r"\b(?:ein|aus|an)\s*[.!]?\s*$"),
+];
+
+static CLAIMS: LazyLock<RegexSet> = LazyLock::new(|| compile(CLAIM_PATTERNS));
+static INTENTS: LazyLock<RegexSet> = LazyLock::new(|| compile(INTENT_PATTERNS));
+/// An empty set (matching nothing) only if a row fails to compile, which the unit tests rule
+/// out.
+fn compile(rows: &[(&str, &str)]) -> RegexSet {
+    RegexSet::new(rows.iter().map(|(_, p)| *p)).unwrap_or_else(|_| RegexSet::empty())
+}
+
+/// Whether a reply claims to have done or seen something.
+pub fn claims_action_or_observation(reply: &str) -> bool {
+    CLAIMS.is_match(reply)
+}
+
+/// Whether the reply ends by asking the user a question.
+pub fn asks_question(reply: &str) -> bool {
+    reply
+        .trim_end()
+        .trim_end_matches([')', ']', '"', '\''])
+        .ends_with('?')
+}
+
+/// Whether a command clearly acts or asks about live state: by the intent tables, or because
+/// it names an area or an entity of the home.
+pub fn needs_tools(command: &str, registry: &Registry) -> bool {
+    if INTENTS.is_match(command) {
+        return true;
+    }
+    let folded = format!(" {} ", fold(command));
+    let named = |name: &str| {
+        let n = fold(name);
+        n.len() >= 3 && folded.contains(&format!(" {n} "))
+    };
+    registry
+        .areas()
+        .any(|a| named(&a.name) || a.aliases.iter().any(|al| named(al)))
+        || registry.entities().any(|e| named(&e.name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::sim::synthetic_home;
+    use regex::Regex;
+
+    #[test]
+    fn every_table_row_compiles() {
+        for (lang, pattern) in CLAIM_PATTERNS.iter().chain(INTENT_PATTERNS) {
+            assert!(Regex::new(pattern).is_ok(), "{lang}: {pattern}");
+        }
+        assert_eq!(CLAIMS.len(), CLAIM_PATTERNS.len());
+        assert_eq!(INTENTS.len(), INTENT_PATTERNS.len());
+    }
+
+    #[test]
+    fn claims_are_caught_in_every_language() {
+        for text in [
+            "I've turned on the kitchen light.",
+            "I have switched off the fan for you.",
+            "I checked: the door is locked.",
+            "The temperature in the living room is 21 °C.",
+            "The lights are now off.",
+            "Włączyłem światło w kuchni.",
+            "Wyłączyłam wentylator.",
+            "Sprawdziłem, drzwi są zamknięte.",
+            "Światło jest teraz włączone.",
+            "Temperatura w salonie wynosi 21 stopni.",
+            "Ich habe das Licht in der Küche eingeschaltet.",
+            "Ich habe nachgesehen, die Tür ist zu.",
+            "Das Licht ist jetzt aus.",
+            "Die Temperatur beträgt 21 Grad.",
+        ] {
+            assert!(claims_action_or_observation(text), "missed: {text}");
+        }
+    }
+
+    #[test]
+    fn honest_replies_are_not_claims() {
+        for text in [
+            "Which light do you mean, the kitchen or the bedroom one?",
+            "I can turn on the light if you tell me which one.",
+            "Sorry, I could not reach Home Assistant.",
+            "Hello! How can I help?",
+            "Nie mogę tego zrobić.",
+            "Welches Licht meinst du?",
+        ] {
+            assert!(!claims_action_or_observation(text), "false alarm: {text}");
+        }
+    }
+
+    #[test]
+    fn commands_that_need_tools_are_recognised() {
+        let home = synthetic_home(20);
+        for text in [
+            "turn on the kitchen light",
+            "Is the front door locked?",
+            "what's the temperature outside",
+            "włącz światło w kuchni",
+            "Czy drzwi są zamknięte?",
+            "jaka jest temperatura",
+            "Schalte das Licht ein",
+            "Ist die Tür zu?",
+            "Licht in der Küche an",
+            "garage door",
+            "Bed Light please",
+        ] {
+            assert!(needs_tools(text, &home), "missed: {text}");
+        }
+        for text in ["hello", "tell me a joke", "thanks!", "wer bist du"] {
+            assert!(!needs_tools(text, &home), "false alarm: {text}");
+        }
+    }
+
+    #[test]
+    fn questions_are_recognised() {
+        assert!(asks_question("Which one do you mean?"));
+        assert!(asks_question("Do you mean the kitchen light? "));
+        assert!(!asks_question("Done."));
+    }
+}
