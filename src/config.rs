@@ -19,11 +19,14 @@ use serde::Deserialize;
 use crate::agent::AgentConfig;
 use crate::ha::exposure::validate_glob;
 use crate::secret::Secret;
+use crate::session::manager::SessionConfig;
 
 /// Where the Supervisor mounts the add-on's options.
 pub const DEFAULT_OPTIONS_PATH: &str = "/data/options.json";
 /// Home Assistant as seen from inside an add-on container.
 pub const SUPERVISOR_WS_URL: &str = "ws://supervisor/core/websocket";
+/// Where sessions live inside the add-on (persistent across restarts and updates).
+pub const ADDON_SESSION_DIR: &str = "/data/sessions";
 const ENV_PREFIX: &str = "HOMECLAW";
 /// Variables with the prefix that select sources rather than set values.
 const ENV_META: [&str; 2] = ["HOMECLAW_CONFIG", "HOMECLAW_OPTIONS_PATH"];
@@ -84,6 +87,8 @@ pub struct Config {
     pub llm: LlmConfig,
     #[serde(default)]
     pub agent: AgentConfig,
+    #[serde(default)]
+    pub session: SessionConfig,
     #[serde(default)]
     pub log: LogConfig,
 }
@@ -487,6 +492,24 @@ impl Config {
                 "at least 1, with warningThreshold at least 1",
             ));
         }
+        for rule in &agent.approval.high_risk {
+            crate::agent::approval::HighRiskRule::parse(rule)
+                .map_err(|allowed| invalid("agent.approval.high_risk", rule.clone(), &allowed))?;
+        }
+        if !(1..=1000).contains(&self.session.queue_capacity) {
+            return Err(invalid(
+                "session.queue_capacity",
+                self.session.queue_capacity.to_string(),
+                "1 to 1000",
+            ));
+        }
+        if self.session.idle_timeout_secs == 0 {
+            return Err(invalid(
+                "session.idle_timeout_secs",
+                "0".into(),
+                "at least 1 second",
+            ));
+        }
         let t = &agent.truncation;
         if !(t.result_share > 0.0 && t.result_share <= 1.0) {
             return Err(invalid(
@@ -748,6 +771,7 @@ mod tests {
         .unwrap();
         assert_eq!(cfg.ha.url, SUPERVISOR_WS_URL);
         assert_eq!(cfg.ha_token().unwrap().expose(), "sup-tok");
+        assert_eq!(cfg.session.dir, PathBuf::from(ADDON_SESSION_DIR));
 
         let options = write(
             &dir,

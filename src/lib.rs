@@ -11,4 +11,5 @@ pub mod config;
 pub mod ha;
 pub mod llm;
 pub mod secret;
+pub mod session;
 pub mod telemetry;

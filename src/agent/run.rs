@@ -29,6 +29,7 @@ use super::verify::{ActionReport, before_states, target_entities, verify};
 use crate::llm::{
     ChatModel, ChatRequest, ChatResponse, LlmError, Message, StreamDelta, ToolCall, ToolChoice,
 };
+use crate::session::compaction::{CompactionError, compact, estimate_tokens, refresh_note};
 
 /// Longest trace line, and most trace lines per run.
 const TRACE_LINE_MAX: usize = 240;
@@ -40,6 +41,13 @@ actually do or check it, or say plainly that you did not.";
 
 pub const UNBACKED_REPLY: &str = "I did not do or check anything for this request: the model \
 claimed a result without using Home Assistant, so I am not repeating that claim.";
+
+pub const AUDIT_NOTE: &str = "[HomeClaw] Warning: the conversation was just compacted and you \
+stated something about the home without checking it with a tool. Check it with the tools now, \
+or say plainly that you did not.";
+
+pub const RESET_NOTE: &str = "[HomeClaw] The conversation was reset: the model provider \
+rejected its history even after it was summarised. Earlier messages are no longer in context.";
 
 pub const FINAL_NOTE: &str = "You have used all tool rounds for this request. Do not call tools. \
 Tell the user plainly what was done and what was not done, based only on the tool results above.";
@@ -115,6 +123,7 @@ pub struct Stats {
     pub loop_warnings: u32,
     pub loop_blocks: u32,
     pub hallucination_retries: u32,
+    pub compactions: u32,
     pub verified_actions: u32,
     pub unverified_actions: u32,
     pub max_iterations_reached: bool,
@@ -134,6 +143,10 @@ pub struct RunResult {
     pub actions: Vec<ActionReport>,
     /// The recorded high-risk action waiting for approval.
     pub approval: Option<PendingAction>,
+    /// The history was compacted: earlier messages were replaced, not only appended to.
+    pub compacted: bool,
+    /// The history was reset after the provider kept rejecting it.
+    pub reset: bool,
 }
 
 /// A bounded trace: each line cut to a maximum, and the whole trace capped.
@@ -175,6 +188,27 @@ impl Trace {
     }
 }
 
+/// When and how far to compact the history during a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompactionPolicy {
+    /// Estimated tokens of history above which it is compacted before sampling.
+    pub limit_tokens: usize,
+    /// Reported input tokens above which it is compacted before the next iteration.
+    pub usage_ceiling_tokens: usize,
+    /// How much recent history to keep verbatim.
+    pub keep_tokens: usize,
+}
+
+impl CompactionPolicy {
+    pub fn for_window(context_tokens: usize) -> Self {
+        Self {
+            limit_tokens: context_tokens,
+            usage_ceiling_tokens: context_tokens,
+            keep_tokens: context_tokens / 4,
+        }
+    }
+}
+
 pub struct Agent<'a> {
     pub model: &'a dyn ChatModel,
     pub home: &'a dyn Home,
@@ -186,6 +220,11 @@ pub struct Agent<'a> {
     pub dry_run: bool,
     /// Values to redact from the trace (tokens, API keys).
     pub secrets: Vec<String>,
+    /// Compaction during the run; `None` never compacts.
+    pub compaction: Option<CompactionPolicy>,
+    /// Input that arrived for this session while the run is in progress: drained before each
+    /// sampling after the first, it joins the turn.
+    pub inbox: Option<&'a (dyn Fn() -> Vec<String> + Send + Sync)>,
 }
 
 enum CallEnd {
@@ -203,6 +242,8 @@ struct RunState {
     trace: Trace,
     actions: Vec<ActionReport>,
     approval: Option<PendingAction>,
+    compacted: bool,
+    reset: bool,
 }
 
 impl<'a> Agent<'a> {
@@ -222,6 +263,8 @@ impl<'a> Agent<'a> {
             session_id: None,
             dry_run: false,
             secrets: Vec::new(),
+            compaction: None,
+            inbox: None,
         }
     }
 
@@ -276,8 +319,13 @@ impl<'a> Agent<'a> {
             trace: Trace::new(self.secrets.clone()),
             actions: Vec::new(),
             approval: None,
+            compacted: false,
+            reset: false,
         };
         let whitelist = self.tools.names();
+        let mut force_compaction = false;
+        let mut audit_pending = false;
+        let mut recovered = false;
         let command = history
             .iter()
             .rev()
@@ -297,6 +345,39 @@ impl<'a> Agent<'a> {
         };
         for round in 1..=self.cfg.max_iterations {
             let span = info_span!("round", round);
+            if round > 1
+                && let Some(inbox) = self.inbox
+            {
+                for text in inbox() {
+                    let duplicate = matches!(history.last(), Some(Message::User { content }) if *content == text);
+                    if duplicate {
+                        state
+                            .trace
+                            .push("input joined: identical to the last message, kept once");
+                    } else {
+                        state.trace.push("input joined the turn");
+                        history.push(Message::user(text));
+                    }
+                }
+            }
+            if let Some(policy) = &self.compaction
+                && (force_compaction || estimate_tokens(history) > policy.limit_tokens)
+            {
+                force_compaction = false;
+                match self
+                    .compact_now(history, policy.keep_tokens, &mut state)
+                    .await
+                {
+                    Ok(()) => audit_pending = true,
+                    Err(CompactionError::NothingToCompact) => {
+                        state.trace.push("compaction: nothing older to summarise");
+                    }
+                    Err(e) => {
+                        state.trace.push(format!("{e}"));
+                        return finish(state, RunStatus::Failed(e.to_string()), String::new());
+                    }
+                }
+            }
             let report = repair(history, &whitelist);
             state.stats.repaired_messages += report.changes() as u32;
             for line in report.trace {
@@ -309,12 +390,30 @@ impl<'a> Agent<'a> {
                 .await
             {
                 Ok(r) => r,
+                Err(e) if e.is_request_rejected() && !recovered => {
+                    // The provider rejects the history itself: summarise it and retry once.
+                    recovered = true;
+                    state.trace.push(format!(
+                        "provider rejected the history ({e}); compacting to recover"
+                    ));
+                    match self.compact_now(history, 0, &mut state).await {
+                        Ok(()) => continue,
+                        Err(_) => return self.reset(history, state, e),
+                    }
+                }
+                Err(e) if e.is_request_rejected() => return self.reset(history, state, e),
                 Err(e) => {
                     state.trace.push(format!("model failed: {e}"));
                     return finish(state, RunStatus::Failed(e.to_string()), String::new());
                 }
             };
             note_response(&mut state, &response);
+            if let (Some(policy), Some(usage)) = (&self.compaction, response.usage)
+                && usage.input_tokens as usize > policy.usage_ceiling_tokens
+            {
+                force_compaction = true;
+            }
+            let audit_now = std::mem::take(&mut audit_pending);
             history.push(response.to_message());
             for rejected in &response.rejected {
                 state.stats.rejected_tool_calls += 1;
@@ -335,6 +434,15 @@ impl<'a> Agent<'a> {
                     continue;
                 }
                 let text = response.text;
+                if audit_now && claims_action_or_observation(&text) {
+                    state.stats.hallucination_retries += 1;
+                    state
+                        .trace
+                        .push("post-compaction audit: claim without a tool call; retrying");
+                    history.push(Message::user(AUDIT_NOTE));
+                    choice = ToolChoice::Required;
+                    continue;
+                }
                 if state.stats.tool_calls == 0 && claims_action_or_observation(&text) {
                     if state.stats.hallucination_retries == 0 {
                         state.stats.hallucination_retries += 1;
@@ -405,6 +513,52 @@ impl<'a> Agent<'a> {
             }
         }
         self.final_answer(history, state, &deltas).await
+    }
+
+    /// Compacts `history` now, keeping `keep_tokens` of recent messages.
+    async fn compact_now(
+        &self,
+        history: &mut Vec<Message>,
+        keep_tokens: usize,
+        state: &mut RunState,
+    ) -> Result<(), CompactionError> {
+        let home = self.home;
+        let report = compact(
+            self.model,
+            |h| with_registry(home, |r| refresh_note(r, h)),
+            history,
+            keep_tokens,
+        )
+        .await?;
+        state.stats.compactions += 1;
+        state.compacted = true;
+        state.detector.arm_post_compaction();
+        state.trace.push(format!(
+            "compacted {} messages: about {} -> {} tokens",
+            report.summarised_messages, report.tokens_before, report.tokens_after
+        ));
+        Ok(())
+    }
+
+    /// The provider kept rejecting the history: start the session over with a note.
+    fn reset(&self, history: &mut Vec<Message>, mut state: RunState, error: LlmError) -> RunResult {
+        state.trace.push(format!("session reset after: {error}"));
+        let command = history
+            .iter()
+            .rev()
+            .find(|m| matches!(m, Message::User { .. }))
+            .cloned();
+        history.clear();
+        history.push(Message::system(RESET_NOTE));
+        history.extend(command);
+        state.reset = true;
+        finish(
+            state,
+            RunStatus::Failed(format!("the conversation had to be reset: {error}")),
+            "Sorry, I had to start our conversation over because the model provider rejected \
+             it. Please repeat your request."
+                .to_owned(),
+        )
     }
 
     /// A validated service call: approval check, dry run, the call, then verification.
@@ -754,6 +908,8 @@ fn finish(state: RunState, status: RunStatus, reply: String) -> RunResult {
         stats: state.stats,
         actions: state.actions,
         approval: state.approval,
+        compacted: state.compacted,
+        reset: state.reset,
     }
 }
 

@@ -114,6 +114,29 @@ impl ChatModel for ScriptedModel {
     }
 }
 
+/// Answers every request with `echo: <last user message>` at once: a zero-latency model whose
+/// replies can be matched to their requests (concurrency tests, load benchmarks).
+#[derive(Default)]
+pub struct EchoModel;
+
+impl ChatModel for EchoModel {
+    fn chat<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+        let last = request
+            .messages
+            .iter()
+            .rev()
+            .find_map(|m| match m {
+                crate::llm::Message::User { content } => Some(content.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        Box::pin(async move { Ok(text_reply(&format!("echo: {last}"))) })
+    }
+}
+
 /// A home held in memory; service calls change states the obvious way.
 pub struct MemoryHome {
     registry: RwLock<Registry>,

@@ -75,7 +75,12 @@ impl ToolKind {
         }
     }
 
-    /// One line for weak models, restating the required parameters.
+    /// One line for weak models (and the post-compaction refresh), restating the required
+    /// parameters.
+    pub fn purpose(self) -> &'static str {
+        self.short_description()
+    }
+
     fn short_description(self) -> &'static str {
         match self {
             Self::GetState => "Read one entity. Required: entity_id.",

@@ -425,6 +425,7 @@ impl LlmChain {
                         model: model.label().to_owned(),
                         attempts: attempt,
                         error: None,
+                        http_status: None,
                     });
                     let mut response = model.interpret(reply, request);
                     if let (Some(tx), false) = (&deltas, model.streams()) {
@@ -442,6 +443,10 @@ impl LlmChain {
                         model: model.label().to_owned(),
                         attempts: attempt,
                         error: Some(error.to_string()),
+                        http_status: match &error {
+                            LlmError::Http { status, .. } => Some(*status),
+                            _ => None,
+                        },
                     });
                 }
             }

@@ -78,6 +78,9 @@ pub struct ModelAttempts {
     pub attempts: u32,
     /// `None` when the model answered.
     pub error: Option<String>,
+    /// The HTTP status of the last failure, when it was one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -165,6 +168,18 @@ fn summary(attempts: &[ModelAttempts]) -> String {
 }
 
 impl LlmError {
+    /// Every model refused the request itself as malformed (HTTP 400): the history, not the
+    /// provider, is the problem.
+    pub fn is_request_rejected(&self) -> bool {
+        match self {
+            Self::Exhausted { attempts } => {
+                !attempts.is_empty() && attempts.iter().all(|a| a.http_status == Some(400))
+            }
+            Self::Http { status, .. } => *status == 400,
+            _ => false,
+        }
+    }
+
     pub fn is_retryable(&self) -> bool {
         match self {
             Self::Connect { .. }
@@ -220,11 +235,13 @@ mod tests {
                     model: "a".into(),
                     attempts: 8,
                     error: Some("HTTP 503".into()),
+                    http_status: Some(503),
                 },
                 ModelAttempts {
                     model: "b".into(),
                     attempts: 1,
                     error: Some("HTTP 401".into()),
+                    http_status: Some(401),
                 },
             ],
         };

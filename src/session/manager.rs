@@ -1,0 +1,785 @@
+//! Per-session workers: one task per session id with a bounded queue, so sessions run
+//! concurrently and one session's commands run in order.
+//!
+//! Invariants:
+//! - A full queue is a clear [`SessionError::Busy`], never a silent drop.
+//! - The user's message is on disk before its run starts; the run's messages are on disk
+//!   before anyone gets the reply ("acknowledged" means durable).
+//! - Input arriving during a run is drained before the next sampling and joins the turn; every
+//!   joined command gets the same final result.
+//! - Idle workers exit; their state stays on disk and the next command reloads it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use serde::Deserialize;
+use tokio::sync::{mpsc, oneshot};
+use tracing::{Instrument, info, info_span, warn};
+
+use super::store::{SessionStore, StoreError, validate_id};
+use crate::agent::approval::ApprovalStore;
+use crate::agent::run::CompactionPolicy;
+use crate::agent::{Agent, AgentConfig, Home, RunResult, ToolRegistry};
+use crate::llm::{ChatModel, Message};
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SessionConfig {
+    /// Where session files live (`/data/sessions` in the add-on).
+    pub dir: std::path::PathBuf,
+    /// Commands that may wait per session while one runs.
+    pub queue_capacity: usize,
+    /// A worker with nothing to do for this long exits (its session stays on disk).
+    pub idle_timeout_secs: u64,
+    /// Longest user message accepted, in characters.
+    pub max_message_chars: usize,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        Self {
+            dir: "sessions".into(),
+            queue_capacity: 8,
+            idle_timeout_secs: 600,
+            max_message_chars: 20_000,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SessionError {
+    /// The session's queue is full; retry later.
+    #[error("session {session_id} is busy: {capacity} commands are already waiting")]
+    Busy { session_id: String, capacity: usize },
+    /// Not retryable.
+    #[error("invalid session id {0:?}: use 1-64 letters, digits, '-' or '_'")]
+    InvalidId(String),
+    /// The message could not be stored (disk full, read-only, invalid); nothing ran.
+    #[error("{0}")]
+    Store(String),
+    /// Not retryable as is.
+    #[error("message too long: {len} characters, at most {max}")]
+    TooLong { len: usize, max: usize },
+    /// The service is shutting down.
+    #[error("HomeClaw is shutting down")]
+    Closed,
+}
+
+impl From<StoreError> for SessionError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::InvalidId(id) => SessionError::InvalidId(id),
+            other => SessionError::Store(other.to_string()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct CommandRequest {
+    pub text: String,
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct CommandOutcome {
+    pub session_id: String,
+    pub result: RunResult,
+    /// Notes about the session itself (a damaged file set aside, a failed write).
+    pub warnings: Vec<String>,
+}
+
+/// What every worker needs to run the agent.
+pub struct AgentDeps {
+    pub model: Arc<dyn ChatModel>,
+    pub home: Arc<dyn Home>,
+    pub tools: ToolRegistry,
+    pub cfg: AgentConfig,
+    pub approvals: Arc<ApprovalStore>,
+    pub secrets: Vec<String>,
+}
+
+struct Job {
+    request: CommandRequest,
+    reply: Reply,
+}
+
+type Reply = oneshot::Sender<Result<CommandOutcome, SessionError>>;
+
+/// A worker's queue, and the replies owed to commands that joined the running turn.
+struct Queue {
+    rx: mpsc::Receiver<Job>,
+    joined: Vec<Reply>,
+}
+
+struct WorkerHandle {
+    tx: mpsc::Sender<Job>,
+    generation: u64,
+}
+
+struct Inner {
+    deps: AgentDeps,
+    store: SessionStore,
+    cfg: SessionConfig,
+    workers: Mutex<HashMap<String, WorkerHandle>>,
+    next_generation: Mutex<u64>,
+    tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    closed: std::sync::atomic::AtomicBool,
+}
+
+#[derive(Clone)]
+pub struct SessionManager {
+    inner: Arc<Inner>,
+}
+
+impl SessionManager {
+    pub fn new(deps: AgentDeps, store: SessionStore, cfg: SessionConfig) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                deps,
+                store,
+                cfg,
+                workers: Mutex::new(HashMap::new()),
+                next_generation: Mutex::new(0),
+                tasks: Mutex::new(Vec::new()),
+                closed: std::sync::atomic::AtomicBool::new(false),
+            }),
+        }
+    }
+
+    pub fn store(&self) -> &SessionStore {
+        &self.inner.store
+    }
+
+    pub fn active_workers(&self) -> usize {
+        self.inner
+            .workers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    /// Runs a command in its session, after the commands queued before it.
+    pub async fn submit(
+        &self,
+        session_id: &str,
+        request: CommandRequest,
+    ) -> Result<CommandOutcome, SessionError> {
+        validate_id(session_id)?;
+        let len = request.text.chars().count();
+        if len > self.inner.cfg.max_message_chars {
+            return Err(SessionError::TooLong {
+                len,
+                max: self.inner.cfg.max_message_chars,
+            });
+        }
+        let (reply, rx) = oneshot::channel();
+        let mut job = Job { request, reply };
+        // A worker may exit between lookup and send: then start a fresh one, once.
+        for _ in 0..2 {
+            if self.inner.closed.load(std::sync::atomic::Ordering::SeqCst) {
+                return Err(SessionError::Closed);
+            }
+            let tx = self.worker(session_id);
+            match tx.try_send(job) {
+                Ok(()) => return rx.await.map_err(|_| SessionError::Closed)?,
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    return Err(SessionError::Busy {
+                        session_id: session_id.to_owned(),
+                        capacity: self.inner.cfg.queue_capacity,
+                    });
+                }
+                Err(mpsc::error::TrySendError::Closed(back)) => {
+                    self.forget(session_id, None);
+                    job = back;
+                }
+            }
+        }
+        Err(SessionError::Closed)
+    }
+
+    /// The stored history of a session.
+    pub fn history(&self, session_id: &str) -> Result<Vec<Message>, SessionError> {
+        Ok(self.inner.store.load(session_id)?.messages)
+    }
+
+    /// Stops taking commands, lets running ones finish and their sessions flush.
+    pub async fn shutdown(&self) {
+        self.inner
+            .closed
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.inner
+            .workers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        let tasks: Vec<_> = std::mem::take(
+            &mut *self
+                .inner
+                .tasks
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        for task in tasks {
+            let _ = task.await;
+        }
+    }
+
+    fn forget(&self, session_id: &str, generation: Option<u64>) {
+        let mut workers = self
+            .inner
+            .workers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if workers
+            .get(session_id)
+            .is_some_and(|w| generation.is_none_or(|g| w.generation == g))
+        {
+            workers.remove(session_id);
+        }
+    }
+
+    fn worker(&self, session_id: &str) -> mpsc::Sender<Job> {
+        let mut workers = self
+            .inner
+            .workers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(w) = workers.get(session_id)
+            && !w.tx.is_closed()
+        {
+            return w.tx.clone();
+        }
+        let generation = {
+            let mut g = self
+                .inner
+                .next_generation
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            *g += 1;
+            *g
+        };
+        let (tx, rx) = mpsc::channel(self.inner.cfg.queue_capacity.max(1));
+        workers.insert(
+            session_id.to_owned(),
+            WorkerHandle {
+                tx: tx.clone(),
+                generation,
+            },
+        );
+        let manager = self.clone();
+        let id = session_id.to_owned();
+        let span = info_span!("session", session = %id);
+        let task = tokio::spawn(
+            async move { manager.run_worker(id, generation, rx).await }.instrument(span),
+        );
+        let mut tasks = self
+            .inner
+            .tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        tasks.retain(|t| !t.is_finished());
+        tasks.push(task);
+        tx
+    }
+
+    async fn run_worker(self, id: String, generation: u64, rx: mpsc::Receiver<Job>) {
+        let inner = &self.inner;
+        let (mut history, mut warnings) = match inner.store.load(&id) {
+            Ok(loaded) => (loaded.messages, loaded.warnings),
+            Err(e) => (Vec::new(), vec![e.to_string()]),
+        };
+        if !warnings.is_empty() {
+            // Say so in the history too, so the model knows why it remembers nothing.
+            for w in &warnings {
+                history.push(Message::system(format!("[HomeClaw] {w}")));
+            }
+            if let Err(e) = inner.store.rewrite(&id, &history) {
+                warnings.push(e.to_string());
+            }
+        }
+        let mut persisted = history.len();
+        let queue = tokio::sync::Mutex::new(Queue {
+            rx,
+            joined: Vec::new(),
+        });
+        let idle = Duration::from_secs(inner.cfg.idle_timeout_secs);
+        loop {
+            let received = {
+                let mut q = queue.lock().await;
+                tokio::time::timeout(idle, q.rx.recv()).await
+            };
+            match received {
+                Ok(Some(job)) => {
+                    self.process(
+                        &id,
+                        job,
+                        &mut history,
+                        &mut persisted,
+                        &mut warnings,
+                        &queue,
+                    )
+                    .await;
+                }
+                Ok(None) => break,
+                Err(_) => {
+                    info!("Idle session worker exits");
+                    self.forget(&id, Some(generation));
+                    // Anything that raced in before the queue closed is still answered.
+                    let late: Vec<Job> = {
+                        let mut q = queue.lock().await;
+                        q.rx.close();
+                        std::iter::from_fn(|| q.rx.try_recv().ok()).collect()
+                    };
+                    for job in late {
+                        self.process(
+                            &id,
+                            job,
+                            &mut history,
+                            &mut persisted,
+                            &mut warnings,
+                            &queue,
+                        )
+                        .await;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    async fn process(
+        &self,
+        id: &str,
+        job: Job,
+        history: &mut Vec<Message>,
+        persisted: &mut usize,
+        warnings: &mut Vec<String>,
+        queue: &tokio::sync::Mutex<Queue>,
+    ) {
+        let inner = &self.inner;
+        let Job { request, reply } = job;
+        let duplicate =
+            matches!(history.last(), Some(Message::User { content }) if *content == request.text);
+        if !duplicate {
+            let message = Message::user(request.text.clone());
+            if let Err(e) =
+                inner
+                    .store
+                    .append(id, &history[..*persisted], std::slice::from_ref(&message))
+            {
+                warn!(error = %e, "Cannot store the user's message");
+                let _ = reply.send(Err(e.into()));
+                return;
+            }
+            history.push(message);
+            *persisted = history.len();
+        }
+        let deps = &inner.deps;
+        // The worker does not hold the queue while a run is in progress, so this never waits.
+        let drain = || -> Vec<String> {
+            let mut texts = Vec::new();
+            if let Ok(mut q) = queue.try_lock() {
+                while let Ok(job) = q.rx.try_recv() {
+                    texts.push(job.request.text);
+                    q.joined.push(job.reply);
+                }
+            }
+            texts
+        };
+        let mut agent = Agent::new(
+            deps.model.as_ref(),
+            deps.home.as_ref(),
+            &deps.tools,
+            &deps.cfg,
+            &deps.approvals,
+        );
+        agent.session_id = Some(id.to_owned());
+        agent.dry_run = request.dry_run;
+        agent.secrets = deps.secrets.clone();
+        agent.compaction = Some(CompactionPolicy::for_window(deps.cfg.context_window_tokens));
+        agent.inbox = Some(&drain);
+        let result = agent.run(history).await;
+        let mut notes = std::mem::take(warnings);
+        let stored = if result.compacted || result.reset {
+            inner.store.rewrite(id, history)
+        } else {
+            inner
+                .store
+                .append(id, &history[..*persisted], &history[*persisted..])
+        };
+        match stored {
+            Ok(()) => *persisted = history.len(),
+            Err(e) => {
+                warn!(error = %e, "Cannot store the run's messages");
+                notes.push(format!("this exchange could not be saved: {e}"));
+            }
+        }
+        let outcome = CommandOutcome {
+            session_id: id.to_owned(),
+            result,
+            warnings: notes,
+        };
+        let joined: Vec<_> = std::mem::take(&mut queue.lock().await.joined);
+        for other in joined {
+            let _ = other.send(Ok(outcome.clone()));
+        }
+        let _ = reply.send(Ok(outcome));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::RunStatus;
+    use crate::agent::sim::{EchoModel, MemoryHome, ScriptedModel, synthetic_home, text_reply};
+    use crate::llm::{ChatRequest, ChatResponse, LlmError};
+    use crate::session::compaction::REFRESH_PREFIX;
+    use futures_util::future::BoxFuture;
+    use tokio::sync::Semaphore;
+
+    fn manager(
+        dir: &std::path::Path,
+        model: Arc<dyn ChatModel>,
+        cfg: SessionConfig,
+        agent: AgentConfig,
+    ) -> SessionManager {
+        let deps = AgentDeps {
+            model,
+            home: Arc::new(MemoryHome::new(synthetic_home(30))),
+            tools: ToolRegistry,
+            cfg: agent,
+            approvals: Arc::new(ApprovalStore::new(Duration::from_secs(60))),
+            secrets: vec![],
+        };
+        SessionManager::new(deps, SessionStore::new(dir, 20_000, 100_000), cfg)
+    }
+
+    fn cfg() -> SessionConfig {
+        SessionConfig {
+            dir: "unused".into(),
+            ..SessionConfig::default()
+        }
+    }
+
+    fn ask(text: &str) -> CommandRequest {
+        CommandRequest {
+            text: text.into(),
+            dry_run: false,
+        }
+    }
+
+    /// Holds every reply until the test releases a permit, then answers from a script.
+    struct GateModel {
+        gate: Semaphore,
+        entered: Semaphore,
+        script: ScriptedModel,
+    }
+
+    impl ChatModel for GateModel {
+        fn chat<'a>(
+            &'a self,
+            request: &'a ChatRequest,
+        ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+            Box::pin(async move {
+                self.entered.add_permits(1);
+                let permit = self
+                    .gate
+                    .acquire()
+                    .await
+                    .map_err(|_| LlmError::Config("closed".into()))?;
+                permit.forget();
+                self.script.chat(request).await
+            })
+        }
+    }
+
+    /// Polls a future once (so a submit enqueues its command) and hands it back.
+    async fn poll_once<F: std::future::Future + Unpin>(fut: &mut F) -> Option<F::Output> {
+        std::future::poll_fn(|cx| {
+            std::task::Poll::Ready(match std::pin::Pin::new(&mut *fut).poll(cx) {
+                std::task::Poll::Ready(v) => Some(v),
+                std::task::Poll::Pending => None,
+            })
+        })
+        .await
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn fifty_concurrent_sessions_keep_their_replies_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = manager(
+            dir.path(),
+            Arc::new(EchoModel),
+            cfg(),
+            AgentConfig::default(),
+        );
+        let mut tasks = Vec::new();
+        for s in 0..50 {
+            let m = m.clone();
+            tasks.push(tokio::spawn(async move {
+                let id = format!("s{s}");
+                let mut replies = Vec::new();
+                for n in 0..5 {
+                    let out = m
+                        .submit(&id, ask(&format!("{id} message {n}")))
+                        .await
+                        .unwrap();
+                    replies.push(out.result.reply);
+                }
+                (id, replies)
+            }));
+        }
+        for task in tasks {
+            let (id, replies) = task.await.unwrap();
+            let expected: Vec<String> = (0..5).map(|n| format!("echo: {id} message {n}")).collect();
+            assert_eq!(replies, expected);
+            let stored: Vec<String> = m
+                .history(&id)
+                .unwrap()
+                .into_iter()
+                .filter_map(|msg| match msg {
+                    Message::User { content } => Some(content),
+                    _ => None,
+                })
+                .collect();
+            let asked: Vec<String> = (0..5).map(|n| format!("{id} message {n}")).collect();
+            assert_eq!(stored, asked, "session {id} on disk");
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_full_queue_is_a_clear_busy_error_and_waiting_input_joins_the_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let model = Arc::new(GateModel {
+            gate: Semaphore::new(0),
+            entered: Semaphore::new(0),
+            script: ScriptedModel::new(vec![
+                crate::agent::sim::calls_reply("1", &[("list_areas", serde_json::json!({}))]),
+                text_reply("Both done."),
+            ]),
+        });
+        let m = manager(
+            dir.path(),
+            model.clone(),
+            SessionConfig {
+                queue_capacity: 2,
+                ..cfg()
+            },
+            AgentConfig::default(),
+        );
+        let first = tokio::spawn({
+            let m = m.clone();
+            async move { m.submit("s1", ask("first")).await }
+        });
+        // The first run is inside the model now.
+        model.entered.acquire().await.unwrap().forget();
+        let mut second = Box::pin(m.submit("s1", ask("second")));
+        let mut third = Box::pin(m.submit("s1", ask("second")));
+        assert!(poll_once(&mut second).await.is_none(), "queued");
+        assert!(poll_once(&mut third).await.is_none(), "queued");
+        let mut fourth = Box::pin(m.submit("s1", ask("fourth")));
+        let busy = poll_once(&mut fourth)
+            .await
+            .expect("answered at once")
+            .unwrap_err();
+        assert!(
+            matches!(busy, SessionError::Busy { capacity: 2, .. }),
+            "{busy}"
+        );
+
+        // Release both samplings: the queued input joins the turn before the second one.
+        model.gate.add_permits(2);
+        let first = first.await.unwrap().unwrap();
+        assert_eq!(first.result.reply, "Both done.");
+        let second = second.await.unwrap();
+        let third = third.await.unwrap();
+        assert_eq!(second.result.reply, "Both done.");
+        assert_eq!(third.result.reply, "Both done.");
+        let users: Vec<String> = m
+            .history("s1")
+            .unwrap()
+            .into_iter()
+            .filter_map(|msg| match msg {
+                Message::User { content } => Some(content),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            users,
+            vec!["first".to_string(), "second".to_string()],
+            "the duplicate joined once"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_restarted_manager_continues_the_session_from_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = manager(
+            dir.path(),
+            Arc::new(EchoModel),
+            cfg(),
+            AgentConfig::default(),
+        );
+        m.submit("s1", ask("one")).await.unwrap();
+        m.shutdown().await;
+        assert!(matches!(
+            m.submit("s1", ask("late")).await,
+            Err(SessionError::Closed)
+        ));
+        let again = manager(
+            dir.path(),
+            Arc::new(EchoModel),
+            cfg(),
+            AgentConfig::default(),
+        );
+        again.submit("s1", ask("two")).await.unwrap();
+        let history = again.history("s1").unwrap();
+        assert_eq!(history.len(), 4);
+        assert_eq!(history[2], Message::user("two"));
+    }
+
+    #[tokio::test]
+    async fn idle_workers_are_reaped_and_come_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = manager(
+            dir.path(),
+            Arc::new(EchoModel),
+            SessionConfig {
+                idle_timeout_secs: 1,
+                ..cfg()
+            },
+            AgentConfig::default(),
+        );
+        m.submit("s1", ask("one")).await.unwrap();
+        assert_eq!(m.active_workers(), 1);
+        tokio::time::pause();
+        tokio::time::advance(Duration::from_secs(2)).await;
+        // Let the worker observe its timeout (bounded yields, no sleeping).
+        for _ in 0..1000 {
+            if m.active_workers() == 0 {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(m.active_workers(), 0, "the idle worker was reaped");
+        tokio::time::resume();
+        // The next command starts a new worker from the file.
+        let out = m.submit("s1", ask("two")).await.unwrap();
+        assert_eq!(out.result.reply, "echo: two");
+        assert_eq!(m.history("s1").unwrap().len(), 4);
+    }
+
+    #[tokio::test]
+    async fn bad_ids_and_oversized_messages_are_refused_before_anything_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = manager(
+            dir.path(),
+            Arc::new(EchoModel),
+            cfg(),
+            AgentConfig::default(),
+        );
+        assert!(matches!(
+            m.submit("../x", ask("hi")).await,
+            Err(SessionError::InvalidId(_))
+        ));
+        let long = "x".repeat(20_001);
+        assert!(matches!(
+            m.submit("s1", ask(&long)).await,
+            Err(SessionError::TooLong { .. })
+        ));
+        assert_eq!(m.active_workers(), 0);
+    }
+
+    #[tokio::test]
+    async fn compaction_triggers_at_the_limit_and_the_next_request_carries_the_refresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let model = Arc::new(ScriptedModel::default());
+        let agent = AgentConfig {
+            context_window_tokens: 1_000,
+            ..AgentConfig::default()
+        };
+        let m = manager(dir.path(), model.clone(), cfg(), agent);
+        for n in 0..6 {
+            model.push(Ok(text_reply(&format!("answer {n} {}", "z".repeat(300)))));
+            m.submit("s1", ask(&format!("hello {n} {}", "y".repeat(300))))
+                .await
+                .unwrap();
+        }
+        // Next run: the history is over 1,000 tokens, so it is summarised first.
+        model.clear_requests();
+        model.push(Ok(text_reply("summary of the earlier talk")));
+        model.push(Ok(text_reply("fine")));
+        let out = m.submit("s1", ask("and now?")).await.unwrap();
+        assert_eq!(out.result.stats.compactions, 1);
+        let requests = model.requests();
+        assert!(
+            requests[0].tools.is_empty(),
+            "the summary call is tool-less"
+        );
+        let refreshed = requests[1].messages.iter().any(
+            |msg| matches!(msg, Message::System { content } if content.starts_with(REFRESH_PREFIX)),
+        );
+        assert!(refreshed, "{:?}", requests[1].messages);
+        // The file was rewritten to the compacted history.
+        let stored = m.history("s1").unwrap();
+        assert!(
+            matches!(&stored[0], Message::User { content } if content.contains("summary of the earlier talk"))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failing_summarisation_fails_the_run_and_loses_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let model = Arc::new(ScriptedModel::default());
+        let agent = AgentConfig {
+            context_window_tokens: 1_000,
+            ..AgentConfig::default()
+        };
+        let m = manager(dir.path(), model.clone(), cfg(), agent);
+        for n in 0..6 {
+            model.push(Ok(text_reply(&format!("answer {n} {}", "z".repeat(300)))));
+            m.submit("s1", ask(&format!("hello {n} {}", "y".repeat(300))))
+                .await
+                .unwrap();
+        }
+        let before = m.history("s1").unwrap();
+        model.push(Err(LlmError::Exhausted { attempts: vec![] }));
+        let out = m.submit("s1", ask("and now?")).await.unwrap();
+        assert!(
+            matches!(&out.result.status, RunStatus::Failed(r) if r.contains("compaction failed"))
+        );
+        let after = m.history("s1").unwrap();
+        assert_eq!(&after[..before.len()], &before[..]);
+        assert_eq!(after.last(), Some(&Message::user("and now?")));
+    }
+
+    #[tokio::test]
+    async fn a_history_the_provider_rejects_is_summarised_then_reset() {
+        let dir = tempfile::tempdir().unwrap();
+        let model = Arc::new(ScriptedModel::default());
+        let m = manager(dir.path(), model.clone(), cfg(), AgentConfig::default());
+        model.push(Ok(text_reply("first answer")));
+        m.submit("s1", ask("first")).await.unwrap();
+        let rejected = || {
+            Err(LlmError::Exhausted {
+                attempts: vec![crate::llm::ModelAttempts {
+                    model: "m".into(),
+                    attempts: 1,
+                    error: Some("HTTP 400: bad role order".into()),
+                    http_status: Some(400),
+                }],
+            })
+        };
+        // Rejected; summarised (ok); rejected again: reset with a note.
+        model.push(rejected());
+        model.push(Ok(text_reply("summary")));
+        model.push(rejected());
+        let out = m.submit("s1", ask("second")).await.unwrap();
+        assert!(out.result.reset);
+        assert!(matches!(out.result.status, RunStatus::Failed(_)));
+        let stored = m.history("s1").unwrap();
+        assert!(matches!(&stored[0], Message::System { content } if content.contains("reset")));
+        assert_eq!(stored.last(), Some(&Message::user("second")));
+    }
+}

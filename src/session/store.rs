@@ -1,0 +1,457 @@
+//! Crash-safe JSONL persistence: one file per session, one message per line.
+//!
+//! Invariants:
+//! - A message is validated before it is written (pairing rules, size caps); an invalid one is
+//!   an error, never a line on disk.
+//! - Writes are append + flush + fsync; a rewrite (after compaction) goes to a temporary file
+//!   that is fsynced and renamed over the old one, so a crash leaves the old or the new file.
+//! - A torn last line (crash mid-write) is dropped on load with a warning and cut from the file.
+//! - A file that is corrupt elsewhere is moved aside and the session starts fresh with a note;
+//!   loading never fails the caller.
+//! - Session ids are checked before they touch the file system (no path tricks).
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use tracing::warn;
+
+use crate::agent::truncate::truncate;
+use crate::llm::Message;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The id cannot name a file. Not retryable.
+    #[error("invalid session id {0:?}: use 1-64 letters, digits, '-' or '_'")]
+    InvalidId(String),
+    /// The message breaks the history's rules. Not retryable.
+    #[error("message not stored: {0}")]
+    Invalid(String),
+    /// The disk refused (full, read-only, permissions). Retryable once the disk is fixed.
+    #[error("cannot write session {id}: {reason}")]
+    Io { id: String, reason: String },
+}
+
+/// What loading found besides the messages.
+#[derive(Debug, Default, PartialEq)]
+pub struct Loaded {
+    pub messages: Vec<Message>,
+    /// Human-readable notes about repairs (torn line dropped, corrupt file set aside).
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Line {
+    v: u32,
+    #[serde(flatten)]
+    message: Message,
+}
+
+#[derive(Debug, Clone)]
+pub struct SessionStore {
+    dir: PathBuf,
+    /// Cap for one tool result on disk.
+    persist_max_chars: usize,
+    /// Cap for any other message on disk.
+    max_message_chars: usize,
+}
+
+pub fn validate_id(id: &str) -> Result<(), StoreError> {
+    let ok = !id.is_empty()
+        && id.len() <= 64
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(StoreError::InvalidId(id.chars().take(80).collect()))
+    }
+}
+
+impl SessionStore {
+    pub fn new(
+        dir: impl Into<PathBuf>,
+        persist_max_chars: usize,
+        max_message_chars: usize,
+    ) -> Self {
+        Self {
+            dir: dir.into(),
+            persist_max_chars,
+            max_message_chars,
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, id: &str) -> PathBuf {
+        self.dir.join(format!("{id}.jsonl"))
+    }
+
+    fn io(id: &str, e: impl std::fmt::Display) -> StoreError {
+        StoreError::Io {
+            id: id.to_owned(),
+            reason: e.to_string(),
+        }
+    }
+
+    /// Loads a session; a missing file is an empty session.
+    pub fn load(&self, id: &str) -> Result<Loaded, StoreError> {
+        validate_id(id)?;
+        let path = self.path(id);
+        let file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::default()),
+            Err(e) => return Err(Self::io(id, e)),
+        };
+        let mut lines: Vec<(usize, String)> = Vec::new();
+        let mut offset = 0usize;
+        let mut reader = BufReader::new(file);
+        loop {
+            let mut buf = Vec::new();
+            let n = reader
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| Self::io(id, e))?;
+            if n == 0 {
+                break;
+            }
+            lines.push((offset, String::from_utf8_lossy(&buf).into_owned()));
+            offset += n;
+        }
+        let mut loaded = Loaded::default();
+        let last = lines.len().saturating_sub(1);
+        for (index, (start, line)) in lines.iter().enumerate() {
+            let complete = line.ends_with('\n');
+            match serde_json::from_str::<Line>(line.trim_end()) {
+                Ok(parsed) if complete => loaded.messages.push(parsed.message),
+                _ if index == last => {
+                    // A torn last line: the process died mid-write. Cut it off.
+                    warn!(session = id, "Dropping a torn last line");
+                    loaded
+                        .warnings
+                        .push("the last message was cut off by a crash and was dropped".into());
+                    let file = OpenOptions::new()
+                        .write(true)
+                        .open(&path)
+                        .map_err(|e| Self::io(id, e))?;
+                    file.set_len(*start as u64).map_err(|e| Self::io(id, e))?;
+                    file.sync_all().map_err(|e| Self::io(id, e))?;
+                }
+                _ => {
+                    let aside = self.dir.join(format!(
+                        "{id}.jsonl.corrupt-{}",
+                        std::time::SystemTime::now()
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .map(|d| d.as_millis())
+                            .unwrap_or_default()
+                    ));
+                    std::fs::rename(&path, &aside).map_err(|e| Self::io(id, e))?;
+                    warn!(session = id, aside = %aside.display(), "Corrupt session file set aside");
+                    let note = format!(
+                        "[HomeClaw] The earlier conversation could not be read (line {} is \
+                         damaged) and was set aside as {}; this conversation starts fresh.",
+                        index + 1,
+                        aside
+                            .file_name()
+                            .map(|n| n.to_string_lossy())
+                            .unwrap_or_default()
+                    );
+                    return Ok(Loaded {
+                        messages: Vec::new(),
+                        warnings: vec![note],
+                    });
+                }
+            }
+        }
+        Ok(loaded)
+    }
+
+    /// Checks `new` against `existing` and applies the size caps.
+    pub fn prepare(
+        &self,
+        existing: &[Message],
+        new: &[Message],
+    ) -> Result<Vec<Message>, StoreError> {
+        let calls: HashSet<&str> = existing
+            .iter()
+            .chain(new)
+            .filter_map(|m| match m {
+                Message::Assistant { tool_calls, .. } => Some(tool_calls),
+                _ => None,
+            })
+            .flatten()
+            .map(|c| c.id.as_str())
+            .collect();
+        let mut seen_results: HashSet<&str> = existing
+            .iter()
+            .filter_map(|m| match m {
+                Message::Tool { tool_call_id, .. } => Some(tool_call_id.as_str()),
+                _ => None,
+            })
+            .collect();
+        let mut out = Vec::with_capacity(new.len());
+        for m in new {
+            let m = match m {
+                Message::Tool {
+                    tool_call_id,
+                    name,
+                    content,
+                    is_error,
+                } => {
+                    if !calls.contains(tool_call_id.as_str()) {
+                        return Err(StoreError::Invalid(format!(
+                            "tool result for unknown call {tool_call_id}"
+                        )));
+                    }
+                    if !seen_results.insert(tool_call_id.as_str()) {
+                        return Err(StoreError::Invalid(format!(
+                            "second result for call {tool_call_id}"
+                        )));
+                    }
+                    Message::Tool {
+                        tool_call_id: tool_call_id.clone(),
+                        name: name.clone(),
+                        content: truncate(content, self.persist_max_chars),
+                        is_error: *is_error,
+                    }
+                }
+                Message::User { content } | Message::System { content }
+                    if content.chars().count() > self.max_message_chars =>
+                {
+                    return Err(StoreError::Invalid(format!(
+                        "message of {} characters is over the {} limit",
+                        content.chars().count(),
+                        self.max_message_chars
+                    )));
+                }
+                other => other.clone(),
+            };
+            out.push(m);
+        }
+        Ok(out)
+    }
+
+    /// Appends messages durably (append, flush, fsync). `existing` is what is already stored,
+    /// for validation.
+    pub fn append(
+        &self,
+        id: &str,
+        existing: &[Message],
+        new: &[Message],
+    ) -> Result<(), StoreError> {
+        validate_id(id)?;
+        if new.is_empty() {
+            return Ok(());
+        }
+        let prepared = self.prepare(existing, new)?;
+        std::fs::create_dir_all(&self.dir).map_err(|e| Self::io(id, e))?;
+        let mut text = String::new();
+        for message in prepared {
+            let line =
+                serde_json::to_string(&Line { v: 1, message }).map_err(|e| Self::io(id, e))?;
+            text.push_str(&line);
+            text.push('\n');
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.path(id))
+            .map_err(|e| Self::io(id, e))?;
+        file.write_all(text.as_bytes())
+            .map_err(|e| Self::io(id, e))?;
+        file.flush().map_err(|e| Self::io(id, e))?;
+        file.sync_data().map_err(|e| Self::io(id, e))?;
+        Ok(())
+    }
+
+    /// Replaces the whole session atomically (after compaction or a reset).
+    pub fn rewrite(&self, id: &str, messages: &[Message]) -> Result<(), StoreError> {
+        validate_id(id)?;
+        let prepared = self.prepare(&[], messages)?;
+        std::fs::create_dir_all(&self.dir).map_err(|e| Self::io(id, e))?;
+        let tmp = self.dir.join(format!(".{id}.jsonl.tmp"));
+        {
+            let mut file = File::create(&tmp).map_err(|e| Self::io(id, e))?;
+            for message in prepared {
+                let line =
+                    serde_json::to_string(&Line { v: 1, message }).map_err(|e| Self::io(id, e))?;
+                file.write_all(line.as_bytes())
+                    .map_err(|e| Self::io(id, e))?;
+                file.write_all(b"\n").map_err(|e| Self::io(id, e))?;
+            }
+            file.sync_all().map_err(|e| Self::io(id, e))?;
+        }
+        std::fs::rename(&tmp, self.path(id)).map_err(|e| Self::io(id, e))?;
+        if let Ok(dir) = File::open(&self.dir) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+
+    /// Whether a session file exists.
+    pub fn exists(&self, id: &str) -> bool {
+        validate_id(id).is_ok() && self.path(id).exists()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::ToolCall;
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    fn store(dir: &tempfile::TempDir) -> SessionStore {
+        SessionStore::new(dir.path(), 20_000, 100_000)
+    }
+
+    fn call(id: &str) -> ToolCall {
+        ToolCall {
+            id: id.into(),
+            name: "get_state".into(),
+            arguments: json!({"entity_id": "light.x"}),
+            provider_data: Some(json!({"thoughtSignature": "sig"})),
+        }
+    }
+
+    fn conversation() -> Vec<Message> {
+        vec![
+            Message::user("is light x on?"),
+            Message::assistant_calls("", vec![call("c1"), call("c2")]),
+            Message::tool_result(&call("c1"), "on", false),
+            Message::tool_result(&call("c2"), "on", false),
+            Message::assistant("Yes."),
+        ]
+    }
+
+    #[test]
+    fn a_session_round_trips_with_its_tool_structure() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(&dir);
+        let messages = conversation();
+        s.append("s1", &[], &messages[..2]).unwrap();
+        s.append("s1", &messages[..2], &messages[2..]).unwrap();
+        assert_eq!(
+            s.load("s1").unwrap(),
+            Loaded {
+                messages,
+                warnings: vec![]
+            }
+        );
+        assert_eq!(s.load("never").unwrap(), Loaded::default());
+    }
+
+    #[test]
+    fn a_torn_last_line_is_dropped_and_cut_from_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(&dir);
+        let messages = conversation();
+        s.append("s1", &[], &messages).unwrap();
+        let path = dir.path().join("s1.jsonl");
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"v\":1,\"role\":\"user\",\"cont").unwrap();
+        drop(f);
+        let loaded = s.load("s1").unwrap();
+        assert_eq!(loaded.messages, messages);
+        assert_eq!(loaded.warnings.len(), 1);
+        // The next append starts on a clean line.
+        s.append("s1", &messages, &[Message::user("next")]).unwrap();
+        assert_eq!(s.load("s1").unwrap().messages.len(), messages.len() + 1);
+    }
+
+    #[test]
+    fn a_corrupt_file_is_set_aside_and_the_session_starts_fresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(&dir);
+        std::fs::write(
+            dir.path().join("s1.jsonl"),
+            "{\"v\":1,\"role\":\"user\",\"content\":\"hi\"}\nGARBAGE\n{\"v\":1,\"role\":\"user\",\"content\":\"x\"}\n",
+        )
+        .unwrap();
+        let loaded = s.load("s1").unwrap();
+        assert!(loaded.messages.is_empty());
+        assert!(
+            loaded.warnings[0].contains("line 2"),
+            "{:?}",
+            loaded.warnings
+        );
+        assert!(!dir.path().join("s1.jsonl").exists());
+        let aside = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(Result::ok)
+            .any(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("s1.jsonl.corrupt-")
+            });
+        assert!(aside);
+    }
+
+    #[test]
+    fn invalid_messages_and_ids_are_refused_before_writing() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(&dir);
+        let orphan = Message::tool_result(&call("ghost"), "x", false);
+        assert!(matches!(
+            s.append("s1", &[], &[orphan]),
+            Err(StoreError::Invalid(_))
+        ));
+        let twice = vec![
+            Message::assistant_calls("", vec![call("c1")]),
+            Message::tool_result(&call("c1"), "a", false),
+            Message::tool_result(&call("c1"), "b", false),
+        ];
+        assert!(matches!(
+            s.append("s1", &[], &twice),
+            Err(StoreError::Invalid(_))
+        ));
+        assert!(!s.exists("s1"), "nothing was written");
+        for bad in ["", "../etc/passwd", "a/b", &"x".repeat(65), "sp ace"] {
+            assert!(
+                matches!(s.load(bad), Err(StoreError::InvalidId(_))),
+                "{bad}"
+            );
+        }
+        let huge = Message::user("x".repeat(100_001));
+        assert!(matches!(
+            s.append("s1", &[], &[huge]),
+            Err(StoreError::Invalid(_))
+        ));
+    }
+
+    #[test]
+    fn big_tool_results_are_capped_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = SessionStore::new(dir.path(), 2_000, 100_000);
+        let big = "row\n".repeat(10_000);
+        s.append(
+            "s1",
+            &[],
+            &[
+                Message::assistant_calls("", vec![call("c1")]),
+                Message::tool_result(&call("c1"), big, false),
+            ],
+        )
+        .unwrap();
+        match &s.load("s1").unwrap().messages[1] {
+            Message::Tool { content, .. } => assert!(content.chars().count() <= 2_000),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_rewrite_replaces_the_file_atomically() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(&dir);
+        s.append("s1", &[], &conversation()).unwrap();
+        s.rewrite("s1", &[Message::user("summary")]).unwrap();
+        assert_eq!(
+            s.load("s1").unwrap().messages,
+            vec![Message::user("summary")]
+        );
+    }
+}
