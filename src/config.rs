@@ -299,7 +299,8 @@ impl Config {
     pub fn load(sources: &Sources) -> Result<Self, ConfigError> {
         let mut builder = config::Config::builder();
         // Add-on mode: Home Assistant is reached through the Supervisor proxy with its token,
-        // unless the user configured something else (later layers override these defaults).
+        // and sessions live under /data, unless the user configured something else (later
+        // layers override these defaults).
         if let Some(token) = sources
             .env
             .get("SUPERVISOR_TOKEN")
@@ -308,6 +309,7 @@ impl Config {
             builder = builder
                 .set_default("ha.url", SUPERVISOR_WS_URL)
                 .and_then(|b| b.set_default("ha.token", token.as_str()))
+                .and_then(|b| b.set_default("session.dir", ADDON_SESSION_DIR))
                 .map_err(|e| ConfigError::Load(e.to_string()))?;
         }
         if let Some(path) = &sources.file {
