@@ -90,7 +90,40 @@ pub struct Config {
     #[serde(default)]
     pub session: SessionConfig,
     #[serde(default)]
+    pub api: ApiConfig,
+    #[serde(default)]
     pub log: LogConfig,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ApiConfig {
+    /// Where the HTTP API listens; loopback unless configured (`0.0.0.0:8099` in the add-on).
+    pub listen: String,
+    /// Bearer token required on everything but `/api/health`; none means no auth (loopback only
+    /// is then strongly advised).
+    pub token: Option<Secret>,
+    /// Request bodies above this size get 413.
+    pub max_body_bytes: usize,
+    /// How long an `Idempotency-Key` answer is kept.
+    pub idempotency_ttl_secs: u64,
+    /// How many `Idempotency-Key` answers are kept at most.
+    pub idempotency_capacity: usize,
+    /// Failed auth attempts per client address before it is refused for a minute.
+    pub auth_failures_before_lockout: u32,
+}
+
+impl Default for ApiConfig {
+    fn default() -> Self {
+        Self {
+            listen: "127.0.0.1:8099".into(),
+            token: None,
+            max_body_bytes: 64 * 1024,
+            idempotency_ttl_secs: 24 * 3600,
+            idempotency_capacity: 10_000,
+            auth_failures_before_lockout: 10,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -498,6 +531,32 @@ impl Config {
             crate::agent::approval::HighRiskRule::parse(rule)
                 .map_err(|allowed| invalid("agent.approval.high_risk", rule.clone(), &allowed))?;
         }
+        if self.api.listen.parse::<std::net::SocketAddr>().is_err() {
+            return Err(invalid(
+                "api.listen",
+                self.api.listen.clone(),
+                "an address and port such as 127.0.0.1:8099",
+            ));
+        }
+        if !(1024..=16 * 1024 * 1024).contains(&self.api.max_body_bytes) {
+            return Err(invalid(
+                "api.max_body_bytes",
+                self.api.max_body_bytes.to_string(),
+                "1024 to 16777216 bytes",
+            ));
+        }
+        if self
+            .api
+            .token
+            .as_ref()
+            .is_some_and(|t| t.expose().len() < 16)
+        {
+            return Err(invalid(
+                "api.token",
+                "***".into(),
+                "at least 16 characters (or no token at all)",
+            ));
+        }
         if !(1..=1000).contains(&self.session.queue_capacity) {
             return Err(invalid(
                 "session.queue_capacity",
@@ -595,6 +654,26 @@ impl Config {
             }
         }
         Ok(())
+    }
+
+    /// Every secret value, for redaction in traces and logs.
+    pub fn secrets(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .ha
+            .token
+            .iter()
+            .map(|t| t.expose().to_owned())
+            .collect();
+        out.extend(self.api.token.iter().map(|t| t.expose().to_owned()));
+        out.extend(
+            self.llm
+                .models
+                .iter()
+                .filter_map(|m| m.api_key.as_ref())
+                .map(|k| k.expose().to_owned()),
+        );
+        out.retain(|s| !s.is_empty());
+        out
     }
 
     /// The token, or an error that says every way to provide one.

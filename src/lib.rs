@@ -6,6 +6,8 @@
 //! on these.
 
 pub mod agent;
+pub mod api;
+pub mod app;
 pub mod backoff;
 pub mod config;
 pub mod ha;

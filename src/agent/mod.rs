@@ -9,6 +9,7 @@ pub mod normalize;
 pub mod prompt;
 pub mod repair;
 pub mod run;
+pub mod selfcheck;
 pub mod sim;
 pub mod tools;
 pub mod truncate;

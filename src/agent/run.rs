@@ -99,6 +99,8 @@ pub enum RunStatus {
     ApprovalRequired,
     /// The request could not be carried out; the reason says why.
     Failed(String),
+    /// No model answered (every model and retry failed).
+    ModelUnavailable(String),
 }
 
 impl RunStatus {
@@ -107,7 +109,7 @@ impl RunStatus {
             Self::Done => "done",
             Self::ClarificationRequired => "clarification_required",
             Self::ApprovalRequired => "approval_required",
-            Self::Failed(_) => "failed",
+            Self::Failed(_) | Self::ModelUnavailable(_) => "failed",
         }
     }
 }
@@ -404,7 +406,11 @@ impl<'a> Agent<'a> {
                 Err(e) if e.is_request_rejected() => return self.reset(history, state, e),
                 Err(e) => {
                     state.trace.push(format!("model failed: {e}"));
-                    return finish(state, RunStatus::Failed(e.to_string()), String::new());
+                    return finish(
+                        state,
+                        RunStatus::ModelUnavailable(e.to_string()),
+                        String::new(),
+                    );
                 }
             };
             note_response(&mut state, &response);

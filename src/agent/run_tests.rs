@@ -574,7 +574,9 @@ async fn a_model_failure_fails_the_run_clearly() {
     model.push(Err(crate::llm::LlmError::Exhausted { attempts: vec![] }));
     let mut history = vec![Message::user("hi")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
-    assert!(matches!(&result.status, RunStatus::Failed(r) if r.contains("every model failed")));
+    assert!(
+        matches!(&result.status, RunStatus::ModelUnavailable(r) if r.contains("every model failed"))
+    );
 }
 
 #[tokio::test]

@@ -56,14 +56,16 @@ struct Inner {
 pub struct ScriptedLlm {
     pub addr: SocketAddr,
     inner: Arc<Mutex<Inner>>,
+    received: tokio::sync::watch::Receiver<usize>,
 }
 
 impl ScriptedLlm {
     pub async fn start() -> Self {
         let inner = Arc::new(Mutex::new(Inner::default()));
+        let (count_tx, received) = tokio::sync::watch::channel(0usize);
         let app = Router::new()
             .fallback(handle)
-            .with_state(Arc::clone(&inner));
+            .with_state((Arc::clone(&inner), Arc::new(count_tx)));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -71,7 +73,17 @@ impl ScriptedLlm {
         tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
-        Self { addr, inner }
+        Self {
+            addr,
+            inner,
+            received,
+        }
+    }
+
+    /// Waits until at least `n` requests have arrived.
+    pub async fn wait_requests(&self, n: usize) {
+        let mut rx = self.received.clone();
+        rx.wait_for(|&c| c >= n).await.expect("server alive");
     }
 
     /// Base URL for the OpenAI format (`…/v1`).
@@ -101,8 +113,10 @@ impl ScriptedLlm {
     }
 }
 
+type Shared = (Arc<Mutex<Inner>>, Arc<tokio::sync::watch::Sender<usize>>);
+
 async fn handle(
-    State(inner): State<Arc<Mutex<Inner>>>,
+    State((inner, count)): State<Shared>,
     uri: Uri,
     headers: HeaderMap,
     body: Bytes,
@@ -122,6 +136,7 @@ async fn handle(
                 .collect(),
             body,
         });
+        count.send_replace(inner.requests.len());
         inner.queue.pop_front()
     };
     let Some(reply) = reply else {

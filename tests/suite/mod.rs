@@ -1,4 +1,5 @@
 mod agent_live;
+mod api;
 mod cli;
 mod ha_client;
 mod ha_live;

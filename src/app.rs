@@ -1,0 +1,104 @@
+//! Wiring: builds every part from the configuration, and shuts them down in order.
+//!
+//! Order matters at shutdown: stop taking requests, let session workers finish their runs and
+//! flush, then close the Home Assistant connection.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::agent::approval::ApprovalStore;
+use crate::agent::{LiveHome, ToolRegistry};
+use crate::config::Config;
+use crate::ha::{ClientSettings, ConnectionState, ExposurePolicy, HaClient, LiveRegistry};
+use crate::llm::{ChatModel, LlmChain};
+use crate::session::manager::{AgentDeps, SessionManager};
+use crate::session::store::SessionStore;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    #[error(transparent)]
+    Llm(#[from] crate::llm::LlmError),
+}
+
+pub struct App {
+    pub cfg: Config,
+    pub client: HaClient,
+    pub home: Arc<LiveHome>,
+    pub sessions: SessionManager,
+    pub approvals: Arc<ApprovalStore>,
+    pub model_names: Vec<String>,
+}
+
+impl App {
+    /// Starts the Home Assistant connection and the registry, and prepares the agent. The LLM
+    /// is not contacted until the first command.
+    pub fn start(cfg: Config) -> Result<Self, AppError> {
+        let model = LlmChain::from_config(&cfg.llm)?;
+        Self::start_with_model(cfg, Arc::new(model))
+    }
+
+    /// As [`Self::start`], with any model (benchmarks and tests use scripted ones).
+    pub fn start_with_model(cfg: Config, model: Arc<dyn ChatModel>) -> Result<Self, AppError> {
+        let settings = ClientSettings::from_config(&cfg)?;
+        let client = HaClient::spawn(settings);
+        let registry =
+            LiveRegistry::spawn(client.clone(), ExposurePolicy::new(cfg.exposure.clone()));
+        let home = Arc::new(LiveHome {
+            client: client.clone(),
+            registry,
+        });
+        let approvals = Arc::new(ApprovalStore::new(Duration::from_secs(
+            cfg.agent.approval.ttl_secs,
+        )));
+        let model_names = cfg
+            .llm
+            .models
+            .iter()
+            .map(|m| m.label().to_owned())
+            .collect();
+        let deps = AgentDeps {
+            model,
+            home: home.clone(),
+            tools: ToolRegistry,
+            cfg: cfg.agent.clone(),
+            approvals: approvals.clone(),
+            secrets: cfg.secrets(),
+        };
+        let store = SessionStore::new(
+            cfg.session.dir.clone(),
+            cfg.agent.truncation.persist_max_chars,
+            cfg.session.max_message_chars.max(100_000),
+        );
+        let sessions = SessionManager::new(deps, store, cfg.session.clone());
+        Ok(Self {
+            cfg,
+            client,
+            home,
+            sessions,
+            approvals,
+            model_names,
+        })
+    }
+
+    pub fn ha_state(&self) -> ConnectionState {
+        self.client.current_state()
+    }
+
+    /// Whether the registry has been filled from Home Assistant at least once.
+    pub fn registry_ready(&self) -> bool {
+        self.home.registry.generation() > 0
+    }
+
+    pub async fn shutdown(&self) {
+        self.sessions.shutdown().await;
+        self.client.shutdown().await;
+        let mut state = self.client.state();
+        let _ = tokio::time::timeout(
+            Duration::from_secs(2),
+            state.wait_for(|s| matches!(s, ConnectionState::Stopped)),
+        )
+        .await;
+    }
+}
