@@ -48,6 +48,19 @@ enum Bench {
     },
     /// Input tokens of the first model request for "turn on the kitchen light".
     Tokens,
+    /// HTTP load: concurrent sessions against a zero-latency model, through the real API,
+    /// session workers and agent loop, with a real Home Assistant (start one with
+    /// `scripts/ha-dev.sh start`).
+    Load {
+        #[arg(long, default_value_t = 200)]
+        sessions: usize,
+        #[arg(long, default_value_t = 5)]
+        commands: usize,
+        #[arg(long, default_value = "ws://127.0.0.1:8123/api/websocket")]
+        ha_url: String,
+        #[arg(long)]
+        ha_token_file: Option<std::path::PathBuf>,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -55,6 +68,12 @@ fn main() -> anyhow::Result<()> {
         Bench::Registry { entities, runs } => registry(entities, runs.max(1)),
         Bench::Agent { entities, runs } => agent(entities, runs.max(1)),
         Bench::Tokens => tokens(),
+        Bench::Load {
+            sessions,
+            commands,
+            ha_url,
+            ha_token_file,
+        } => load(sessions, commands, ha_url, ha_token_file),
     }
 }
 
@@ -341,4 +360,168 @@ fn tokens() -> anyhow::Result<()> {
         if worst <= 3000 { "PASS" } else { "MISS" }
     );
     Ok(())
+}
+
+fn load(
+    sessions: usize,
+    commands: usize,
+    ha_url: String,
+    token_file: Option<std::path::PathBuf>,
+) -> anyhow::Result<()> {
+    use homeclaw::api::ApiState;
+    use homeclaw::api::auth::AuthLimiter;
+    use homeclaw::api::idempotency::IdempotencyStore;
+    use homeclaw::app::App;
+    use homeclaw::config::{Config, Sources};
+    use std::sync::Arc;
+
+    let token_file = token_file.unwrap_or_else(|| {
+        std::path::PathBuf::from(std::env::var("HOME").unwrap_or_default())
+            .join(".cache/homeclaw/ha-8123/token")
+    });
+    let dir = tempfile_dir()?;
+    let env = std::collections::HashMap::from([
+        ("HOMECLAW_HA__URL".to_string(), ha_url),
+        (
+            "HOMECLAW_HA__TOKEN_FILE".to_string(),
+            token_file.display().to_string(),
+        ),
+        (
+            "HOMECLAW_SESSION__DIR".to_string(),
+            dir.join("sessions").display().to_string(),
+        ),
+        (
+            "HOMECLAW_SESSION__QUEUE_CAPACITY".to_string(),
+            "64".to_string(),
+        ),
+        ("HOMECLAW_LOG__LEVEL".to_string(), "warn".to_string()),
+    ]);
+    let cfg = Config::load(&Sources {
+        file: None,
+        options_json: Some(write_empty_options(&dir)?),
+        env,
+    })?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let app = Arc::new(App::start_with_model(
+            cfg,
+            Arc::new(homeclaw::agent::sim::EchoModel),
+        )?);
+        app.client
+            .wait_connected(Duration::from_secs(30))
+            .await
+            .context("Home Assistant not reachable (start it with scripts/ha-dev.sh start)")?;
+        app.home
+            .registry
+            .wait_synced_after(0, Duration::from_secs(30))
+            .await
+            .context("registry did not load")?;
+        let state = Arc::new(ApiState {
+            app: app.clone(),
+            idempotency: IdempotencyStore::new(Duration::from_secs(60), 10_000),
+            limiter: AuthLimiter::new(10, Duration::from_secs(60)),
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(homeclaw::api::serve(state, listener, async {
+            let _ = stop_rx.await;
+        }));
+        let http = reqwest::Client::new();
+        let started = Instant::now();
+        let mut tasks = Vec::new();
+        for s in 0..sessions {
+            let http = http.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut latencies = Vec::new();
+                let (mut lost, mut crossed) = (0usize, 0usize);
+                for c in 0..commands {
+                    let text = format!("session {s} command {c}");
+                    let t0 = Instant::now();
+                    let response = http
+                        .post(format!("http://{addr}/api/command"))
+                        .json(&json!({"text": text, "session_id": format!("load-{s}")}))
+                        .send()
+                        .await;
+                    let body: Option<serde_json::Value> = match response {
+                        Ok(r) if r.status().is_success() => r.json().await.ok(),
+                        _ => None,
+                    };
+                    latencies.push(t0.elapsed());
+                    match body {
+                        None => lost += 1,
+                        Some(b) => {
+                            if b["reply"] != json!(format!("echo: {text}"))
+                                || b["session_id"] != json!(format!("load-{s}"))
+                            {
+                                crossed += 1;
+                            }
+                        }
+                    }
+                }
+                (latencies, lost, crossed)
+            }));
+        }
+        let mut latencies = Vec::new();
+        let (mut lost, mut crossed) = (0, 0);
+        for t in tasks {
+            let (l, lo, cr) = t.await?;
+            latencies.extend(l);
+            lost += lo;
+            crossed += cr;
+        }
+        let elapsed = started.elapsed();
+        let _ = stop_tx.send(());
+        let _ = server.await;
+        app.shutdown().await;
+        latencies.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let total = latencies.len();
+        println!(
+            "HTTP load: {sessions} concurrent sessions x {commands} commands, zero-latency model"
+        );
+        println!("{:<34} {:>12}", "metric", "value");
+        println!("{:<34} {:>12}", "requests", total);
+        println!("{:<34} {:>9.1} s", "wall time", elapsed.as_secs_f64());
+        println!(
+            "{:<34} {:>9.0} /s",
+            "throughput",
+            total as f64 / elapsed.as_secs_f64()
+        );
+        println!(
+            "{:<34} {:>9.1} ms",
+            "latency p50",
+            ms(percentile(&latencies, 0.50))
+        );
+        println!(
+            "{:<34} {:>9.1} ms",
+            "latency p99",
+            ms(percentile(&latencies, 0.99))
+        );
+        println!(
+            "{:<34} {:>9.1} ms",
+            "latency max",
+            ms(percentile(&latencies, 1.0))
+        );
+        println!("{:<34} {:>12}", "lost replies", lost);
+        println!("{:<34} {:>12}", "crossed replies", crossed);
+        if lost + crossed > 0 {
+            bail!("{lost} lost and {crossed} crossed replies");
+        }
+        Ok(())
+    })
+}
+
+fn tempfile_dir() -> anyhow::Result<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!("homeclaw-bench-{:016x}", fastrand::u64(..)));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+fn write_empty_options(dir: &std::path::Path) -> anyhow::Result<std::path::PathBuf> {
+    let path = dir.join("options.json");
+    std::fs::write(&path, "{}")?;
+    Ok(path)
 }
