@@ -2,13 +2,14 @@
 # The project's test command (README's second command, and what CI runs):
 # format and lint checks, then unit and integration tests against a real Home Assistant Core.
 # The integration tests start their Home Assistant instances through scripts/ha-dev.sh (cached
-# venv under ~/.cache/homeclaw); this script stops them again at the end.
+# venv under ~/.cache/homeclaw) and their own Mosquitto brokers (Debian's mosquitto package must
+# be installed; .ci/run installs it); this script stops the Home Assistant instances at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/homeclaw"
 stop_test_ha() {
-  for port in 18123 18124; do
+  for port in 18123 18124 18125; do
     HA_PORT=$port HA_CONFIG_DIR="$CACHE/ha-test-$port" scripts/ha-dev.sh stop || true
   done
 }

@@ -92,6 +92,8 @@ pub struct Config {
     #[serde(default)]
     pub api: ApiConfig,
     #[serde(default)]
+    pub mqtt: crate::mqtt::MqttConfig,
+    #[serde(default)]
     pub log: LogConfig,
 }
 
@@ -665,6 +667,7 @@ impl Config {
             .map(|t| t.expose().to_owned())
             .collect();
         out.extend(self.api.token.iter().map(|t| t.expose().to_owned()));
+        out.extend(self.mqtt.password.iter().map(|t| t.expose().to_owned()));
         out.extend(
             self.llm
                 .models

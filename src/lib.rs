@@ -12,6 +12,8 @@ pub mod backoff;
 pub mod config;
 pub mod ha;
 pub mod llm;
+pub mod mqtt;
 pub mod secret;
 pub mod session;
+pub mod supervisor;
 pub mod telemetry;

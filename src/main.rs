@@ -201,6 +201,21 @@ async fn serve(cfg: Config) -> anyhow::Result<ExitCode> {
         ),
         limiter: AuthLimiter::new(api.auth_failures_before_lockout, Duration::from_secs(60)),
     });
+    let mut mqtt = app.cfg.mqtt.clone();
+    if mqtt.host.is_none()
+        && mqtt.enabled != Some(false)
+        && let Ok(token) = std::env::var("SUPERVISOR_TOKEN")
+        && let Some(service) =
+            homeclaw::supervisor::mqtt_service(&homeclaw::secret::Secret::new(token)).await
+    {
+        info!(host = %service.host, "Using the Supervisor's MQTT broker");
+        homeclaw::supervisor::apply_mqtt_service(&mut mqtt, service);
+    }
+    let bridge = if mqtt.active() {
+        homeclaw::mqtt::MqttBridge::start(mqtt, state.clone())
+    } else {
+        None
+    };
     let listener = tokio::net::TcpListener::bind(&listen)
         .await
         .with_context(|| format!("cannot listen on {listen}"))?;
@@ -211,6 +226,9 @@ async fn serve(cfg: Config) -> anyhow::Result<ExitCode> {
     let _ = std::io::stdout().flush();
     homeclaw::api::serve(state, listener, shutdown_signal()).await?;
     info!("Stopped accepting requests; finishing runs in flight");
+    if let Some(bridge) = bridge {
+        bridge.shutdown().await;
+    }
     app.shutdown().await;
     info!("Shut down cleanly");
     Ok(ExitCode::SUCCESS)

@@ -134,6 +134,7 @@ impl HaInstance {
         let url = format!("{}{path}", self.http_url());
         let request = match method {
             "GET" => http.get(url),
+            "DELETE" => http.delete(url),
             _ => http.post(url).json(&body.unwrap_or(Value::Null)),
         };
         let response = request

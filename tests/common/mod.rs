@@ -2,5 +2,6 @@
 
 pub mod ha;
 pub mod homeclaw;
+pub mod mosquitto;
 pub mod scripted_ha;
 pub mod scripted_llm;

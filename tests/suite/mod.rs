@@ -4,3 +4,4 @@ mod cli;
 mod ha_client;
 mod ha_live;
 mod llm;
+mod mqtt;

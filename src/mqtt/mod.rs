@@ -1,0 +1,335 @@
+//! MQTT-triggered commands (rumqttc, MQTT v5).
+//!
+//! Invariants:
+//! - The event loop is polled continuously; commands run in their own tasks so a slow agent
+//!   run never stalls keep-alives or other commands.
+//! - Every payload gets a reply: the result, or an error that says what was wrong. The client
+//!   never stops on bad input, and reconnects (with backoff) when the broker goes away.
+//! - On every (re)connection the command topic is subscribed again, `online` is published
+//!   retained (with a retained `offline` last will), and discovery configs are re-published.
+//! - A redelivered command with a known `request_id` is answered from the first result without
+//!   running again (the same store as HTTP `Idempotency-Key`).
+
+pub mod discovery;
+pub mod payload;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use rumqttc::v5::mqttbytes::QoS;
+use rumqttc::v5::mqttbytes::v5::{LastWill, Packet, Publish, PublishProperties};
+use rumqttc::v5::{AsyncClient, Event, MqttOptions};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tracing::{Instrument, debug, info, info_span, warn};
+
+use crate::api::idempotency::Claim;
+use crate::api::{ApiState, new_session_id, run_command};
+use crate::backoff::Backoff;
+use crate::secret::Secret;
+use crate::session::manager::CommandRequest;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MqttConfig {
+    /// `true`/`false`; unset means on when a broker is configured (or offered by the
+    /// Supervisor in the add-on).
+    pub enabled: Option<bool>,
+    pub host: Option<String>,
+    pub port: u16,
+    pub username: Option<String>,
+    pub password: Option<Secret>,
+    pub tls: bool,
+    pub client_id: String,
+    pub command_topic: String,
+    pub reply_topic: String,
+    pub status_topic: String,
+    /// Publish Home Assistant discovery configs (a `text` to type commands, a `sensor` with the
+    /// last reply).
+    pub discovery: bool,
+    pub discovery_prefix: String,
+    /// Node id in discovery topics and unique ids.
+    pub node_id: String,
+    /// Include the trace in replies (it can be long).
+    pub include_trace: bool,
+    pub max_payload_bytes: usize,
+}
+
+impl Default for MqttConfig {
+    fn default() -> Self {
+        Self {
+            enabled: None,
+            host: None,
+            port: 1883,
+            username: None,
+            password: None,
+            tls: false,
+            client_id: "homeclaw".into(),
+            command_topic: "homeclaw/command".into(),
+            reply_topic: "homeclaw/reply".into(),
+            status_topic: "homeclaw/status".into(),
+            discovery: true,
+            discovery_prefix: "homeassistant".into(),
+            node_id: "homeclaw".into(),
+            include_trace: false,
+            max_payload_bytes: 16 * 1024,
+        }
+    }
+}
+
+impl MqttConfig {
+    pub fn active(&self) -> bool {
+        self.enabled.unwrap_or(self.host.is_some()) && self.host.is_some()
+    }
+}
+
+fn options(cfg: &MqttConfig, host: &str) -> MqttOptions {
+    let mut opts = MqttOptions::new(cfg.client_id.clone(), host, cfg.port);
+    opts.set_keep_alive(Duration::from_secs(30));
+    opts.set_max_packet_size(Some(
+        (cfg.max_payload_bytes as u32).saturating_mul(4).max(65_536),
+    ));
+    if let Some(user) = &cfg.username {
+        let pass = cfg
+            .password
+            .as_ref()
+            .map(|p| p.expose().to_owned())
+            .unwrap_or_default();
+        opts.set_credentials(user.clone(), pass);
+    }
+    opts.set_last_will(LastWill::new(
+        cfg.status_topic.clone(),
+        "offline",
+        QoS::AtLeastOnce,
+        true,
+        None,
+    ));
+    if cfg.tls {
+        let roots = rustls::RootCertStore {
+            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+        };
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        if let Ok(builder) = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+        {
+            let config = builder.with_root_certificates(roots).with_no_client_auth();
+            opts.set_transport(rumqttc::Transport::tls_with_config(
+                rumqttc::TlsConfiguration::Rustls(Arc::new(config)),
+            ));
+        }
+    }
+    opts
+}
+
+/// A running MQTT bridge.
+pub struct MqttBridge {
+    client: AsyncClient,
+    status_topic: String,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl MqttBridge {
+    /// Connects (in the background, with reconnects) and starts answering commands.
+    pub fn start(cfg: MqttConfig, state: Arc<ApiState>) -> Option<Self> {
+        let host = cfg.host.clone()?;
+        let (client, mut eventloop) = AsyncClient::new(options(&cfg, &host), 256);
+        let status_topic = cfg.status_topic.clone();
+        let cfg = Arc::new(cfg);
+        let loop_client = client.clone();
+        let span = info_span!("mqtt", broker = %format!("{host}:{}", cfg.port));
+        let task = tokio::spawn(
+            async move {
+                let backoff = Backoff {
+                    initial: Duration::from_millis(200),
+                    max: Duration::from_secs(30),
+                };
+                let mut failures: u32 = 0;
+                loop {
+                    match eventloop.poll().await {
+                        Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                            failures = 0;
+                            info!("Connected to the MQTT broker");
+                            on_connect(&loop_client, &cfg).await;
+                        }
+                        Ok(Event::Incoming(Packet::Publish(publish))) => {
+                            if publish.topic.as_ref() == cfg.command_topic.as_bytes() {
+                                let (client, cfg, state) =
+                                    (loop_client.clone(), cfg.clone(), state.clone());
+                                tokio::spawn(
+                                    async move { handle(&client, &cfg, &state, publish).await }
+                                        .in_current_span(),
+                                );
+                            }
+                        }
+                        Ok(_) => {}
+                        Err(e) => {
+                            let delay = backoff.next_delay(failures);
+                            failures = failures.saturating_add(1);
+                            warn!(error = %e, ?delay, "MQTT connection problem; reconnecting");
+                            tokio::time::sleep(delay).await;
+                        }
+                    }
+                }
+            }
+            .instrument(span),
+        );
+        Some(Self {
+            client,
+            status_topic,
+            task,
+        })
+    }
+
+    /// Publishes `offline` and disconnects.
+    pub async fn shutdown(self) {
+        let _ = self
+            .client
+            .publish(self.status_topic.clone(), QoS::AtLeastOnce, true, "offline")
+            .await;
+        let _ = self.client.disconnect().await;
+        // Give the event loop a moment to flush the two packets, then stop it.
+        let _ = tokio::time::timeout(Duration::from_secs(2), async {
+            while !self.task.is_finished() {
+                tokio::task::yield_now().await;
+            }
+        })
+        .await;
+        self.task.abort();
+    }
+}
+
+async fn on_connect(client: &AsyncClient, cfg: &MqttConfig) {
+    if let Err(e) = client
+        .subscribe(cfg.command_topic.clone(), QoS::AtLeastOnce)
+        .await
+    {
+        warn!(error = %e, "Cannot subscribe to the command topic");
+    }
+    let _ = client
+        .publish(cfg.status_topic.clone(), QoS::AtLeastOnce, true, "online")
+        .await;
+    if cfg.discovery {
+        for (topic, config) in discovery::messages(cfg) {
+            let _ = client
+                .publish(topic, QoS::AtLeastOnce, true, config.to_string())
+                .await;
+        }
+    }
+}
+
+async fn publish_reply(
+    client: &AsyncClient,
+    topic: String,
+    body: &Value,
+    correlation: Option<Bytes>,
+) {
+    let payload = body.to_string();
+    let result = match correlation {
+        Some(data) => {
+            let properties = PublishProperties {
+                correlation_data: Some(data),
+                content_type: Some("application/json".into()),
+                ..Default::default()
+            };
+            client
+                .publish_with_properties(topic, QoS::AtLeastOnce, false, payload, properties)
+                .await
+        }
+        None => {
+            client
+                .publish(topic, QoS::AtLeastOnce, false, payload)
+                .await
+        }
+    };
+    if let Err(e) = result {
+        warn!(error = %e, "Cannot queue the MQTT reply");
+    }
+}
+
+async fn handle(client: &AsyncClient, cfg: &MqttConfig, state: &ApiState, publish: Publish) {
+    let properties = publish.properties.clone().unwrap_or_default();
+    let correlation = properties.correlation_data.clone();
+    let v5_topic = properties
+        .response_topic
+        .clone()
+        .filter(|t| payload::valid_topic(t));
+    let command = match payload::parse(&publish.payload, cfg.max_payload_bytes) {
+        Ok(c) => c,
+        Err(e) => {
+            warn!(code = e.code, message = %e.message, "Bad MQTT command payload");
+            let topic = e
+                .reply_to
+                .clone()
+                .or(v5_topic)
+                .unwrap_or_else(|| cfg.reply_topic.clone());
+            publish_reply(client, topic, &payload::error_reply(&e), correlation).await;
+            return;
+        }
+    };
+    let topic = command
+        .reply_to
+        .clone()
+        .or(v5_topic)
+        .unwrap_or_else(|| cfg.reply_topic.clone());
+    let session_id = command.session_id.clone().unwrap_or_else(new_session_id);
+    let run = async {
+        let request = CommandRequest {
+            text: command.text.clone(),
+            dry_run: false,
+        };
+        match run_command(state, &session_id, request).await {
+            Ok((_, body)) => body,
+            Err(e) => json!({"status": "failed", "error": {"code": e.code, "message": e.message}}),
+        }
+    };
+    let mut body = match &command.request_id {
+        None => run.await,
+        Some(id) => match state.idempotency.claim("mqtt", id, command.text.as_bytes()) {
+            Claim::Fresh(cell) => {
+                let body = run.await;
+                let _ = cell.set((200, body.clone()));
+                body
+            }
+            Claim::Repeat(cell) => {
+                debug!(request_id = %id, "Redelivered command answered from the first result");
+                cell.get_or_init(|| async {
+                    (
+                        503,
+                        json!({"status": "failed", "error": {"code": "in_progress",
+                            "message": "the first delivery did not finish"}}),
+                    )
+                })
+                .await
+                .1
+                .clone()
+            }
+            Claim::Mismatch => json!({"status": "failed", "error": {"code": "request_id_reused",
+                "message": "this request_id was used for a different command"}}),
+        },
+    };
+    if !cfg.include_trace
+        && let Some(map) = body.as_object_mut()
+    {
+        map.remove("trace");
+    }
+    if let Some(id) = &command.request_id {
+        body["request_id"] = json!(id);
+    }
+    publish_reply(client, topic, &body, correlation).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bridge_is_on_only_with_a_broker() {
+        let mut cfg = MqttConfig::default();
+        assert!(!cfg.active());
+        cfg.host = Some("127.0.0.1".into());
+        assert!(cfg.active());
+        cfg.enabled = Some(false);
+        assert!(!cfg.active());
+    }
+}
