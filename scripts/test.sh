@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/homeclaw"
 stop_test_ha() {
-  for port in 18123 18124 18125; do
+  for port in 18123 18124 18125 18126; do
     HA_PORT=$port HA_CONFIG_DIR="$CACHE/ha-test-$port" scripts/ha-dev.sh stop || true
   done
 }

@@ -94,7 +94,30 @@ pub struct Config {
     #[serde(default)]
     pub mqtt: crate::mqtt::MqttConfig,
     #[serde(default)]
+    pub wyoming: WyomingConfig,
+    #[serde(default)]
     pub log: LogConfig,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WyomingConfig {
+    /// Offer the Wyoming handle service (Home Assistant's Wyoming integration).
+    pub enabled: bool,
+    /// Loopback unless configured (`0.0.0.0:10700` in the add-on).
+    pub listen: String,
+    /// Languages announced to Home Assistant.
+    pub languages: Vec<String>,
+}
+
+impl Default for WyomingConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            listen: "127.0.0.1:10700".into(),
+            languages: vec!["en".into(), "pl".into(), "de".into()],
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -538,6 +561,13 @@ impl Config {
                 "api.listen",
                 self.api.listen.clone(),
                 "an address and port such as 127.0.0.1:8099",
+            ));
+        }
+        if self.wyoming.listen.parse::<std::net::SocketAddr>().is_err() {
+            return Err(invalid(
+                "wyoming.listen",
+                self.wyoming.listen.clone(),
+                "an address and port such as 127.0.0.1:10700",
             ));
         }
         if !(1024..=16 * 1024 * 1024).contains(&self.api.max_body_bytes) {

@@ -17,3 +17,4 @@ pub mod secret;
 pub mod session;
 pub mod supervisor;
 pub mod telemetry;
+pub mod wyoming;

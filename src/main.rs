@@ -216,6 +216,32 @@ async fn serve(cfg: Config) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
+    let wyoming = if app.cfg.wyoming.enabled {
+        let (addr, task) = homeclaw::wyoming::start(
+            &app.cfg.wyoming.listen,
+            state.clone(),
+            app.cfg.wyoming.languages.clone(),
+        )
+        .await
+        .with_context(|| {
+            format!(
+                "cannot listen on {} (wyoming.listen)",
+                app.cfg.wyoming.listen
+            )
+        })?;
+        println!("HOMECLAW_WYOMING={addr}");
+        if let Ok(token) = std::env::var("SUPERVISOR_TOKEN") {
+            let hostname = std::env::var("HOSTNAME").unwrap_or_else(|_| "localhost".into());
+            let token = homeclaw::secret::Secret::new(token);
+            match homeclaw::supervisor::announce_wyoming(&token, &hostname, addr.port()).await {
+                Ok(()) => info!(%hostname, "Announced the Wyoming service to Home Assistant"),
+                Err(e) => warn!(error = %e, "Could not announce the Wyoming service"),
+            }
+        }
+        Some(task)
+    } else {
+        None
+    };
     let listener = tokio::net::TcpListener::bind(&listen)
         .await
         .with_context(|| format!("cannot listen on {listen}"))?;
@@ -226,6 +252,9 @@ async fn serve(cfg: Config) -> anyhow::Result<ExitCode> {
     let _ = std::io::stdout().flush();
     homeclaw::api::serve(state, listener, shutdown_signal()).await?;
     info!("Stopped accepting requests; finishing runs in flight");
+    if let Some(task) = wyoming {
+        task.abort();
+    }
     if let Some(bridge) = bridge {
         bridge.shutdown().await;
     }

@@ -66,6 +66,28 @@ pub fn apply_mqtt_service(cfg: &mut MqttConfig, service: MqttService) {
     }
 }
 
+/// The discovery message that makes Home Assistant offer the Wyoming integration for us.
+pub fn wyoming_discovery(hostname: &str, port: u16) -> serde_json::Value {
+    serde_json::json!({"service": "wyoming", "config": {"uri": format!("tcp://{hostname}:{port}")}})
+}
+
+/// Announces the Wyoming service to Home Assistant through the Supervisor (add-on only).
+pub async fn announce_wyoming(token: &Secret, hostname: &str, port: u16) -> Result<(), String> {
+    let response = reqwest::Client::new()
+        .post(format!("{SUPERVISOR_URL}/discovery"))
+        .bearer_auth(token.expose())
+        .json(&wyoming_discovery(hostname, port))
+        .timeout(std::time::Duration::from_secs(5))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if response.status().is_success() {
+        Ok(())
+    } else {
+        Err(format!("Supervisor answered {}", response.status()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +109,13 @@ mod tests {
         apply_mqtt_service(&mut mine, service);
         assert_eq!(mine.host.as_deref(), Some("broker.lan"));
         assert!(parse_mqtt_service(r#"{"result": "error", "message": "no"}"#).is_none());
+    }
+
+    #[test]
+    fn wyoming_discovery_names_a_tcp_uri() {
+        assert_eq!(
+            wyoming_discovery("a0d7b954-homeclaw", 10700),
+            serde_json::json!({"service": "wyoming", "config": {"uri": "tcp://a0d7b954-homeclaw:10700"}})
+        );
     }
 }

@@ -67,6 +67,10 @@ impl HaInstance {
         }
     }
 
+    pub fn venv(&self) -> &std::path::Path {
+        &self.venv
+    }
+
     /// The Home Assistant version installed in the venv (2025.4.4, or 2024.3.3 on the
     /// Python 3.11 fallback), read from the package itself.
     pub fn version(&self) -> String {

@@ -16,6 +16,8 @@ pub const API_TOKEN: &str = "test-api-token-0123456789";
 pub struct Homeclaw {
     child: Child,
     pub url: String,
+    /// The Wyoming handle service's address.
+    pub wyoming: Option<String>,
     pub config: PathBuf,
     pub stderr: PathBuf,
 }
@@ -34,6 +36,7 @@ pub fn config_yaml(
          \x20   - name: scripted\n      provider: openai\n      base_url: {llm_url}\n      model: scripted\n      api_key: sk-test-llm-key-1234567890\n\
          session:\n  dir: {}\n\
          api:\n  listen: 127.0.0.1:0\n  token: {API_TOKEN}\n  max_body_bytes: 4096\n\
+         wyoming:\n  listen: 127.0.0.1:0\n\
          log:\n  level: info\n{extra}",
         session_dir.display()
     )
@@ -68,9 +71,13 @@ impl Homeclaw {
             .expect("spawn homeclaw");
         let stdout = child.stdout.take().expect("stdout");
         let mut lines = BufReader::new(stdout).lines();
+        let mut wyoming = None;
         let addr = loop {
             match lines.next() {
                 Some(Ok(line)) => {
+                    if let Some(addr) = line.strip_prefix("HOMECLAW_WYOMING=") {
+                        wyoming = Some(addr.to_owned());
+                    }
                     if let Some(addr) = line.strip_prefix("HOMECLAW_LISTENING=") {
                         break addr.to_owned();
                     }
@@ -84,6 +91,7 @@ impl Homeclaw {
         Self {
             child,
             url: format!("http://{addr}"),
+            wyoming,
             config: config.to_owned(),
             stderr,
         }

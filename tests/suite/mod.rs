@@ -5,3 +5,4 @@ mod ha_client;
 mod ha_live;
 mod llm;
 mod mqtt;
+mod wyoming;
