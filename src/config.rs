@@ -76,7 +76,7 @@ impl Sources {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     #[serde(default)]
@@ -99,7 +99,7 @@ pub struct Config {
     pub log: LogConfig,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct WyomingConfig {
     /// Offer the Wyoming handle service (Home Assistant's Wyoming integration).
@@ -120,7 +120,7 @@ impl Default for WyomingConfig {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ApiConfig {
     /// Where the HTTP API listens; loopback unless configured (`0.0.0.0:8099` in the add-on).
@@ -159,6 +159,16 @@ pub enum Provider {
     Gemini,
 }
 
+impl serde::Serialize for Provider {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(match self {
+            Self::Openai => "openai",
+            Self::Anthropic => "anthropic",
+            Self::Gemini => "gemini",
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Provider {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let name = String::deserialize(deserializer)?;
@@ -186,7 +196,7 @@ impl Provider {
 
 /// One model of the chain; the first configured model is the primary, the rest are fallbacks
 /// in order.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelConfig {
     /// Label in logs and results; defaults to `model`.
@@ -231,7 +241,7 @@ impl ModelConfig {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct LlmConfig {
     pub models: Vec<ModelConfig>,
@@ -262,7 +272,7 @@ impl Default for LlmConfig {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct HaConfig {
     /// `ws(s)://host:port/api/websocket`, or an `http(s)://host:port` base that we turn into one.
@@ -300,7 +310,7 @@ impl HaConfig {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ExposureConfig {
     /// Honour Home Assistant's "exposed to Assist" settings.
@@ -329,7 +339,7 @@ impl Default for ExposureConfig {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct LogConfig {
     /// A `tracing` filter: a level (`info`) or directives (`homeclaw=debug,warn`).

@@ -52,6 +52,8 @@ enum Commands {
     Check,
     /// Run HomeClaw: the HTTP API until SIGINT or SIGTERM.
     Serve,
+    /// Print the effective configuration as JSON (secrets as ***), then exit.
+    Config,
     /// Send one command. Exit codes: 0 done, 21 clarification required, 22 approval required,
     /// 23 actions not verified, 1 other failure.
     Ask {
@@ -103,6 +105,10 @@ fn main() -> ExitCode {
         match cli.command {
             Commands::Check => check(&cfg).await,
             Commands::Serve => serve(cfg).await,
+            Commands::Config => {
+                println!("{}", serde_json::to_string_pretty(&cfg)?);
+                Ok(ExitCode::SUCCESS)
+            }
             Commands::Ask {
                 text,
                 session,

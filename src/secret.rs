@@ -37,6 +37,13 @@ impl fmt::Display for Secret {
     }
 }
 
+/// Serialises as `***`: a dumped configuration never carries the value.
+impl serde::Serialize for Secret {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str("***")
+    }
+}
+
 impl<'de> Deserialize<'de> for Secret {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(|s| Secret(s.trim().to_owned()))

@@ -15,7 +15,7 @@ use crate::ha::exposure::{ServiceDecision, glob_match};
 use crate::ha::registry::Registry;
 use crate::ha::services::CheckedCall;
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ApprovalConfig {
     /// `domain.service` globs, optionally `:device_class|device_class` to limit them to those

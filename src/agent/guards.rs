@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde::Deserialize;
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default, rename_all = "camelCase")]
 pub struct LoopDetectionConfig {
     pub enabled: bool,
@@ -24,7 +24,7 @@ pub struct LoopDetectionConfig {
     pub detectors: Detectors,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default, rename_all = "camelCase")]
 pub struct Detectors {
     pub generic_repeat: bool,
@@ -33,7 +33,7 @@ pub struct Detectors {
     pub post_compaction_guard: PostCompactionGuard,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default, rename_all = "camelCase")]
 pub struct PostCompactionGuard {
     pub enabled: bool,

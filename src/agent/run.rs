@@ -52,7 +52,7 @@ rejected its history even after it was summarised. Earlier messages are no longe
 pub const FINAL_NOTE: &str = "You have used all tool rounds for this request. Do not call tools. \
 Tell the user plainly what was done and what was not done, based only on the tool results above.";
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AgentConfig {
     pub max_iterations: u32,

@@ -12,7 +12,7 @@ use crate::llm::Message;
 /// Characters per token for budgeting (a conservative average for JSON and English).
 pub const CHARS_PER_TOKEN: usize = 4;
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TruncationConfig {
     /// One result may take at most this share of the model's context window.

@@ -30,7 +30,7 @@ use crate::backoff::Backoff;
 use crate::secret::Secret;
 use crate::session::manager::CommandRequest;
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MqttConfig {
     /// `true`/`false`; unset means on when a broker is configured (or offered by the

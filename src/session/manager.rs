@@ -23,7 +23,7 @@ use crate::agent::run::CompactionPolicy;
 use crate::agent::{Agent, AgentConfig, Home, RunResult, ToolRegistry};
 use crate::llm::{ChatModel, Message};
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SessionConfig {
     /// Where session files live (`/data/sessions` in the add-on).

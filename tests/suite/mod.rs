@@ -1,3 +1,4 @@
+mod addon;
 mod agent_live;
 mod api;
 mod cli;
