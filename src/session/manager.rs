@@ -691,21 +691,27 @@ mod tests {
         assert_eq!(m.active_workers(), 0);
     }
 
-    #[tokio::test]
-    async fn compaction_triggers_at_the_limit_and_the_next_request_carries_the_refresh() {
-        let dir = tempfile::tempdir().unwrap();
+    /// A manager with a 1,000-token window and a session already past it.
+    async fn long_session(dir: &std::path::Path) -> (SessionManager, Arc<ScriptedModel>) {
         let model = Arc::new(ScriptedModel::default());
         let agent = AgentConfig {
             context_window_tokens: 1_000,
             ..AgentConfig::default()
         };
-        let m = manager(dir.path(), model.clone(), cfg(), agent);
+        let m = manager(dir, model.clone(), cfg(), agent);
         for n in 0..6 {
             model.push(Ok(text_reply(&format!("answer {n} {}", "z".repeat(300)))));
             m.submit("s1", ask(&format!("hello {n} {}", "y".repeat(300))))
                 .await
                 .unwrap();
         }
+        (m, model)
+    }
+
+    #[tokio::test]
+    async fn compaction_triggers_at_the_limit_and_the_next_request_carries_the_refresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let (m, model) = long_session(dir.path()).await;
         // Next run: the history is over 1,000 tokens, so it is summarised first.
         model.clear_requests();
         model.push(Ok(text_reply("summary of the earlier talk")));
@@ -731,18 +737,7 @@ mod tests {
     #[tokio::test]
     async fn a_failing_summarisation_fails_the_run_and_loses_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let model = Arc::new(ScriptedModel::default());
-        let agent = AgentConfig {
-            context_window_tokens: 1_000,
-            ..AgentConfig::default()
-        };
-        let m = manager(dir.path(), model.clone(), cfg(), agent);
-        for n in 0..6 {
-            model.push(Ok(text_reply(&format!("answer {n} {}", "z".repeat(300)))));
-            m.submit("s1", ask(&format!("hello {n} {}", "y".repeat(300))))
-                .await
-                .unwrap();
-        }
+        let (m, model) = long_session(dir.path()).await;
         let before = m.history("s1").unwrap();
         model.push(Err(LlmError::Exhausted { attempts: vec![] }));
         let out = m.submit("s1", ask("and now?")).await.unwrap();

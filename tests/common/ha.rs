@@ -152,6 +152,68 @@ impl HaInstance {
     }
 }
 
+impl HaInstance {
+    /// Replaces any existing `handler` integration with one set up through its config flow
+    /// (one form step with `data`), as a person would in the UI.
+    pub async fn add_integration(&self, handler: &str, data: Value) {
+        let (_, entries) = self
+            .rest(
+                "GET",
+                &format!("/api/config/config_entries/entry?domain={handler}"),
+                None,
+            )
+            .await;
+        for entry in entries.as_array().into_iter().flatten() {
+            let id = entry["entry_id"].as_str().expect("entry id");
+            self.rest(
+                "DELETE",
+                &format!("/api/config/config_entries/entry/{id}"),
+                None,
+            )
+            .await;
+        }
+        let (status, flow) = self
+            .rest(
+                "POST",
+                "/api/config/config_entries/flow",
+                Some(serde_json::json!({"handler": handler})),
+            )
+            .await;
+        assert_eq!(status, 200, "{flow}");
+        let flow_id = flow["flow_id"].as_str().expect("flow id");
+        let (status, done) = self
+            .rest(
+                "POST",
+                &format!("/api/config/config_entries/flow/{flow_id}"),
+                Some(data),
+            )
+            .await;
+        assert_eq!(status, 200, "{done}");
+        assert_eq!(done["type"], "create_entry", "{done}");
+    }
+
+    /// A live registry of this instance that sees every entity, synced once.
+    pub async fn registry(&self) -> (HaClient, homeclaw::ha::LiveRegistry) {
+        let client = self.client();
+        let registry = homeclaw::ha::LiveRegistry::spawn(
+            client.clone(),
+            homeclaw::ha::ExposurePolicy::new(homeclaw::config::ExposureConfig {
+                respect_assist: false,
+                ..Default::default()
+            }),
+        );
+        assert!(
+            registry
+                .wait_synced_after(0, std::time::Duration::from_secs(30))
+                .await
+                .is_some(),
+            "no registry sync from {}",
+            self.ws_url()
+        );
+        (client, registry)
+    }
+}
+
 /// The shared instance, started once per test binary.
 pub fn shared() -> &'static HaInstance {
     static SHARED: OnceLock<HaInstance> = OnceLock::new();

@@ -66,7 +66,7 @@ async fn registry_matches_what_home_assistant_reports() {
         ours.len()
     );
     for id in [
-        "lock.front_door",
+        "binary_sensor.movement_backyard",
         "cover.garage_door",
         "sensor.outside_temperature",
     ] {

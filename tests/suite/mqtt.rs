@@ -195,51 +195,12 @@ async fn home_assistant_creates_the_discovered_entities_and_they_work() {
         .await
         .unwrap();
     let s = setup(&ha, true).await;
-    // Start from no MQTT entry (an earlier run may have left one pointing at its broker).
-    let (_, entries) = ha
-        .rest("GET", "/api/config/config_entries/entry?domain=mqtt", None)
-        .await;
-    for entry in entries.as_array().into_iter().flatten() {
-        let id = entry["entry_id"].as_str().unwrap();
-        ha.rest(
-            "DELETE",
-            &format!("/api/config/config_entries/entry/{id}"),
-            None,
-        )
-        .await;
-    }
-    let (status, flow) = ha
-        .rest(
-            "POST",
-            "/api/config/config_entries/flow",
-            Some(json!({"handler": "mqtt"})),
-        )
-        .await;
-    assert_eq!(status, 200, "{flow}");
-    let flow_id = flow["flow_id"].as_str().unwrap();
-    let (status, done) = ha
-        .rest(
-            "POST",
-            &format!("/api/config/config_entries/flow/{flow_id}"),
-            Some(json!({"broker": "127.0.0.1", "port": s.broker.port})),
-        )
-        .await;
-    assert_eq!(status, 200, "{done}");
-    assert_eq!(done["type"], "create_entry", "{done}");
-    let client = ha.client();
-    let registry = homeclaw::ha::LiveRegistry::spawn(
-        client,
-        homeclaw::ha::ExposurePolicy::new(homeclaw::config::ExposureConfig {
-            respect_assist: false,
-            ..Default::default()
-        }),
-    );
-    assert!(
-        registry
-            .wait_synced_after(0, Duration::from_secs(30))
-            .await
-            .is_some()
-    );
+    ha.add_integration(
+        "mqtt",
+        json!({"broker": "127.0.0.1", "port": s.broker.port}),
+    )
+    .await;
+    let (_client, registry) = ha.registry().await;
     assert!(
         registry
             .wait_until(Duration::from_secs(60), |r| {

@@ -88,56 +88,11 @@ async fn home_assistant_uses_homeclaw_as_a_conversation_agent() {
     let port: u16 = port.parse().unwrap();
 
     // Add the Wyoming integration by its config flow, pointed at HomeClaw.
-    let (_, entries) = ha
-        .rest(
-            "GET",
-            "/api/config/config_entries/entry?domain=wyoming",
-            None,
-        )
+    ha.add_integration("wyoming", json!({"host": "127.0.0.1", "port": port}))
         .await;
-    for entry in entries.as_array().into_iter().flatten() {
-        let id = entry["entry_id"].as_str().unwrap();
-        ha.rest(
-            "DELETE",
-            &format!("/api/config/config_entries/entry/{id}"),
-            None,
-        )
-        .await;
-    }
-    let (status, flow) = ha
-        .rest(
-            "POST",
-            "/api/config/config_entries/flow",
-            Some(json!({"handler": "wyoming"})),
-        )
-        .await;
-    assert_eq!(status, 200, "{flow}");
-    let flow_id = flow["flow_id"].as_str().unwrap();
-    let (status, done) = ha
-        .rest(
-            "POST",
-            &format!("/api/config/config_entries/flow/{flow_id}"),
-            Some(json!({"host": "127.0.0.1", "port": port})),
-        )
-        .await;
-    assert_eq!(status, 200, "{done}");
-    assert_eq!(done["type"], "create_entry", "{done}");
 
     // Find the conversation entity it created.
-    let client = ha.client();
-    let registry = homeclaw::ha::LiveRegistry::spawn(
-        client.clone(),
-        homeclaw::ha::ExposurePolicy::new(homeclaw::config::ExposureConfig {
-            respect_assist: false,
-            ..Default::default()
-        }),
-    );
-    assert!(
-        registry
-            .wait_synced_after(0, Duration::from_secs(30))
-            .await
-            .is_some()
-    );
+    let (client, registry) = ha.registry().await;
     let mut agent = None;
     assert!(
         registry
