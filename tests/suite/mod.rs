@@ -6,4 +6,5 @@ mod ha_client;
 mod ha_live;
 mod llm;
 mod mqtt;
+mod real_model;
 mod wyoming;

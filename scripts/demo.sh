@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# HomeClaw in minutes, with no cloud account: a real Home Assistant with demo devices, a real
+# local LLM (Qwen2.5-Coder-1.5B on CPU), and HomeClaw between them. Type commands at the
+# prompt; each reply shows its actions, whether they were verified, and stats. Ctrl-C (or an
+# empty line followed by Ctrl-D) stops everything this script started.
+#
+# The model writes tool calls as bare JSON in its text, so it runs with `native_tools: false`:
+# HomeClaw's own validated text fallback handles it, and the whitelist, validation and
+# verification turn its invented entity ids and wrong services into honest answers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/homeclaw"
+DEMO="$CACHE/demo"
+PORT="${DEMO_PORT:-8099}"
+mkdir -p "$DEMO"
+
+say() { echo "[demo] $*" >&2; }
+SERVER_PID=""
+cleanup() {
+  say "stopping HomeClaw, the model and Home Assistant"
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  scripts/llm-dev.sh stop || true
+  scripts/ha-dev.sh stop || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say "building HomeClaw (first time: a few minutes)"
+cargo build --release --quiet --bin homeclaw
+BIN=target/release/homeclaw
+
+say "starting Home Assistant (first time: about a minute)"
+eval "$(scripts/ha-dev.sh start)"
+say "starting the local model (first time: downloads about 1.1 GB)"
+eval "$(scripts/llm-dev.sh start)"
+
+cat >"$DEMO/homeclaw.yaml" <<YAML
+ha:
+  url: $HA_WS_URL
+  token_file: $HA_TOKEN_FILE
+llm:
+  request_timeout_ms: 180000
+  models:
+    - name: local-qwen
+      provider: openai
+      base_url: $LLM_URL
+      model: $LLM_MODEL
+      native_tools: false
+      temperature: 0
+      max_tokens: 256
+      short_descriptions: true
+session:
+  dir: $DEMO/sessions
+api:
+  listen: 127.0.0.1:$PORT
+wyoming:
+  enabled: false
+log:
+  level: warn
+YAML
+
+"$BIN" --config "$DEMO/homeclaw.yaml" serve >"$DEMO/serve.out" 2>"$DEMO/serve.log" &
+SERVER_PID=$!
+until grep -q '^HOMECLAW_LISTENING=' "$DEMO/serve.out" 2>/dev/null; do
+  kill -0 "$SERVER_PID" 2>/dev/null || { tail -20 "$DEMO/serve.log" >&2; exit 1; }
+  sleep 0.2
+done
+curl -fsS "http://127.0.0.1:$PORT/api/health?wait_ready_ms=30000" >/dev/null
+
+SESSION="demo-$(date +%s)"
+cat >&2 <<TXT
+
+HomeClaw is ready. Home Assistant: $HA_URL (user homeclaw / homeclaw-dev-password)
+Try: turn on the kitchen lights | is the front door locked? | włącz światło w sypialni |
+     schalte den Deckenventilator ein | unlock the front door   (Ctrl-C to quit)
+TXT
+while IFS= read -r -e -p "homeclaw> " line; do
+  [ -z "${line// }" ] && continue
+  "$BIN" --config "$DEMO/homeclaw.yaml" ask --url "http://127.0.0.1:$PORT" \
+    --session "$SESSION" --show-stats "$line" || true
+done
