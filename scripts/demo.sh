@@ -7,8 +7,13 @@
 # The model writes tool calls as bare JSON in its text, so it runs with `native_tools: false`:
 # HomeClaw's own validated text fallback handles it, and the whitelist, validation and
 # verification turn its invented entity ids and wrong services into honest answers.
+#
+# `scripts/demo.sh --eval [homeclaw-bench eval options]` (what scripts/eval.sh runs) starts the
+# same three parts and runs the evaluation suite instead of the prompt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+MODE=prompt
+if [ "${1:-}" = "--eval" ]; then MODE=eval; shift; fi
 
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/homeclaw"
 DEMO="$CACHE/demo"
@@ -27,7 +32,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 say "building HomeClaw (first time: a few minutes)"
-cargo build --release --quiet --bin homeclaw
+cargo build --release --quiet --bin homeclaw --bin homeclaw-bench
 BIN=target/release/homeclaw
 
 say "starting Home Assistant (first time: about a minute)"
@@ -67,6 +72,12 @@ until grep -q '^HOMECLAW_LISTENING=' "$DEMO/serve.out" 2>/dev/null; do
   sleep 0.2
 done
 curl -fsS "http://127.0.0.1:$PORT/api/health?wait_ready_ms=30000" >/dev/null
+
+if [ "$MODE" = eval ]; then
+  target/release/homeclaw-bench eval --homeclaw-url "http://127.0.0.1:$PORT" --ha-url "$HA_URL" \
+    --ha-token-file "$HA_TOKEN_FILE" "$@"
+  exit 0
+fi
 
 SESSION="demo-$(date +%s)"
 cat >&2 <<TXT
