@@ -14,66 +14,96 @@ use crate::ha::registry::Registry;
 use crate::ha::search::fold;
 
 /// (language, pattern) rows of claims of an action or an observation.
-pub const CLAIM_PATTERNS: &[(&str, &str)] = &[
-    // English
+/// What a claim says was done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// "I turned on…": needs a verified action behind it.
+    Action,
+    /// "I checked…", "the temperature is…": needs a successful read behind it.
+    Observation,
+}
+
+/// (language, kind, pattern) rows of claims of an action or an observation.
+pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
     (
         "en",
+        Claim::Action,
         r"(?i)\bi(?:'ve| have|'ll have)?\s+(?:just\s+|now\s+|already\s+)?(?:turned|switched|set|locked|unlocked|opened|closed|started|stopped|activated|deactivated|dimmed|brightened|changed|adjusted|armed|disarmed|toggled|raised|lowered)\b",
     ),
     (
         "en",
+        Claim::Observation,
         r"(?i)\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:checked|looked|verified|confirmed|read)\b",
     ),
     (
         "en",
+        Claim::Action,
         r"(?i)\b(?:is|are)\s+now\s+(?:on|off|open|closed|locked|unlocked|set|armed|disarmed|running|playing)\b",
     ),
     (
         "en",
+        Claim::Observation,
         r"(?i)\bthe\s+(?:current\s+)?(?:temperature|humidity|state|status)\b[^.?!]{0,40}\b(?:is|reads|shows)\b",
     ),
     (
         "en",
+        Claim::Action,
         r"(?i)\b(?:has|have)\s+been\s+(?:turned|switched|set|locked|unlocked|opened|closed|activated|deactivated)\b",
     ),
-    // Polish
     (
         "pl",
+        Claim::Action,
         r"(?i)\b(?:włączył|wyłączył|zapalił|zgasił|zamknął|zamknęł|otworzył|ustawił|zablokował|odblokował|uruchomił|zatrzymał|przełączył|zmienił|podgłośnił|ściszył|uzbroił|rozbroił)(?:em|am|am\s+już)\b",
     ),
     (
         "pl",
+        Claim::Observation,
         r"(?i)\b(?:sprawdził|zweryfikował|odczytał|potwierdził)(?:em|am)\b",
     ),
     (
         "pl",
+        Claim::Action,
         r"(?i)\b(?:jest|są)\s+(?:teraz\s+|już\s+)?(?:włączon|wyłączon|zamknięt|otwart|zablokowan|odblokowan)\w*",
     ),
-    ("pl", r"(?i)\btemperatura\b[^.?!]{0,40}\b(?:wynosi|to|ma)\b"),
     (
         "pl",
+        Claim::Observation,
+        r"(?i)\btemperatura\b[^.?!]{0,40}\b(?:wynosi|to|ma)\b",
+    ),
+    (
+        "pl",
+        Claim::Action,
         r"(?i)\bzostał[aoy]?\s+(?:włączon|wyłączon|zamknięt|otwart|ustawion|zablokowan|odblokowan)\w*",
     ),
-    // German
     (
         "de",
+        Claim::Action,
         r"(?i)\bich\s+habe\b[^.?!]{0,60}\b(?:eingeschaltet|ausgeschaltet|angeschaltet|abgeschaltet|angemacht|ausgemacht|geöffnet|geschlossen|gesperrt|entsperrt|abgeschlossen|aufgeschlossen|eingestellt|gestartet|gestoppt|aktiviert|deaktiviert|gedimmt)\b",
     ),
     (
         "de",
+        Claim::Observation,
         r"(?i)\bich\s+habe\b[^.?!]{0,60}\b(?:überprüft|geprüft|nachgesehen|nachgeschaut|kontrolliert)\b",
     ),
     (
         "de",
+        Claim::Action,
         r"(?i)\b(?:ist|sind)\s+(?:jetzt|nun)\s+(?:an|aus|eingeschaltet|ausgeschaltet|offen|geöffnet|geschlossen|gesperrt|entsperrt)\b",
     ),
     (
         "de",
+        Claim::Observation,
         r"(?i)\bdie\s+(?:aktuelle\s+)?temperatur\b[^.?!]{0,40}\b(?:beträgt|ist|liegt)\b",
     ),
     (
         "de",
+        Claim::Action,
         r"(?i)\bwurden?\s+(?:eingeschaltet|ausgeschaltet|geöffnet|geschlossen|gesperrt|entsperrt|eingestellt)\b",
+    ),
+    (
+        "en",
+        Claim::Action,
+        r"(?i)\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?called\s+(?:the\s+)?(?:service|tool)\b",
     ),
 ];
 
@@ -110,17 +140,27 @@ pub const INTENT_PATTERNS: &[(&str, &str)] = &[
     ("de", r"\b(?:ein|aus|an)\s*[.!]?\s*$"),
 ];
 
-static CLAIMS: LazyLock<RegexSet> = LazyLock::new(|| compile(CLAIM_PATTERNS));
-static INTENTS: LazyLock<RegexSet> = LazyLock::new(|| compile(INTENT_PATTERNS));
+static CLAIMS: LazyLock<RegexSet> =
+    LazyLock::new(|| compile(CLAIM_PATTERNS.iter().map(|(_, _, p)| *p)));
+static INTENTS: LazyLock<RegexSet> =
+    LazyLock::new(|| compile(INTENT_PATTERNS.iter().map(|(_, p)| *p)));
 /// An empty set (matching nothing) only if a row fails to compile, which the unit tests rule
 /// out.
-fn compile(rows: &[(&str, &str)]) -> RegexSet {
-    RegexSet::new(rows.iter().map(|(_, p)| *p)).unwrap_or_else(|_| RegexSet::empty())
+fn compile<'a>(patterns: impl Iterator<Item = &'a str>) -> RegexSet {
+    RegexSet::new(patterns).unwrap_or_else(|_| RegexSet::empty())
 }
 
 /// Whether a reply claims to have done or seen something.
 pub fn claims_action_or_observation(reply: &str) -> bool {
     CLAIMS.is_match(reply)
+}
+
+/// Whether a reply claims an action (not just an observation).
+pub fn claims_action(reply: &str) -> bool {
+    CLAIMS
+        .matches(reply)
+        .iter()
+        .any(|i| CLAIM_PATTERNS[i].1 == Claim::Action)
 }
 
 /// Whether the reply ends by asking the user a question.
@@ -156,7 +196,10 @@ mod tests {
 
     #[test]
     fn every_table_row_compiles() {
-        for (lang, pattern) in CLAIM_PATTERNS.iter().chain(INTENT_PATTERNS) {
+        for (lang, _, pattern) in CLAIM_PATTERNS {
+            assert!(Regex::new(pattern).is_ok(), "{lang}: {pattern}");
+        }
+        for (lang, pattern) in INTENT_PATTERNS {
             assert!(Regex::new(pattern).is_ok(), "{lang}: {pattern}");
         }
         assert_eq!(CLAIMS.len(), CLAIM_PATTERNS.len());
@@ -183,6 +226,17 @@ mod tests {
         ] {
             assert!(claims_action_or_observation(text), "missed: {text}");
         }
+    }
+
+    #[test]
+    fn action_claims_are_told_from_observations() {
+        assert!(claims_action("The TV in the garage has been turned on."));
+        assert!(claims_action(
+            "I have already called the service to turn on the light."
+        ));
+        assert!(claims_action("Ich habe das Licht eingeschaltet."));
+        assert!(!claims_action("I checked: the door is locked."));
+        assert!(!claims_action("Die Temperatur beträgt 21 Grad."));
     }
 
     #[test]

@@ -19,7 +19,7 @@ use std::time::Duration;
 use super::approval::{ApprovalConfig, ApprovalStore, HighRiskRule, PendingAction, needs_approval};
 use super::guards::{CircuitBreaker, LoopDetectionConfig, LoopDetector, Verdict};
 use super::home::{Home, with_registry};
-use super::honesty::{asks_question, claims_action_or_observation, needs_tools};
+use super::honesty::{asks_question, claims_action, claims_action_or_observation, needs_tools};
 use super::normalize::{call_hash, normalise_args, result_hash};
 use super::prompt::system_prompt;
 use super::repair::repair;
@@ -449,7 +449,11 @@ impl<'a> Agent<'a> {
                     choice = ToolChoice::Required;
                     continue;
                 }
-                if state.stats.tool_calls == 0 && claims_action_or_observation(&text) {
+                // Unbacked: a claim with no tool call at all, or an action claim with no verified
+                // action behind it (the model said "turned on" after its call failed).
+                let unbacked = (state.stats.tool_calls == 0 && claims_action_or_observation(&text))
+                    || (claims_action(&text) && !state.actions.iter().any(|a| a.verified));
+                if unbacked {
                     if state.stats.hallucination_retries == 0 {
                         state.stats.hallucination_retries += 1;
                         state

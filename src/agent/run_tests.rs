@@ -662,3 +662,25 @@ async fn streaming_runs_forward_text() {
     assert_eq!(result.reply, "Hi there.");
     assert_eq!(rx.recv().await, Some(StreamDelta::Text("Hi there.".into())));
 }
+
+#[tokio::test]
+async fn an_action_claim_after_a_failed_call_is_not_passed_on() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "media_player", "service": "turn_on", "entity_id": "media_player.garage_tv"}),
+            )],
+        ),
+        text_reply("The TV in the garage has been turned on."),
+        text_reply("The TV in the garage has been turned on."),
+    ]);
+    let mut history = vec![Message::user("turn on the TV in the garage")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.stats.hallucination_retries, 1);
+    assert!(matches!(result.status, RunStatus::Failed(_)));
+    assert_eq!(result.reply, UNBACKED_REPLY);
+    assert!(home.calls().is_empty());
+}
