@@ -441,12 +441,12 @@ impl<'a> Agent<'a> {
                 }
                 let text = response.text;
                 if audit_now && claims_action_or_observation(&text) {
-                    state.stats.hallucination_retries += 1;
-                    state
-                        .trace
-                        .push("post-compaction audit: claim without a tool call; retrying");
-                    history.push(Message::user(AUDIT_NOTE));
-                    choice = ToolChoice::Required;
+                    choice = demand_tools(
+                        &mut state,
+                        history,
+                        "post-compaction audit: claim without a tool call; retrying",
+                        AUDIT_NOTE,
+                    );
                     continue;
                 }
                 // Unbacked: a claim with no tool call at all, or an action claim with no verified
@@ -455,12 +455,12 @@ impl<'a> Agent<'a> {
                     || (claims_action(&text) && !state.actions.iter().any(|a| a.verified));
                 if unbacked {
                     if state.stats.hallucination_retries == 0 {
-                        state.stats.hallucination_retries += 1;
-                        state
-                            .trace
-                            .push("hallucination guard: claim without a tool call; retrying");
-                        history.push(Message::user(CORRECTIVE_NOTE));
-                        choice = ToolChoice::Required;
+                        choice = demand_tools(
+                            &mut state,
+                            history,
+                            "hallucination guard: claim without a tool call; retrying",
+                            CORRECTIVE_NOTE,
+                        );
                         continue;
                     }
                     state
@@ -837,6 +837,19 @@ fn is_empty_result(content: &str) -> bool {
         Ok(Value::Null) => true,
         _ => content.trim().is_empty(),
     }
+}
+
+/// A claim the run cannot back: tell the model so and make the next sampling call a tool.
+fn demand_tools(
+    state: &mut RunState,
+    history: &mut Vec<Message>,
+    why: &str,
+    note: &str,
+) -> ToolChoice {
+    state.stats.hallucination_retries += 1;
+    state.trace.push(why.to_owned());
+    history.push(Message::user(note));
+    ToolChoice::Required
 }
 
 /// What to say when the model gave no final text.
