@@ -6,12 +6,13 @@
 # The integration tests start their Home Assistant instances through scripts/ha-dev.sh (cached
 # venv under ~/.cache/homeclaw) and their own Mosquitto brokers (Debian's mosquitto package must
 # be installed; .ci/run installs it); this script stops the Home Assistant instances at the end.
+# Then every fuzz target runs for FUZZ_SECONDS (30) seconds through scripts/fuzz.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/homeclaw"
 stop_test_ha() {
-  for port in 18123 18124 18125 18126; do
+  for port in 18123 18124 18125 18126 18127; do
     HA_PORT=$port HA_CONFIG_DIR="$CACHE/ha-test-$port" scripts/ha-dev.sh stop || true
   done
   scripts/llm-dev.sh stop || true
@@ -29,6 +30,12 @@ log="$(mktemp)"
 set +e
 cargo test --locked "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+# Each fuzz target for a fixed time (FUZZ_SECONDS, 30 by default; 0 skips).
+if [ "$status" -eq 0 ] && [ "${FUZZ_SECONDS:-30}" != 0 ]; then
+  echo "== fuzz (${FUZZ_SECONDS:-30} s per target)"
+  scripts/fuzz.sh "${FUZZ_SECONDS:-30}" 2>&1 | tee -a "$log"
+  status=${PIPESTATUS[0]}
+fi
 set -e
 # One closing line over all test binaries.
 awk '/^test result:/ { p += $4; f += $6 } END { printf "tests: %d passed, %d failed\n", p, f }' "$log"

@@ -86,9 +86,22 @@ impl App {
         self.client.current_state()
     }
 
-    /// Whether the registry has been filled from Home Assistant at least once.
+    /// Whether the registry was filled from Home Assistant over the current connection.
     pub fn registry_ready(&self) -> bool {
-        self.home.registry.generation() > 0
+        self.home.registry.is_current()
+    }
+
+    /// Waits (up to `timeout`) until Home Assistant is connected and the registry loaded:
+    /// what a command needs. After a reconnect the registry already has a generation, so the
+    /// connection is what is waited for.
+    pub async fn wait_ready(&self, timeout: Duration) -> bool {
+        let mut state = self.client.state();
+        tokio::time::timeout(timeout, async {
+            let _ = state.wait_for(ConnectionState::is_connected).await;
+            self.home.registry.wait_current(timeout).await
+        })
+        .await
+        .unwrap_or(false)
     }
 
     pub async fn shutdown(&self) {

@@ -186,6 +186,18 @@ async fn check(cfg: &Config) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
+/// The idempotency journal lives beside the sessions (a leading dot keeps it out of the
+/// session id space). If it cannot be opened the keys are kept in memory, and that is said.
+fn open_idempotency(cfg: &Config) -> IdempotencyStore {
+    let ttl = Duration::from_secs(cfg.api.idempotency_ttl_secs);
+    let path = cfg.session.dir.join(".idempotency.jsonl");
+    let _ = std::fs::create_dir_all(&cfg.session.dir);
+    IdempotencyStore::open(&path, ttl, cfg.api.idempotency_capacity).unwrap_or_else(|e| {
+        warn!(error = %e, "Idempotency keys are kept in memory only: a restart forgets them");
+        IdempotencyStore::new(ttl, cfg.api.idempotency_capacity)
+    })
+}
+
 async fn serve(cfg: Config) -> anyhow::Result<ExitCode> {
     let listen = cfg.api.listen.clone();
     let app = match App::start(cfg) {
@@ -201,10 +213,7 @@ async fn serve(cfg: Config) -> anyhow::Result<ExitCode> {
     }
     let state = Arc::new(ApiState {
         app: app.clone(),
-        idempotency: IdempotencyStore::new(
-            Duration::from_secs(api.idempotency_ttl_secs),
-            api.idempotency_capacity,
-        ),
+        idempotency: open_idempotency(&app.cfg),
         limiter: AuthLimiter::new(api.auth_failures_before_lockout, Duration::from_secs(60)),
     });
     let mut mqtt = app.cfg.mqtt.clone();

@@ -406,11 +406,9 @@ impl<'a> Agent<'a> {
                 Err(e) if e.is_request_rejected() => return self.reset(history, state, e),
                 Err(e) => {
                     state.trace.push(format!("model failed: {e}"));
-                    return finish(
-                        state,
-                        RunStatus::ModelUnavailable(e.to_string()),
-                        String::new(),
-                    );
+                    // Whatever already ran is said, so a retry does not repeat it blindly.
+                    let reply = fallback_summary(&state.actions);
+                    return finish(state, RunStatus::ModelUnavailable(e.to_string()), reply);
                 }
             };
             note_response(&mut state, &response);

@@ -226,11 +226,7 @@ async fn health(
 ) -> Response {
     let app = &state.app;
     if let Some(ms) = query.wait_ready_ms {
-        let _ = app
-            .home
-            .registry
-            .wait_synced_after(0, Duration::from_millis(ms.min(60_000)))
-            .await;
+        let _ = app.wait_ready(Duration::from_millis(ms.min(60_000))).await;
     }
     let ha = app.ha_state();
     let (entities, version) = app
@@ -308,11 +304,19 @@ pub async fn run_command(
     ha_ready(&state.app)?;
     let outcome = state.app.sessions.submit(session_id, request).await?;
     if let RunStatus::ModelUnavailable(reason) = &outcome.result.status {
-        return Err(ApiError::new(
-            StatusCode::GATEWAY_TIMEOUT,
-            "llm_unavailable",
-            reason.clone(),
-        ));
+        if outcome.result.actions.is_empty() {
+            return Err(ApiError::new(
+                StatusCode::GATEWAY_TIMEOUT,
+                "llm_unavailable",
+                reason.clone(),
+            ));
+        }
+        // Something already ran: the answer says what, and (being no server error of the
+        // retry-me kind for the idempotency store) it is pinned to the key, so a retry does not
+        // run it again.
+        let mut body = outcome_json(&outcome);
+        body["error"] = json!({"code": "llm_unavailable", "message": reason});
+        return Ok((StatusCode::GATEWAY_TIMEOUT, body));
     }
     Ok((StatusCode::OK, outcome_json(&outcome)))
 }
@@ -381,7 +385,9 @@ where
                 }
                 Err(e) => (e.status.as_u16(), e.body()),
             };
-            let _ = cell.set(answer.clone());
+            state
+                .idempotency
+                .complete(scope, key, &cell, answer.clone());
             (
                 StatusCode::from_u16(answer.0).unwrap_or(StatusCode::OK),
                 axum::Json(answer.1),

@@ -24,6 +24,10 @@ const SNAPSHOT_ATTEMPTS: u32 = 3;
 pub struct LiveRegistry {
     registry: Arc<RwLock<Registry>>,
     generation: watch::Receiver<u64>,
+    /// Whether the registry was synced over the connection that is up now. Between a
+    /// reconnect and its resync the states are those of before the outage: a toggle verified
+    /// against them would be judged wrongly.
+    current: watch::Receiver<bool>,
     revision: watch::Receiver<u64>,
     task: JoinHandle<()>,
 }
@@ -31,6 +35,7 @@ pub struct LiveRegistry {
 /// The two counters the sync task bumps.
 struct Counters {
     generation: watch::Sender<u64>,
+    current: watch::Sender<bool>,
     revision: watch::Sender<u64>,
 }
 
@@ -39,8 +44,10 @@ impl LiveRegistry {
         let registry = Arc::new(RwLock::new(Registry::empty(policy.clone())));
         let (generation_tx, generation) = watch::channel(0);
         let (revision_tx, revision) = watch::channel(0);
+        let (current_tx, current) = watch::channel(false);
         let counters = Counters {
             generation: generation_tx,
+            current: current_tx,
             revision: revision_tx,
         };
         // Subscribe before looking at the state, so a connection made in between is not missed.
@@ -49,6 +56,7 @@ impl LiveRegistry {
         Self {
             registry,
             generation,
+            current,
             revision,
             task,
         }
@@ -62,6 +70,20 @@ impl LiveRegistry {
 
     pub fn generation(&self) -> u64 {
         *self.generation.borrow()
+    }
+
+    /// Whether the registry was synced over the connection that is up now.
+    pub fn is_current(&self) -> bool {
+        *self.current.borrow()
+    }
+
+    /// Waits until the registry is synced over the current connection.
+    pub async fn wait_current(&self, timeout: Duration) -> bool {
+        let mut current = self.current.clone();
+        matches!(
+            tokio::time::timeout(timeout, current.wait_for(|c| *c)).await,
+            Ok(Ok(_))
+        )
     }
 
     /// Waits for a full sync newer than `after`; returns its generation.
@@ -118,7 +140,11 @@ async fn run(
     loop {
         match events.recv().await {
             Ok(ClientEvent::Connected { .. }) => {
+                counters.current.send_replace(false);
                 resync(&client, &policy, &registry, &counters).await;
+            }
+            Ok(ClientEvent::Disconnected { .. }) => {
+                counters.current.send_replace(false);
             }
             Ok(ClientEvent::Event(event)) if event.event_type == EVENT_STATE_CHANGED => {
                 let mut guard = registry.write().unwrap_or_else(PoisonError::into_inner);
@@ -154,6 +180,7 @@ async fn resync(
                 *registry.write().unwrap_or_else(PoisonError::into_inner) = fresh;
                 counters.generation.send_modify(|g| *g += 1);
                 counters.revision.send_modify(|r| *r += 1);
+                counters.current.send_replace(true);
                 info!(entities, hidden, "Registry synced from Home Assistant");
                 return;
             }

@@ -288,7 +288,9 @@ async fn handle(client: &AsyncClient, cfg: &MqttConfig, state: &ApiState, publis
         Some(id) => match state.idempotency.claim("mqtt", id, command.text.as_bytes()) {
             Claim::Fresh(cell) => {
                 let body = run.await;
-                let _ = cell.set((200, body.clone()));
+                state
+                    .idempotency
+                    .complete("mqtt", id, &cell, (200, body.clone()));
                 body
             }
             Claim::Repeat(cell) => {

@@ -30,10 +30,27 @@ pub fn config_yaml(
     session_dir: &Path,
     extra: &str,
 ) -> String {
+    let llm = format!(
+        "llm:\n  max_attempts: 2\n  initial_backoff_ms: 1\n  max_backoff_ms: 5\n  request_timeout_ms: 10000\n  models:\n\
+         \x20   - name: scripted\n      provider: openai\n      base_url: {llm_url}\n      model: scripted\n      api_key: {LLM_KEY}\n"
+    );
+    config_with_llm(ha_ws_url, ha_token, &llm, session_dir, extra)
+}
+
+/// The API key the scripted model is configured with (a secret that must never leak).
+pub const LLM_KEY: &str = "sk-test-llm-key-1234567890";
+
+/// As [`config_yaml`] with a whole `llm:` section of the caller's.
+pub fn config_with_llm(
+    ha_ws_url: &str,
+    ha_token: &str,
+    llm: &str,
+    session_dir: &Path,
+    extra: &str,
+) -> String {
     format!(
         "ha:\n  url: {ha_ws_url}\n  token: {ha_token}\n  reconnect_initial_ms: 100\n  reconnect_max_ms: 1000\n\
-         llm:\n  max_attempts: 2\n  initial_backoff_ms: 1\n  max_backoff_ms: 5\n  request_timeout_ms: 10000\n  models:\n\
-         \x20   - name: scripted\n      provider: openai\n      base_url: {llm_url}\n      model: scripted\n      api_key: sk-test-llm-key-1234567890\n\
+         {llm}\
          session:\n  dir: {}\n\
          api:\n  listen: 127.0.0.1:0\n  token: {API_TOKEN}\n  max_body_bytes: 4096\n\
          wyoming:\n  listen: 127.0.0.1:0\n\

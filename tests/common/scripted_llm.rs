@@ -36,6 +36,9 @@ pub enum Reply {
     SseReset(Vec<String>),
     /// Wait before answering (a slow provider).
     Delay(Duration, Box<Reply>),
+    /// Hold the answer until the test opens the gate: the test does something (stops Home
+    /// Assistant, say) while HomeClaw is known to be waiting for the model.
+    Gate(Arc<tokio::sync::Notify>, Box<Reply>),
 }
 
 #[derive(Clone, Debug)]
@@ -80,10 +83,14 @@ impl ScriptedLlm {
         }
     }
 
-    /// Waits until at least `n` requests have arrived.
+    /// Waits until at least `n` requests have arrived; a bound, so that a command that never
+    /// reaches the model fails the test instead of hanging it.
     pub async fn wait_requests(&self, n: usize) {
         let mut rx = self.received.clone();
-        rx.wait_for(|&c| c >= n).await.expect("server alive");
+        tokio::time::timeout(Duration::from_secs(120), rx.wait_for(|&c| c >= n))
+            .await
+            .unwrap_or_else(|_| panic!("the scripted model never got request {n}"))
+            .expect("server alive");
     }
 
     /// Base URL for the OpenAI format (`…/v1`).
@@ -152,9 +159,18 @@ async fn handle(
 
 async fn respond(reply: Reply) -> Response {
     let mut reply = reply;
-    while let Reply::Delay(wait, inner) = reply {
-        tokio::time::sleep(wait).await;
-        reply = *inner;
+    loop {
+        reply = match reply {
+            Reply::Delay(wait, inner) => {
+                tokio::time::sleep(wait).await;
+                *inner
+            }
+            Reply::Gate(gate, inner) => {
+                gate.notified().await;
+                *inner
+            }
+            other => break reply = other,
+        };
     }
     let builder = Response::builder();
     let built = match reply {
@@ -191,7 +207,7 @@ async fn respond(reply: Reply) -> Response {
                 .header("content-type", "text/event-stream")
                 .body(Body::from_stream(futures_util::stream::iter(chunks)))
         }
-        Reply::Delay(..) => unreachable!("unwrapped above"),
+        Reply::Delay(..) | Reply::Gate(..) => unreachable!("unwrapped above"),
     };
     built.unwrap_or_else(|_| Response::new(Body::empty()))
 }

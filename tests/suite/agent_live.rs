@@ -82,7 +82,7 @@ async fn turn_on_the_kitchen_light_changes_the_real_state() {
     assert_eq!(state["state"], "on");
 }
 
-fn scripted_chain(server: &ScriptedLlm) -> LlmChain {
+pub(crate) fn scripted_chain(server: &ScriptedLlm) -> LlmChain {
     LlmChain::from_config(&LlmConfig {
         models: vec![ModelConfig {
             name: Some("scripted".into()),
@@ -101,7 +101,7 @@ fn scripted_chain(server: &ScriptedLlm) -> LlmChain {
     .unwrap()
 }
 
-async fn live_home(exposure: ExposureConfig) -> LiveHome {
+pub(crate) async fn live_home(exposure: ExposureConfig) -> LiveHome {
     let client = shared().client();
     let registry = LiveRegistry::spawn(client.clone(), ExposurePolicy::new(exposure));
     assert!(

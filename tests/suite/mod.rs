@@ -2,6 +2,7 @@ mod addon;
 mod agent_live;
 mod api;
 mod cli;
+mod faults;
 mod ha_client;
 mod ha_live;
 mod llm;
