@@ -70,7 +70,8 @@ impl App {
             cfg.session.dir.clone(),
             cfg.agent.truncation.persist_max_chars,
             cfg.session.max_message_chars.max(100_000),
-        );
+        )
+        .with_secrets(cfg.secrets());
         let sessions = SessionManager::new(deps, store, cfg.session.clone());
         Ok(Self {
             cfg,

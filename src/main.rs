@@ -90,7 +90,9 @@ fn main() -> ExitCode {
             return ExitCode::from(exit::CONFIG);
         }
     };
-    homeclaw::telemetry::init(&cfg.log.level);
+    let mut secrets = cfg.secrets();
+    secrets.extend(std::env::var("SUPERVISOR_TOKEN").ok());
+    homeclaw::telemetry::init(&cfg.log.level, secrets);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

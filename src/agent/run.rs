@@ -286,7 +286,19 @@ impl<'a> Agent<'a> {
 
     /// Runs one command. `history` ends with the user's message; the run appends to it.
     pub async fn run(&self, history: &mut Vec<Message>) -> RunResult {
-        self.run_inner(history, None).await
+        let result = self.run_inner(history, None).await;
+        self.sealed(result)
+    }
+
+    /// The reply leaves HomeClaw (HTTP, MQTT, a speaker): no secret goes with it, whatever
+    /// the model wrote.
+    fn sealed(&self, mut result: RunResult) -> RunResult {
+        result.reply = crate::secret::redact(&result.reply, &self.secrets);
+        if let RunStatus::Failed(reason) | RunStatus::ModelUnavailable(reason) = &mut result.status
+        {
+            *reason = crate::secret::redact(reason, &self.secrets);
+        }
+        result
     }
 
     /// Like [`Self::run`], streaming the text of every sampling to `deltas`.
@@ -295,7 +307,8 @@ impl<'a> Agent<'a> {
         history: &mut Vec<Message>,
         deltas: mpsc::Sender<StreamDelta>,
     ) -> RunResult {
-        self.run_inner(history, Some(deltas)).await
+        let result = self.run_inner(history, Some(deltas)).await;
+        self.sealed(result)
     }
 
     async fn sample(

@@ -298,8 +298,13 @@ impl ToolRegistry {
             }
             ToolKind::CallService => {
                 reject_unknown(args, &["domain", "service", "entity_id", "area_id", "data"])?;
-                let mut domain = required_string(args, "domain")?;
                 let mut service = required_string(args, "service")?;
+                // The domain may ride in the service ("light.turn_on").
+                let mut domain = match string_arg(args, "domain")? {
+                    Some(d) => d,
+                    None if service.contains('.') => String::new(),
+                    None => return Err("missing required argument domain".into()),
+                };
                 // "light.turn_on" in service, or domain given as "light.turn_on".
                 if let Some((d, s)) = service.clone().split_once('.') {
                     domain = d.to_owned();
@@ -326,18 +331,18 @@ impl ToolRegistry {
                     }
                     Some(other) => return Err(format!("data must be an object, got {other}")),
                 };
-                if entity_ids.is_empty() && areas.is_empty() {
-                    return Err("say what to act on: entity_id (one or a list) or area_id".into());
-                }
-                let checked = ServiceCall {
+                let call = ServiceCall {
                     domain,
                     service,
                     entity_ids,
                     areas,
                     data,
+                };
+                call.check_service(registry).map_err(|e| e.to_string())?;
+                if call.entity_ids.is_empty() && call.areas.is_empty() {
+                    return Err("say what to act on: entity_id (one or a list) or area_id".into());
                 }
-                .check(registry)
-                .map_err(|e| e.to_string())?;
+                let checked = call.check(registry).map_err(|e| e.to_string())?;
                 Ok(ValidCall::CallService(checked))
             }
             ToolKind::SearchEntities => {

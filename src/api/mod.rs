@@ -104,7 +104,29 @@ pub fn router(state: Arc<ApiState>) -> Router {
             ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint")
         })
         .layer(middleware::from_fn(request_id))
+        .layer(middleware::from_fn_with_state(state.clone(), redact_errors))
         .with_state(state)
+}
+
+/// Error bodies may quote what the client sent (an id, a serde message naming a value) or
+/// what a provider answered: no configured secret leaves in them, whatever the handler wrote.
+async fn redact_errors(
+    State(state): State<Arc<ApiState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let response = next.run(request).await;
+    if !(response.status().is_client_error() || response.status().is_server_error()) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = match axum::body::to_bytes(body, 1 << 20).await {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(_) => String::new(),
+    };
+    let clean = crate::secret::redact(&text, &state.app.cfg.secrets());
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(clean))
 }
 
 /// Serves until `shutdown` resolves, then lets in-flight requests finish.

@@ -455,9 +455,13 @@ impl Registry {
     }
 
     /// The policy's verdict on a service that exists; `None` when HA has no such service.
+    /// `None` for a service Home Assistant does not have, except that a denied one is always
+    /// `Denied`: the refusal must not depend on which integrations happen to be loaded.
     pub fn service_decision(&self, domain: &str, service: &str) -> Option<ServiceDecision> {
-        self.service(domain, service)
-            .map(|_| self.policy.service(domain, service))
+        match self.policy.service(domain, service) {
+            denied @ ServiceDecision::Denied(_) => Some(denied),
+            decision => self.service(domain, service).map(|_| decision),
+        }
     }
 
     /// Ranked candidates for a free-text name, optionally within a domain and an area.

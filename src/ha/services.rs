@@ -80,23 +80,27 @@ pub struct CheckedCall {
 }
 
 impl ServiceCall {
-    pub fn check(&self, registry: &Registry) -> Result<CheckedCall, CallError> {
+    /// The service alone: unknown, denied or not allowed. Checked before anything about the
+    /// target, so a denied call is answered "denied" however incomplete it is.
+    pub fn check_service(&self, registry: &Registry) -> Result<(), CallError> {
         let domain = self.domain.trim().to_lowercase();
         let service = self.service.trim().to_lowercase();
         match registry.service_decision(&domain, &service) {
-            None => return Err(CallError::UnknownService { domain, service }),
-            Some(ServiceDecision::Denied(rule)) => {
-                return Err(CallError::Denied {
-                    domain,
-                    service,
-                    rule,
-                });
-            }
-            Some(ServiceDecision::NotAllowed) => {
-                return Err(CallError::NotAllowed { domain, service });
-            }
-            Some(ServiceDecision::Allowed) => {}
+            None => Err(CallError::UnknownService { domain, service }),
+            Some(ServiceDecision::Denied(rule)) => Err(CallError::Denied {
+                domain,
+                service,
+                rule,
+            }),
+            Some(ServiceDecision::NotAllowed) => Err(CallError::NotAllowed { domain, service }),
+            Some(ServiceDecision::Allowed) => Ok(()),
         }
+    }
+
+    pub fn check(&self, registry: &Registry) -> Result<CheckedCall, CallError> {
+        self.check_service(registry)?;
+        let domain = self.domain.trim().to_lowercase();
+        let service = self.service.trim().to_lowercase();
         let mut target = Target::default();
         for raw in &self.entity_ids {
             let Some(entity) = registry.get(raw) else {

@@ -63,12 +63,12 @@ pub struct ModelClient {
     timeouts: Timeouts,
 }
 
+/// A provider's error body, shortened, with our key and anything shaped like a credential
+/// (some providers quote what they were sent) replaced.
 fn scrub(body: &str, key: Option<&str>) -> String {
-    let mut text: String = body.chars().take(MAX_ERROR_BODY).collect();
-    if let Some(key) = key.filter(|k| !k.is_empty()) {
-        text = text.replace(key, "***");
-    }
-    text
+    let text: String = body.chars().take(MAX_ERROR_BODY).collect();
+    let keys: Vec<String> = key.map(str::to_owned).into_iter().collect();
+    crate::secret::redact(&text, &keys)
 }
 
 impl ModelClient {

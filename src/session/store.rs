@@ -56,6 +56,7 @@ pub struct SessionStore {
     persist_max_chars: usize,
     /// Cap for any other message on disk.
     max_message_chars: usize,
+    secrets: Vec<String>,
 }
 
 pub fn validate_id(id: &str) -> Result<(), StoreError> {
@@ -81,7 +82,14 @@ impl SessionStore {
             dir: dir.into(),
             persist_max_chars,
             max_message_chars,
+            secrets: Vec::new(),
         }
+    }
+
+    /// Values to keep out of session files (replaced by `***`).
+    pub fn with_secrets(mut self, secrets: Vec<String>) -> Self {
+        self.secrets = secrets;
+        self
     }
 
     pub fn dir(&self) -> &Path {
@@ -251,10 +259,7 @@ impl SessionStore {
         std::fs::create_dir_all(&self.dir).map_err(|e| Self::io(id, e))?;
         let mut text = String::new();
         for message in prepared {
-            let line =
-                serde_json::to_string(&Line { v: 1, message }).map_err(|e| Self::io(id, e))?;
-            text.push_str(&line);
-            text.push('\n');
+            text.push_str(&self.encode(id, message)?);
         }
         let mut file = OpenOptions::new()
             .create(true)
@@ -277,11 +282,8 @@ impl SessionStore {
         {
             let mut file = File::create(&tmp).map_err(|e| Self::io(id, e))?;
             for message in prepared {
-                let line =
-                    serde_json::to_string(&Line { v: 1, message }).map_err(|e| Self::io(id, e))?;
-                file.write_all(line.as_bytes())
+                file.write_all(self.encode(id, message)?.as_bytes())
                     .map_err(|e| Self::io(id, e))?;
-                file.write_all(b"\n").map_err(|e| Self::io(id, e))?;
             }
             file.sync_all().map_err(|e| Self::io(id, e))?;
         }
@@ -290,6 +292,15 @@ impl SessionStore {
             let _ = dir.sync_all();
         }
         Ok(())
+    }
+
+    /// One line of a session file. Secrets (a token a user pasted, a key a model repeated) are
+    /// replaced before they reach the disk: session files outlive logs and get copied around.
+    fn encode(&self, id: &str, message: Message) -> Result<String, StoreError> {
+        let line = serde_json::to_string(&Line { v: 1, message }).map_err(|e| Self::io(id, e))?;
+        let mut line = crate::secret::redact(&line, &self.secrets);
+        line.push('\n');
+        Ok(line)
     }
 
     /// Whether a session file exists.

@@ -8,4 +8,5 @@ mod ha_live;
 mod llm;
 mod mqtt;
 mod real_model;
+mod security;
 mod wyoming;
