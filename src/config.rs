@@ -402,6 +402,15 @@ impl Config {
             .unwrap_or_else(|| PathBuf::from(DEFAULT_OPTIONS_PATH));
         if sources.options_json.is_some() || options_path.exists() {
             let text = read_file("add-on options", &options_path)?;
+            // Checked here so that the error names the file (the merged build would not).
+            if let Err(e) =
+                serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&text)
+            {
+                return Err(ConfigError::Load(format!(
+                    "add-on options {} are not a JSON object: {e}",
+                    options_path.display()
+                )));
+            }
             builder = builder.add_source(File::from_str(&text, FileFormat::Json));
         }
         let env: HashMap<String, String> = sources

@@ -47,9 +47,10 @@ struct JournalLine {
     body: Value,
 }
 
+/// The file is opened for each append rather than held open: a held write handle would keep a
+/// filesystem from being remounted read-only and outlive the file being replaced.
 struct Journal {
     path: PathBuf,
-    file: File,
     /// Lines appended since the last rewrite; the file is compacted when it grows past the
     /// store's capacity twice over.
     lines: usize,
@@ -162,11 +163,10 @@ impl IdempotencyStore {
             }
             Self::trim(store.capacity, entries);
         }
-        let file = Self::rewrite(path, &store.snapshot()).map_err(|e| err(&e))?;
+        Self::rewrite(path, &store.snapshot()).map_err(|e| err(&e))?;
         let lines = store.len();
         store.journal = Some(Mutex::new(Journal {
             path: path.to_owned(),
-            file,
             lines,
         }));
         Ok(store)
@@ -204,9 +204,8 @@ impl IdempotencyStore {
             .collect()
     }
 
-    /// Writes `lines` to a temporary file, fsyncs and renames it over `path`; returns the file
-    /// opened for appending.
-    fn rewrite(path: &Path, lines: &[JournalLine]) -> std::io::Result<File> {
+    /// Writes `lines` to a temporary file, fsyncs and renames it over `path`.
+    fn rewrite(path: &Path, lines: &[JournalLine]) -> std::io::Result<()> {
         let tmp = path.with_extension("jsonl.tmp");
         {
             let mut file = File::create(&tmp)?;
@@ -222,7 +221,7 @@ impl IdempotencyStore {
         {
             let _ = dir.sync_all();
         }
-        OpenOptions::new().append(true).open(path)
+        Ok(())
     }
 
     pub fn claim(&self, scope: &str, key: &str, body: &[u8]) -> Claim {
@@ -288,8 +287,13 @@ impl IdempotencyStore {
         };
         let mut buf = serde_json::to_vec(line).map_err(|e| err(&e))?;
         buf.push(b'\n');
-        journal.file.write_all(&buf).map_err(|e| err(&e))?;
-        journal.file.sync_data().map_err(|e| err(&e))?;
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| err(&e))?;
+        file.write_all(&buf).map_err(|e| err(&e))?;
+        file.sync_data().map_err(|e| err(&e))?;
         journal.lines += 1;
         if journal.lines > self.capacity.saturating_mul(2) {
             let mut lines = self.snapshot();
@@ -302,7 +306,7 @@ impl IdempotencyStore {
                 status: line.status,
                 body: line.body.clone(),
             });
-            journal.file = Self::rewrite(&path, &lines).map_err(|e| err(&e))?;
+            Self::rewrite(&path, &lines).map_err(|e| err(&e))?;
             journal.lines = lines.len();
         }
         Ok(())

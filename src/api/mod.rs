@@ -108,21 +108,45 @@ pub fn router(state: Arc<ApiState>) -> Router {
         .with_state(state)
 }
 
-/// Error bodies may quote what the client sent (an id, a serde message naming a value) or
-/// what a provider answered: no configured secret leaves in them, whatever the handler wrote.
+/// Every error leaves as `{"error": {"code", "message"}}` (also axum's own rejections, a bad
+/// query string or a wrong method, which are plain text or empty) and without any configured
+/// secret: error bodies may quote what the client sent or what a provider answered.
 async fn redact_errors(
     State(state): State<Arc<ApiState>>,
     request: Request,
     next: Next,
 ) -> Response {
     let response = next.run(request).await;
-    if !(response.status().is_client_error() || response.status().is_server_error()) {
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
         return response;
     }
     let (mut parts, body) = response.into_parts();
     let text = match axum::body::to_bytes(body, 1 << 20).await {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(_) => String::new(),
+    };
+    let ours = serde_json::from_str::<Value>(&text).is_ok_and(|v| v["error"]["code"].is_string());
+    let text = if ours {
+        text
+    } else {
+        let code = match status {
+            StatusCode::BAD_REQUEST => "bad_request",
+            StatusCode::NOT_FOUND => "not_found",
+            StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+            StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+            _ => "error",
+        };
+        let message = match text.trim() {
+            "" => status.canonical_reason().unwrap_or("error").to_owned(),
+            t => t.to_owned(),
+        };
+        parts.headers.insert(
+            axum::http::header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        json!({"error": {"code": code, "message": message}}).to_string()
     };
     let clean = crate::secret::redact(&text, &state.app.cfg.secrets());
     parts.headers.remove(axum::http::header::CONTENT_LENGTH);
@@ -204,12 +228,28 @@ pub async fn read_json<T: DeserializeOwned>(
     body: Body,
 ) -> Result<(T, Bytes), ApiError> {
     let limit = state.app.cfg.api.max_body_bytes;
-    let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| {
-        ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
-            format!("request body is over {limit} bytes"),
-        )
+    let bytes = axum::body::to_bytes(body, limit).await.map_err(|e| {
+        // The limit's error is one kind among others (a broken chunked encoding, a client
+        // that went away); only it is "too large".
+        let mut source: Option<&dyn std::error::Error> = Some(&e);
+        let mut over_limit = false;
+        while let Some(err) = source {
+            over_limit |= err.to_string().contains("length limit exceeded");
+            source = err.source();
+        }
+        if over_limit {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!("request body is over {limit} bytes"),
+            )
+        } else {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_body",
+                format!("request body could not be read: {e}"),
+            )
+        }
     })?;
     let value = serde_json::from_slice(&bytes).map_err(|e| {
         let code = if e.is_data() {
@@ -513,12 +553,16 @@ async fn session(State(state): State<Arc<ApiState>>, Path(id): Path<String>) -> 
         return ApiError::new(StatusCode::NOT_FOUND, "unknown_session", "no such session")
             .into_response();
     }
-    match state.app.sessions.history(&id) {
-        Ok(messages) => {
-            let text = serde_json::to_string(&messages).unwrap_or_else(|_| "[]".into());
+    match state.app.sessions.view(&id) {
+        Ok(loaded) => {
+            let text = serde_json::to_string(&loaded.messages).unwrap_or_else(|_| "[]".into());
             let redacted = crate::secret::redact(&text, &state.app.cfg.secrets());
             let messages: Value = serde_json::from_str(&redacted).unwrap_or(Value::Null);
-            axum::Json(json!({"session_id": id, "messages": messages})).into_response()
+            let mut body = json!({"session_id": id, "messages": messages});
+            if !loaded.warnings.is_empty() {
+                body["warnings"] = json!(loaded.warnings);
+            }
+            axum::Json(body).into_response()
         }
         Err(e) => ApiError::from(e).into_response(),
     }

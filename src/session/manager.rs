@@ -106,6 +106,15 @@ struct Job {
 
 type Reply = oneshot::Sender<Result<CommandOutcome, SessionError>>;
 
+/// How far the session file matches the history in memory.
+#[derive(Debug, Clone, Copy)]
+enum Saved {
+    /// The file holds exactly `history[..n]`.
+    Upto(usize),
+    /// The file does not match any prefix (a compaction or reset rewrote the history).
+    Stale,
+}
+
 /// A worker's queue, and the replies owed to commands that joined the running turn.
 struct Queue {
     rx: mpsc::Receiver<Job>,
@@ -198,9 +207,15 @@ impl SessionManager {
         Err(SessionError::Closed)
     }
 
-    /// The stored history of a session.
+    /// The stored history of a session, read without repairing anything.
     pub fn history(&self, session_id: &str) -> Result<Vec<Message>, SessionError> {
-        Ok(self.inner.store.load(session_id)?.messages)
+        Ok(self.view(session_id)?.messages)
+    }
+
+    /// The stored history and what is wrong with the file, read without repairing anything:
+    /// a viewer must not set a file aside before the conversation's worker can tell the user.
+    pub fn view(&self, session_id: &str) -> Result<super::store::Loaded, SessionError> {
+        Ok(self.inner.store.peek(session_id)?)
     }
 
     /// Stops taking commands, lets running ones finish and their sessions flush.
@@ -289,63 +304,67 @@ impl SessionManager {
             Ok(loaded) => (loaded.messages, loaded.warnings),
             Err(e) => (Vec::new(), vec![e.to_string()]),
         };
+        let mut saved = Saved::Upto(history.len());
         if !warnings.is_empty() {
             // Say so in the history too, so the model knows why it remembers nothing.
             for w in &warnings {
                 history.push(Message::system(format!("[HomeClaw] {w}")));
             }
-            if let Err(e) = inner.store.rewrite(&id, &history) {
+            saved = Saved::Stale;
+            if let Err(e) = self.save(&id, &history, &mut saved) {
                 warnings.push(e.to_string());
             }
         }
-        let mut persisted = history.len();
         let queue = tokio::sync::Mutex::new(Queue {
             rx,
             joined: Vec::new(),
         });
         let idle = Duration::from_secs(inner.cfg.idle_timeout_secs);
+        // Jobs that raced in while the worker was retiring: still answered, then it ends.
+        let mut late: Option<std::collections::VecDeque<Job>> = None;
         loop {
-            let received = {
-                let mut q = queue.lock().await;
-                tokio::time::timeout(idle, q.rx.recv()).await
-            };
-            match received {
-                Ok(Some(job)) => {
-                    self.process(
-                        &id,
-                        job,
-                        &mut history,
-                        &mut persisted,
-                        &mut warnings,
-                        &queue,
-                    )
-                    .await;
-                }
-                Ok(None) => break,
-                Err(_) => {
-                    info!("Idle session worker exits");
-                    self.forget(&id, Some(generation));
-                    // Anything that raced in before the queue closed is still answered.
-                    let late: Vec<Job> = {
+            let job = match late.as_mut() {
+                Some(jobs) => match jobs.pop_front() {
+                    Some(job) => job,
+                    None => break,
+                },
+                None => {
+                    let received = {
                         let mut q = queue.lock().await;
-                        q.rx.close();
-                        std::iter::from_fn(|| q.rx.try_recv().ok()).collect()
+                        tokio::time::timeout(idle, q.rx.recv()).await
                     };
-                    for job in late {
-                        self.process(
-                            &id,
-                            job,
-                            &mut history,
-                            &mut persisted,
-                            &mut warnings,
-                            &queue,
-                        )
-                        .await;
+                    match received {
+                        Ok(Some(job)) => job,
+                        Ok(None) => break,
+                        Err(_) => {
+                            info!("Idle session worker exits");
+                            self.forget(&id, Some(generation));
+                            let mut q = queue.lock().await;
+                            q.rx.close();
+                            late = Some(std::iter::from_fn(|| q.rx.try_recv().ok()).collect());
+                            continue;
+                        }
                     }
-                    break;
                 }
-            }
+            };
+            self.process(&id, job, &mut history, &mut saved, &mut warnings, &queue)
+                .await;
         }
+    }
+
+    /// Brings the file up to `history`: appends what is not saved yet, or rewrites the whole
+    /// file when it no longer matches (after a compaction, or a rewrite that failed). A failed
+    /// save leaves `saved` as it was, so the next one catches up and nothing is dropped.
+    fn save(&self, id: &str, history: &[Message], saved: &mut Saved) -> Result<(), StoreError> {
+        let store = &self.inner.store;
+        match *saved {
+            Saved::Upto(n) if n <= history.len() => {
+                store.append(id, &history[..n], &history[n..])?;
+            }
+            _ => store.rewrite(id, history)?,
+        }
+        *saved = Saved::Upto(history.len());
+        Ok(())
     }
 
     async fn process(
@@ -353,7 +372,7 @@ impl SessionManager {
         id: &str,
         job: Job,
         history: &mut Vec<Message>,
-        persisted: &mut usize,
+        saved: &mut Saved,
         warnings: &mut Vec<String>,
         queue: &tokio::sync::Mutex<Queue>,
     ) {
@@ -362,18 +381,14 @@ impl SessionManager {
         let duplicate =
             matches!(history.last(), Some(Message::User { content }) if *content == request.text);
         if !duplicate {
-            let message = Message::user(request.text.clone());
-            if let Err(e) =
-                inner
-                    .store
-                    .append(id, &history[..*persisted], std::slice::from_ref(&message))
-            {
+            history.push(Message::user(request.text.clone()));
+            if let Err(e) = self.save(id, history, saved) {
+                // Not accepted: nothing runs for a message that could not be kept.
+                history.pop();
                 warn!(error = %e, "Cannot store the user's message");
                 let _ = reply.send(Err(e.into()));
                 return;
             }
-            history.push(message);
-            *persisted = history.len();
         }
         let deps = &inner.deps;
         // The worker does not hold the queue while a run is in progress, so this never waits.
@@ -401,19 +416,15 @@ impl SessionManager {
         agent.inbox = Some(&drain);
         let result = agent.run(history).await;
         let mut notes = std::mem::take(warnings);
-        let stored = if result.compacted || result.reset {
-            inner.store.rewrite(id, history)
-        } else {
-            inner
-                .store
-                .append(id, &history[..*persisted], &history[*persisted..])
-        };
-        match stored {
-            Ok(()) => *persisted = history.len(),
-            Err(e) => {
-                warn!(error = %e, "Cannot store the run's messages");
-                notes.push(format!("this exchange could not be saved: {e}"));
-            }
+        if result.compacted || result.reset {
+            *saved = Saved::Stale;
+        }
+        if let Err(e) = self.save(id, history, saved) {
+            warn!(error = %e, "Cannot store the run's messages");
+            notes.push(format!(
+                "this exchange could not be saved yet ({e}); it is kept in memory and saved with \
+                 the next one"
+            ));
         }
         let outcome = CommandOutcome {
             session_id: id.to_owned(),

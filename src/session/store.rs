@@ -107,8 +107,19 @@ impl SessionStore {
         }
     }
 
-    /// Loads a session; a missing file is an empty session.
+    /// Loads a session; a missing file is an empty session. Repairs the file: a torn last line
+    /// is cut off, a damaged file set aside (the warnings say so).
     pub fn load(&self, id: &str) -> Result<Loaded, StoreError> {
+        self.read(id, true)
+    }
+
+    /// Reads a session without touching the file (for viewers): the repair, and its note to
+    /// the conversation, are left to the session's own worker.
+    pub fn peek(&self, id: &str) -> Result<Loaded, StoreError> {
+        self.read(id, false)
+    }
+
+    fn read(&self, id: &str, repair: bool) -> Result<Loaded, StoreError> {
         validate_id(id)?;
         let path = self.path(id);
         let file = match File::open(&path) {
@@ -136,18 +147,31 @@ impl SessionStore {
             let complete = line.ends_with('\n');
             match serde_json::from_str::<Line>(line.trim_end()) {
                 Ok(parsed) if complete => loaded.messages.push(parsed.message),
-                _ if index == last => {
+                _ if index == last && !complete => {
                     // A torn last line: the process died mid-write. Cut it off.
-                    warn!(session = id, "Dropping a torn last line");
                     loaded
                         .warnings
                         .push("the last message was cut off by a crash and was dropped".into());
+                    if !repair {
+                        continue;
+                    }
+                    warn!(session = id, "Dropping a torn last line");
                     let file = OpenOptions::new()
                         .write(true)
                         .open(&path)
                         .map_err(|e| Self::io(id, e))?;
                     file.set_len(*start as u64).map_err(|e| Self::io(id, e))?;
                     file.sync_all().map_err(|e| Self::io(id, e))?;
+                }
+                _ if !repair => {
+                    return Ok(Loaded {
+                        messages: Vec::new(),
+                        warnings: vec![format!(
+                            "line {} of the conversation is damaged; it will be set aside when \
+                             the conversation continues",
+                            index + 1
+                        )],
+                    });
                 }
                 _ => {
                     let aside = self.dir.join(format!(

@@ -411,3 +411,154 @@ async fn an_acknowledged_command_is_not_run_again_after_kill_9() {
         "{session}"
     );
 }
+
+/// A tmpfs mounted over a test directory, unmounted on drop; `None` without the privilege.
+struct Mount(std::path::PathBuf);
+
+impl Mount {
+    fn tmpfs(path: &std::path::Path, size: &str) -> Option<Self> {
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(path)
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then(|| Self(path.to_owned()))
+    }
+
+    fn remount(&self, mode: &str) {
+        let status = std::process::Command::new("mount")
+            .args(["-o", &format!("remount,{mode}")])
+            .arg(&self.0)
+            .status()
+            .unwrap();
+        assert!(status.success(), "remount {mode}");
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+/// The session directory fills up, then turns read-only, in the middle of runs: each command
+/// gets a clear storage error or an answer that says it could not be saved, the process keeps
+/// serving, and once the disk is writable again nothing of the conversation is lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_or_read_only_session_directory_is_a_clear_error_and_nothing_is_lost() {
+    let ha = shared();
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let sessions = dir.path().join("sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let mount = Mount::tmpfs(&sessions, "512k");
+    let server = Homeclaw::spawn(dir.path(), &config_for(ha, &llm.openai_url(), &sessions));
+    server.ready().await;
+
+    // Disk full: a real tmpfs filled to the brim, or /dev/full where mounting is not allowed.
+    let filler = sessions.join("filler.bin");
+    if mount.is_some() {
+        let mut file = std::fs::File::create(&filler).unwrap();
+        let chunk = vec![0u8; 64 * 1024];
+        while std::io::Write::write_all(&mut file, &chunk).is_ok() {}
+    } else {
+        eprintln!("no mount privilege: disk full via /dev/full, read-only case skipped");
+        std::os::unix::fs::symlink("/dev/full", sessions.join("full.jsonl")).unwrap();
+    }
+    let (status, body) = server
+        .post_json(
+            "/api/command",
+            &json!({"text": "turn on the light", "session_id": "full"}),
+        )
+        .await;
+    assert_eq!(status, 500, "{body}");
+    assert_eq!(body["error"]["code"], "storage", "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("No space left"),
+        "{body}"
+    );
+    assert_eq!(
+        llm.requests().len(),
+        0,
+        "nothing ran for an unsaved command"
+    );
+    let _ = std::fs::remove_file(&filler);
+    let _ = std::fs::remove_file(sessions.join("full.jsonl"));
+    llm.push(openai_text("first answer"));
+    let (status, body) = server
+        .post_json(
+            "/api/command",
+            &json!({"text": "first", "session_id": "ro"}),
+        )
+        .await;
+    assert_eq!(status, 200, "space again: {body}");
+
+    let Some(mount) = mount else {
+        return;
+    };
+    // Read-only while a run is in progress: the user's message is stored, the answer cannot be.
+    let (gate, reply) = gated(openai_text("second answer"));
+    llm.push(reply);
+    let pending = send(&server, json!({"text": "second", "session_id": "ro"}), None);
+    llm.wait_requests(2).await;
+    mount.remount("ro");
+    gate.notify_one();
+    let (status, body) = pending.await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["reply"], "second answer");
+    assert!(
+        body["warnings"]
+            .to_string()
+            .contains("could not be saved yet"),
+        "{body}"
+    );
+    // A new command cannot be stored at all: a clear error, nothing run.
+    let (status, body) = server
+        .post_json(
+            "/api/command",
+            &json!({"text": "third", "session_id": "other"}),
+        )
+        .await;
+    assert_eq!(status, 500, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Read-only"),
+        "{body}"
+    );
+    let (status, _, _) = server.request("GET", "/api/health", None, &[]).await;
+    assert_eq!(status, 200);
+
+    // Writable again: the next exchange saves what could not be saved before.
+    mount.remount("rw");
+    llm.push(openai_text("third answer"));
+    let (status, body) = server
+        .post_json(
+            "/api/command",
+            &json!({"text": "third", "session_id": "ro"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let on_disk = std::fs::read_to_string(sessions.join("ro.jsonl")).unwrap();
+    for text in [
+        "first",
+        "first answer",
+        "second",
+        "second answer",
+        "third",
+        "third answer",
+    ] {
+        assert!(
+            on_disk.contains(&format!("\"{text}\"")),
+            "{text} is on disk:\n{on_disk}"
+        );
+    }
+    drop(server);
+}

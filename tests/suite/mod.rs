@@ -1,6 +1,7 @@
 mod addon;
 mod agent_live;
 mod api;
+mod bad_input;
 mod cli;
 mod faults;
 mod ha_client;
