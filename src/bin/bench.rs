@@ -4,6 +4,8 @@
 //!   cargo run --release --bin homeclaw-bench -- registry [--entities 10000] [--runs 10]
 //!   cargo run --release --bin homeclaw-bench -- agent [--entities 5000] [--runs 2000]
 //!   cargo run --release --bin homeclaw-bench -- tokens
+//!   cargo run --release --bin homeclaw-bench -- load [--sessions 200] [--commands 5]
+//!   cargo run --release --bin homeclaw-bench -- soak [--seconds 60] [--clients 8]
 
 use std::time::{Duration, Instant};
 
@@ -22,6 +24,9 @@ use homeclaw::ha::protocol::{Incoming, parse_frame};
 use homeclaw::ha::registry::{Registry, Snapshot, StateObject};
 use homeclaw::llm::{ChatModel, ChatRequest, ChatResponse, LlmError, Message, ToolChoice};
 use serde_json::{Value, json};
+
+#[path = "bench/soak.rs"]
+mod soak;
 
 #[derive(Parser)]
 #[command(name = "homeclaw-bench")]
@@ -82,6 +87,20 @@ enum Bench {
         #[arg(long)]
         ha_token_file: Option<std::path::PathBuf>,
     },
+    /// Soak: mixed HTTP + MQTT + Wyoming traffic for a set time against a zero-latency model,
+    /// with a real Home Assistant and a Mosquitto broker it starts itself (Debian's
+    /// `mosquitto`): throughput, p99, RSS growth, lost and crossed replies.
+    Soak {
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+        /// Concurrent clients per transport.
+        #[arg(long, default_value_t = 8)]
+        clients: usize,
+        #[arg(long, default_value = "ws://127.0.0.1:8123/api/websocket")]
+        ha_url: String,
+        #[arg(long)]
+        ha_token_file: Option<std::path::PathBuf>,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -112,6 +131,12 @@ fn main() -> anyhow::Result<()> {
             ha_url,
             ha_token_file,
         } => load(sessions, commands, ha_url, ha_token_file),
+        Bench::Soak {
+            seconds,
+            clients,
+            ha_url,
+            ha_token_file,
+        } => soak::run(seconds, clients.max(1), ha_url, ha_token_file),
     }
 }
 
@@ -400,19 +425,22 @@ fn tokens() -> anyhow::Result<()> {
     Ok(())
 }
 
-fn load(
-    sessions: usize,
-    commands: usize,
+/// The server side of the load and soak benches, in this process: the real App (Home
+/// Assistant connection, registry, sessions, agent) with the zero-latency echo model, and the
+/// HTTP API on a free port.
+struct Stack {
+    app: std::sync::Arc<homeclaw::app::App>,
+    state: std::sync::Arc<homeclaw::api::ApiState>,
+    addr: std::net::SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+fn stack_config(
     ha_url: String,
     token_file: Option<std::path::PathBuf>,
-) -> anyhow::Result<()> {
-    use homeclaw::api::ApiState;
-    use homeclaw::api::auth::AuthLimiter;
-    use homeclaw::api::idempotency::IdempotencyStore;
-    use homeclaw::app::App;
+) -> anyhow::Result<homeclaw::config::Config> {
     use homeclaw::config::{Config, Sources};
-    use std::sync::Arc;
-
     let token_file = token_file.unwrap_or_else(|| {
         std::path::PathBuf::from(std::env::var("HOME").unwrap_or_default())
             .join(".cache/homeclaw/ha-8123/token")
@@ -434,28 +462,29 @@ fn load(
         ),
         ("HOMECLAW_LOG__LEVEL".to_string(), "warn".to_string()),
     ]);
-    let cfg = Config::load(&Sources {
+    Ok(Config::load(&Sources {
         file: None,
         options_json: Some(write_empty_options(&dir)?),
         env,
-    })?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async move {
+    })?)
+}
+
+impl Stack {
+    async fn start(cfg: homeclaw::config::Config) -> anyhow::Result<Self> {
+        use homeclaw::api::ApiState;
+        use homeclaw::api::auth::AuthLimiter;
+        use homeclaw::api::idempotency::IdempotencyStore;
+        use homeclaw::app::App;
+        use std::sync::Arc;
         let app = Arc::new(App::start_with_model(
             cfg,
             Arc::new(homeclaw::agent::sim::EchoModel),
         )?);
-        app.client
-            .wait_connected(Duration::from_secs(30))
-            .await
-            .context("Home Assistant not reachable (start it with scripts/ha-dev.sh start)")?;
-        app.home
-            .registry
-            .wait_synced_after(0, Duration::from_secs(30))
-            .await
-            .context("registry did not load")?;
+        if !app.wait_ready(Duration::from_secs(30)).await {
+            bail!(
+                "Home Assistant not reachable or registry not loaded (start it with scripts/ha-dev.sh start)"
+            );
+        }
         let state = Arc::new(ApiState {
             app: app.clone(),
             idempotency: IdempotencyStore::new(Duration::from_secs(60), 10_000),
@@ -463,10 +492,39 @@ fn load(
         });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(homeclaw::api::serve(state, listener, async {
+        let (stop, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(homeclaw::api::serve(state.clone(), listener, async {
             let _ = stop_rx.await;
         }));
+        Ok(Self {
+            app,
+            state,
+            addr,
+            stop,
+            server,
+        })
+    }
+
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.server.await;
+        self.app.shutdown().await;
+    }
+}
+
+fn load(
+    sessions: usize,
+    commands: usize,
+    ha_url: String,
+    token_file: Option<std::path::PathBuf>,
+) -> anyhow::Result<()> {
+    let cfg = stack_config(ha_url, token_file)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let stack = Stack::start(cfg).await?;
+        let addr = stack.addr;
         let http = reqwest::Client::new();
         let started = Instant::now();
         let mut tasks = Vec::new();
@@ -511,9 +569,7 @@ fn load(
             crossed += cr;
         }
         let elapsed = started.elapsed();
-        let _ = stop_tx.send(());
-        let _ = server.await;
-        app.shutdown().await;
+        stack.stop().await;
         latencies.sort();
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         let total = latencies.len();

@@ -87,6 +87,10 @@ impl MqttConfig {
 fn options(cfg: &MqttConfig, host: &str) -> MqttOptions {
     let mut opts = MqttOptions::new(cfg.client_id.clone(), host, cfg.port);
     opts.set_keep_alive(Duration::from_secs(30));
+    // Replies are small and awaited one by one: no Nagle delay on top of the broker's.
+    let mut network = opts.network_options();
+    network.set_tcp_nodelay(true);
+    opts.set_network_options(network);
     opts.set_max_packet_size(Some(
         (cfg.max_payload_bytes as u32).saturating_mul(4).max(65_536),
     ));
