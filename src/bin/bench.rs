@@ -96,6 +96,9 @@ enum Bench {
         /// Concurrent clients per transport.
         #[arg(long, default_value_t = 8)]
         clients: usize,
+        /// The model's context window; small values make compaction part of the soak.
+        #[arg(long)]
+        context_tokens: Option<usize>,
         #[arg(long, default_value = "ws://127.0.0.1:8123/api/websocket")]
         ha_url: String,
         #[arg(long)]
@@ -134,9 +137,16 @@ fn main() -> anyhow::Result<()> {
         Bench::Soak {
             seconds,
             clients,
+            context_tokens,
             ha_url,
             ha_token_file,
-        } => soak::run(seconds, clients.max(1), ha_url, ha_token_file),
+        } => soak::run(
+            seconds,
+            clients.max(1),
+            context_tokens,
+            ha_url,
+            ha_token_file,
+        ),
     }
 }
 

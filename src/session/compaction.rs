@@ -19,6 +19,8 @@ use crate::ha::registry::Registry;
 use crate::llm::{ChatModel, ChatRequest, LlmError, Message, ToolChoice};
 
 pub const SUMMARY_PREFIX: &str = "[HomeClaw summary of the earlier conversation]";
+/// Longest summary kept: four times the 400 tokens asked for.
+const SUMMARY_MAX_CHARS: usize = 400 * 4 * 4;
 pub const REFRESH_PREFIX: &str = "[HomeClaw context refresh]";
 
 const SUMMARY_PROMPT: &str = "You summarise a conversation between a user and a smart-home \
@@ -184,7 +186,12 @@ pub async fn compact(
         max_tokens: Some(400),
         temperature: Some(0.0),
     };
-    let summary = model.chat(&request).await?.text;
+    // A model may ignore max_tokens (or echo its input): the summary is cut to what a summary
+    // can reasonably be, so it can never crowd out the conversation it replaces.
+    let summary = crate::agent::truncate::truncate(
+        model.chat(&request).await?.text.trim(),
+        SUMMARY_MAX_CHARS,
+    );
     let note = registry_note(history);
     let mut replaced = vec![
         Message::user(format!("{SUMMARY_PREFIX}\n{}", summary.trim())),
@@ -286,6 +293,25 @@ mod tests {
         let sent = &model.requests()[0];
         assert!(sent.tools.is_empty());
         assert_eq!(sent.tool_choice, ToolChoice::None);
+    }
+
+    /// Found by the soak: a model that echoes its input wrote a summary over the session's
+    /// message cap, and every later command of that session failed to store.
+    #[tokio::test]
+    async fn an_overlong_summary_is_cut() {
+        let mut h = long_history(10);
+        let huge = "x".repeat(200_000);
+        let model = ScriptedModel::new(vec![text_reply(&huge)]);
+        let registry = synthetic_home(20);
+        compact(&model, |hist| refresh_note(&registry, hist), &mut h, 600)
+            .await
+            .unwrap();
+        match &h[0] {
+            Message::User { content } => {
+                assert!(content.chars().count() <= SUMMARY_MAX_CHARS + SUMMARY_PREFIX.len() + 1)
+            }
+            other => panic!("unexpected {other:?}"),
+        }
     }
 
     #[tokio::test]

@@ -1,8 +1,8 @@
 //! Crash-safe JSONL persistence: one file per session, one message per line.
 //!
 //! Invariants:
-//! - A message is validated before it is written (pairing rules, size caps); an invalid one is
-//!   an error, never a line on disk.
+//! - A message is validated before it is written (pairing rules); an invalid one is an error,
+//!   never a line on disk. Oversized messages are cut to the caps, with a marker.
 //! - Writes are append + flush + fsync; a rewrite (after compaction) goes to a temporary file
 //!   that is fsynced and renamed over the old one, so a crash leaves the old or the new file.
 //! - A torn last line (crash mid-write) is dropped on load with a warning and cut from the file.
@@ -251,14 +251,14 @@ impl SessionStore {
                         is_error: *is_error,
                     }
                 }
-                Message::User { content } | Message::System { content }
-                    if content.chars().count() > self.max_message_chars =>
-                {
-                    return Err(StoreError::Invalid(format!(
-                        "message of {} characters is over the {} limit",
-                        content.chars().count(),
-                        self.max_message_chars
-                    )));
+                // Commands over the limit are refused before they get here; what is left is
+                // HomeClaw's own text (a summary a model wrote too long, a note). Refusing it
+                // would leave the session unable to store anything ever again.
+                Message::User { content } if content.chars().count() > self.max_message_chars => {
+                    Message::user(truncate(content, self.max_message_chars))
+                }
+                Message::System { content } if content.chars().count() > self.max_message_chars => {
+                    Message::system(truncate(content, self.max_message_chars))
                 }
                 other => other.clone(),
             };
@@ -451,11 +451,18 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn an_oversized_message_is_cut_not_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(&dir);
         let huge = Message::user("x".repeat(100_001));
-        assert!(matches!(
-            s.append("s1", &[], &[huge]),
-            Err(StoreError::Invalid(_))
-        ));
+        s.append("s1", &[], &[huge]).unwrap();
+        match &s.load("s1").unwrap().messages[..] {
+            [Message::User { content }] => assert!(content.chars().count() <= 100_000),
+            other => panic!("unexpected {other:?}"),
+        }
     }
 
     #[test]

@@ -164,6 +164,15 @@ impl Homeclaw {
         (s, b)
     }
 
+    /// `POST /api/command` with `text` in `session`.
+    pub async fn command(&self, text: &str, session: &str) -> (u16, Value) {
+        self.post_json(
+            "/api/command",
+            &serde_json::json!({"text": text, "session_id": session}),
+        )
+        .await
+    }
+
     pub fn kill9(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -48,6 +48,22 @@ pub struct Recorded {
     pub body: Value,
 }
 
+impl Recorded {
+    /// The contents of the tool results in an OpenAI-format request, in order.
+    pub fn tool_results(&self) -> Vec<String> {
+        self.body["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| m["role"] == "tool")
+            .map(|m| match &m["content"] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+            .collect()
+    }
+}
+
 #[derive(Default)]
 struct Inner {
     queue: VecDeque<Reply>,

@@ -63,15 +63,7 @@ async fn turn_on_the_kitchen_light_changes_the_real_state() {
 
     // The search result the model saw named the real entity.
     let requests = server.requests();
-    let seen = requests[1].body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["role"] == "tool")
-        .unwrap()["content"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let seen = requests[1].tool_results().remove(0);
     assert!(seen.contains("light.kitchen_lights"), "{seen}");
     assert!(server.violations().is_empty(), "{:?}", server.violations());
 
@@ -150,15 +142,7 @@ async fn a_denied_service_never_reaches_home_assistant() {
     let mut history = vec![Message::user("turn off the living room lights")];
     let result = agent.run(&mut history).await;
     assert!(result.actions.is_empty());
-    let seen = server.requests()[1].body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["role"] == "tool")
-        .unwrap()["content"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let seen = server.requests()[1].tool_results().remove(0);
     assert!(seen.contains("denied"), "{seen}");
     let (_, state) = ha
         .rest("GET", "/api/states/light.living_room_rgbww_lights", None)

@@ -529,12 +529,7 @@ async fn every_entry_point_rejects_bad_input_clearly_and_stays_healthy() {
     assert_eq!(status, 500, "{body}");
     assert!(is_json_error(&body), "{body}");
     llm.push(openai_text("Fresh start."));
-    let (status, body) = server
-        .post_json(
-            "/api/command",
-            &json!({"text": "hello again", "session_id": "junk"}),
-        )
-        .await;
+    let (status, body) = server.command("hello again", "junk").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["reply"], "Fresh start.");
     assert!(

@@ -95,13 +95,7 @@ async fn home_assistant_going_away_mid_command_fails_clearly_or_completes_once()
     let (status, body) = pending.await.unwrap();
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["actions"], json!([]), "nothing ran: {body}");
-    let tool_result = llm.requests()[1].body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["role"] == "tool")
-        .unwrap()["content"]
-        .to_string();
+    let tool_result = llm.requests()[1].tool_results().join("\n");
     assert!(
         tool_result.contains("Home Assistant"),
         "the model is told why: {tool_result}"
@@ -211,12 +205,7 @@ async fn every_llm_fault_during_multi_tool_runs_is_survived() {
     ));
     // Both attempts on the primary failed: the fallback (Anthropic format) answers.
     llm.push(anthropic_text("The fan is on now."));
-    let (code, body) = server
-        .post_json(
-            "/api/command",
-            &json!({"text": "turn on the limited fan", "session_id": "faulty-1"}),
-        )
-        .await;
+    let (code, body) = server.command("turn on the limited fan", "faulty-1").await;
     assert_eq!(code, 200, "{body}");
     assert_eq!(body["status"], "done", "{body}");
     assert_eq!(body["reply"], "The fan is on now.");
@@ -235,12 +224,7 @@ async fn every_llm_fault_during_multi_tool_runs_is_survived() {
     )]));
     llm.push(status(404));
     llm.push(anthropic_text("The fan is off."));
-    let (code, body) = server
-        .post_json(
-            "/api/command",
-            &json!({"text": "turn off the limited fan", "session_id": "faulty-2"}),
-        )
-        .await;
+    let (code, body) = server.command("turn off the limited fan", "faulty-2").await;
     assert_eq!(code, 200, "{body}");
     assert_eq!(body["status"], "done", "{body}");
     assert_eq!(llm.requests().len() - seen, 4, "4xx are not retried");
@@ -468,12 +452,7 @@ async fn a_full_or_read_only_session_directory_is_a_clear_error_and_nothing_is_l
         eprintln!("no mount privilege: disk full via /dev/full, read-only case skipped");
         std::os::unix::fs::symlink("/dev/full", sessions.join("full.jsonl")).unwrap();
     }
-    let (status, body) = server
-        .post_json(
-            "/api/command",
-            &json!({"text": "turn on the light", "session_id": "full"}),
-        )
-        .await;
+    let (status, body) = server.command("turn on the light", "full").await;
     assert_eq!(status, 500, "{body}");
     assert_eq!(body["error"]["code"], "storage", "{body}");
     assert!(
@@ -491,12 +470,7 @@ async fn a_full_or_read_only_session_directory_is_a_clear_error_and_nothing_is_l
     let _ = std::fs::remove_file(&filler);
     let _ = std::fs::remove_file(sessions.join("full.jsonl"));
     llm.push(openai_text("first answer"));
-    let (status, body) = server
-        .post_json(
-            "/api/command",
-            &json!({"text": "first", "session_id": "ro"}),
-        )
-        .await;
+    let (status, body) = server.command("first", "ro").await;
     assert_eq!(status, 200, "space again: {body}");
 
     let Some(mount) = mount else {
@@ -519,12 +493,7 @@ async fn a_full_or_read_only_session_directory_is_a_clear_error_and_nothing_is_l
         "{body}"
     );
     // A new command cannot be stored at all: a clear error, nothing run.
-    let (status, body) = server
-        .post_json(
-            "/api/command",
-            &json!({"text": "third", "session_id": "other"}),
-        )
-        .await;
+    let (status, body) = server.command("third", "other").await;
     assert_eq!(status, 500, "{body}");
     assert!(
         body["error"]["message"]
@@ -539,12 +508,7 @@ async fn a_full_or_read_only_session_directory_is_a_clear_error_and_nothing_is_l
     // Writable again: the next exchange saves what could not be saved before.
     mount.remount("rw");
     llm.push(openai_text("third answer"));
-    let (status, body) = server
-        .post_json(
-            "/api/command",
-            &json!({"text": "third", "session_id": "ro"}),
-        )
-        .await;
+    let (status, body) = server.command("third", "ro").await;
     assert_eq!(status, 200, "{body}");
     let on_disk = std::fs::read_to_string(sessions.join("ro.jsonl")).unwrap();
     for text in [

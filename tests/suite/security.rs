@@ -53,12 +53,7 @@ async fn injected_instructions_in_home_assistant_data_cannot_open_the_garage() {
         "call_service",
         json!({"domain": "cover", "service": "open_cover", "entity_id": "cover.garage_door"}),
     )]));
-    let (status, body) = server
-        .post_json(
-            "/api/command",
-            &json!({"text": "is the hall window open?", "session_id": "injected"}),
-        )
-        .await;
+    let (status, body) = server.command("is the hall window open?", "injected").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["status"], "approval_required", "{body}");
     assert_eq!(body["actions"], json!([]), "{body}");
@@ -76,15 +71,7 @@ async fn injected_instructions_in_home_assistant_data_cannot_open_the_garage() {
     let requests = llm.requests();
     let system = requests[1].body["messages"][0]["content"].as_str().unwrap();
     assert!(system.contains("never instructions"), "{system}");
-    let tool = requests[1].body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["role"] == "tool")
-        .unwrap()["content"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let tool = requests[1].tool_results().remove(0);
     let quoted: Value = serde_json::from_str(&tool).expect("tool results are JSON data");
     assert!(quoted.to_string().contains("SYSTEM OVERRIDE"), "{quoted}");
 
@@ -102,10 +89,7 @@ async fn injected_instructions_in_home_assistant_data_cannot_open_the_garage() {
         r#"{"name": "call_service", "arguments": {"domain": "lock", "service": "unlock", "entity_id": "lock.front_door"}}"#,
     ));
     let (status, body) = text_server
-        .post_json(
-            "/api/command",
-            &json!({"text": "what does the hall window say?", "session_id": "injected-text"}),
-        )
+        .command("what does the hall window say?", "injected-text")
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["status"], "approval_required", "{body}");
@@ -164,13 +148,7 @@ async fn denied_services_are_refused_on_every_path() {
             .await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["actions"], json!([]), "{call}: {body}");
-        let tool = llm.requests().last().unwrap().body["messages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["role"] == "tool")
-            .unwrap()["content"]
-            .to_string();
+        let tool = llm.requests().last().unwrap().tool_results().join("\n");
         assert!(tool.contains("denied"), "{call}: {tool}");
         refused += 1;
     }

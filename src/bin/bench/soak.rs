@@ -28,6 +28,8 @@ struct Tally {
     latencies: Vec<Duration>,
     lost: usize,
     crossed: usize,
+    /// The first few anomalies, to show what went wrong.
+    examples: Vec<String>,
 }
 
 impl Tally {
@@ -40,18 +42,33 @@ impl Tally {
     ) {
         self.latencies.push(started.elapsed());
         match reply {
-            None => self.lost += 1,
+            None => {
+                self.lost += 1;
+                self.example(format!("lost: {text:?} on {session}"));
+            }
             Some((reply, got_session)) => {
                 if reply != format!("echo: {text}")
                     || (!got_session.is_empty() && got_session != session)
                 {
                     self.crossed += 1;
+                    self.example(format!(
+                        "crossed: {text:?} on {session} got {reply:?} on {got_session}"
+                    ));
                 }
             }
         }
     }
 
+    fn example(&mut self, what: String) {
+        if self.examples.len() < 3 {
+            self.examples.push(what.chars().take(300).collect());
+        }
+    }
+
     fn merge(&mut self, other: Tally) {
+        for e in other.examples {
+            self.example(e);
+        }
         self.latencies.extend(other.latencies);
         self.lost += other.lost;
         self.crossed += other.crossed;
@@ -116,11 +133,15 @@ impl Drop for Broker {
 pub fn run(
     seconds: u64,
     clients: usize,
+    context_tokens: Option<usize>,
     ha_url: String,
     token_file: Option<std::path::PathBuf>,
 ) -> anyhow::Result<()> {
     let broker = Broker::start()?;
     let mut cfg = stack_config(ha_url, token_file)?;
+    if let Some(tokens) = context_tokens {
+        cfg.agent.context_window_tokens = tokens;
+    }
     cfg.mqtt.host = Some("127.0.0.1".into());
     cfg.mqtt.port = broker.port;
     cfg.mqtt.client_id = format!("homeclaw-soak-{}", broker.port);
@@ -201,11 +222,20 @@ pub fn run(
             peak as f64 / 1024.0,
             (end as f64 - baseline as f64) / 1024.0
         );
+        for example in &all.examples {
+            println!("  {example}");
+        }
         if total.lost + total.crossed > 0 {
             bail!("{} lost and {} crossed replies", total.lost, total.crossed);
         }
         Ok(())
     })
+}
+
+/// What a command answer says (HTTP and MQTT carry the same JSON).
+fn reply_and_session(body: &Value) -> (String, String) {
+    let field = |k: &str| body[k].as_str().unwrap_or_default().to_owned();
+    (field("reply"), field("session_id"))
 }
 
 #[derive(Clone)]
@@ -253,14 +283,15 @@ async fn http_client(
         .await;
         let body: Option<Value> = match reply {
             Ok(Ok(r)) if r.status().is_success() => r.json().await.ok(),
+            Ok(Ok(r)) => {
+                let status = r.status();
+                let text = r.text().await.unwrap_or_default();
+                tally.example(format!("HTTP {status}: {text}"));
+                None
+            }
             _ => None,
         };
-        let got = body.map(|b| {
-            (
-                b["reply"].as_str().unwrap_or_default().to_owned(),
-                b["session_id"].as_str().unwrap_or_default().to_owned(),
-            )
-        });
+        let got = body.as_ref().map(reply_and_session);
         tally.record(t0, got, &text, &session);
     }
     Ok(tally)
@@ -324,10 +355,7 @@ async fn mqtt_client(port: u16, c: usize, running: Arc<AtomicBool>) -> anyhow::R
             )
             .await?;
         let got = match tokio::time::timeout(REPLY_TIMEOUT, rx).await {
-            Ok(Ok(body)) => Some((
-                body["reply"].as_str().unwrap_or_default().to_owned(),
-                body["session_id"].as_str().unwrap_or_default().to_owned(),
-            )),
+            Ok(Ok(body)) => Some(reply_and_session(&body)),
             _ => {
                 waiting.lock().await.remove(&request_id);
                 None
