@@ -656,6 +656,8 @@ impl<'a> Agent<'a> {
             "observed_state": report.observed_state,
             "note": if report.verified {
                 "Home Assistant shows the expected state."
+            } else if output.is_error {
+                "The call was sent but the connection to Home Assistant broke before it answered: it may or may not have run. Check with get_state before calling it again, and do not tell the user it was done."
             } else {
                 "NOT verified: the expected state was not observed. Do not tell the user this was done."
             },

@@ -164,6 +164,42 @@ async fn a_device_that_does_not_change_is_reported_honestly() {
     assert!(tool_results(&history)[0].contains("NOT verified"));
 }
 
+/// The connection breaks after a call was sent: the call is not reported as failed (it may
+/// have run) but verified like any other, and the model is told to check before calling again.
+#[tokio::test]
+async fn a_call_whose_answer_was_lost_is_verified_not_reported_as_failed() {
+    for stuck in [false, true] {
+        let home = MemoryHome::new(synthetic_home(20));
+        home.lose_answers();
+        if stuck {
+            home.stick("light.bed_light");
+        }
+        let model = ScriptedModel::new(vec![
+            calls_reply(
+                "1",
+                &[(
+                    "call_service",
+                    json!({"domain": "light", "service": "toggle", "entity_id": "light.bed_light"}),
+                )],
+            ),
+            text_reply("The connection broke; I will check."),
+        ]);
+        let mut history = vec![Message::user("toggle the bed light")];
+        let result = run_with(&model, &home, &cfg(), &mut history).await;
+        assert_eq!(result.actions.len(), 1, "{:?}", result.trace);
+        assert_eq!(result.actions[0].verified, !stuck);
+        assert!(tool_results(&history)[0].contains("may or may not have run") || !stuck);
+        if stuck {
+            assert!(
+                result.reply.contains("could not confirm"),
+                "{}",
+                result.reply
+            );
+        }
+        assert_eq!(home.calls().len(), 1, "never retried blindly");
+    }
+}
+
 #[tokio::test]
 async fn a_clarification_round_trip_continues_in_the_same_history() {
     let home = MemoryHome::new(synthetic_home(20));

@@ -143,6 +143,8 @@ pub struct MemoryHome {
     calls: Mutex<Vec<CheckedCall>>,
     /// Entities that accept calls but never change (an offline device).
     stuck: Mutex<Vec<String>>,
+    /// Calls run, but their answer is lost (the connection drops after sending).
+    lose_answers: std::sync::atomic::AtomicBool,
 }
 
 impl MemoryHome {
@@ -151,7 +153,14 @@ impl MemoryHome {
             registry: RwLock::new(registry),
             calls: Mutex::new(Vec::new()),
             stuck: Mutex::new(Vec::new()),
+            lose_answers: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// From now on every call runs but fails as if the connection broke before its answer.
+    pub fn lose_answers(&self) {
+        self.lose_answers
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Makes an entity ignore every service call from now on.
@@ -252,6 +261,13 @@ impl Home for MemoryHome {
             if let Some(new) = effect(&call.domain, &call.service, &current) {
                 self.set_state(&id, new);
             }
+        }
+        if self.lose_answers.load(std::sync::atomic::Ordering::Relaxed) {
+            return Box::pin(async {
+                Err(CallError::Ha(crate::ha::HaError::ConnectionLost {
+                    command: "call_service".into(),
+                }))
+            });
         }
         Box::pin(async { Ok(json!({"context": {"id": "sim"}})) })
     }

@@ -13,8 +13,9 @@ use serde_json::{Map, Value, json};
 
 use super::home::{Home, with_registry};
 use super::normalize::resolve_entity;
+use crate::ha::HaError;
 use crate::ha::registry::Registry;
-use crate::ha::services::{CheckedCall, ServiceCall};
+use crate::ha::services::{CallError, CheckedCall, ServiceCall};
 use crate::llm::{ToolCall, ToolDef};
 
 pub const SEARCH_DEFAULT_LIMIT: usize = 8;
@@ -406,6 +407,14 @@ impl ToolRegistry {
                     .to_string(),
                     is_error: false,
                     performed: Some(checked.clone()),
+                },
+                // Sent, then the connection broke (or HA went quiet): it may have run. Counted
+                // as performed, so it is verified and reported as unconfirmed, never as not done.
+                Err(
+                    e @ CallError::Ha(HaError::ConnectionLost { .. } | HaError::Timeout { .. }),
+                ) => ToolOutput {
+                    performed: Some(checked.clone()),
+                    ..ToolOutput::error(e.to_string())
                 },
                 Err(e) => ToolOutput::error(e.to_string()),
             },
