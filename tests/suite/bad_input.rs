@@ -580,5 +580,5 @@ async fn every_entry_point_rejects_bad_input_clearly_and_stays_healthy() {
     assert_eq!(status, 200, "{body}");
     assert!(llm.violations().is_empty(), "{:?}", llm.violations());
     let total: usize = counts.iter().map(|(_, n)| n).sum();
-    println!("bad inputs tried: {total} ({counts:?})");
+    crate::common::report(&format!("bad inputs tried: {total} ({counts:?})"));
 }

@@ -193,7 +193,7 @@ async fn denied_services_are_refused_on_every_path() {
         assert_eq!(status, 404, "{id}: {body}");
         refused += 1;
     }
-    println!("denied calls refused: {refused}");
+    crate::common::report(&format!("denied calls refused: {refused}"));
     assert!(llm.violations().is_empty(), "{:?}", llm.violations());
 }
 
@@ -334,9 +334,9 @@ async fn no_secret_appears_in_logs_traces_sessions_or_error_bodies() {
             );
         }
     }
-    println!(
+    crate::common::report(&format!(
         "secret grep: {} places, {} secrets",
         places.len(),
         secrets.len()
-    );
+    ));
 }
