@@ -31,6 +31,8 @@ pub const TYPE_DEVICE_REGISTRY_LIST: &str = "config/device_registry/list";
 pub const TYPE_AREA_REGISTRY_LIST: &str = "config/area_registry/list";
 pub const TYPE_EXPOSED_ENTITIES_LIST: &str = "homeassistant/expose_entity/list";
 pub const EVENT_STATE_CHANGED: &str = "state_changed";
+/// Fired once every integration has been set up: the registry is complete from then on.
+pub const EVENT_HOMEASSISTANT_STARTED: &str = "homeassistant_started";
 
 /// Error codes Home Assistant puts in failed results; the string is kept for unknown ones.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,10 +16,13 @@ use tracing::{debug, info, warn};
 
 use super::connection::{ClientEvent, HaClient, HaError};
 use super::exposure::ExposurePolicy;
-use super::protocol::EVENT_STATE_CHANGED;
+use super::protocol::{EVENT_HOMEASSISTANT_STARTED, EVENT_STATE_CHANGED};
 use super::registry::Registry;
 
 const SNAPSHOT_ATTEMPTS: u32 = 3;
+/// How soon a snapshot taken while Home Assistant was starting is taken again, if HA's
+/// `homeassistant_started` event does not come first.
+const STARTING_RETRY: Duration = Duration::from_secs(2);
 
 pub struct LiveRegistry {
     registry: Arc<RwLock<Registry>>,
@@ -134,17 +137,41 @@ async fn run(
     registry: Arc<RwLock<Registry>>,
     counters: Counters,
 ) {
+    // While Home Assistant is still starting, its integrations (and their services and
+    // entities) are not all loaded: the snapshot is used but not trusted, and taken again when
+    // HA says it has started (or, without that event, after a pause).
+    let mut again_at: Option<tokio::time::Instant> = None;
+    let sync = async |again_at: &mut Option<tokio::time::Instant>| {
+        *again_at = match resync(&client, &policy, &registry, &counters).await {
+            Some(false) => Some(tokio::time::Instant::now() + STARTING_RETRY),
+            _ => None,
+        };
+    };
     if client.current_state().is_connected() {
-        resync(&client, &policy, &registry, &counters).await;
+        sync(&mut again_at).await;
     }
     loop {
-        match events.recv().await {
+        let received = match again_at {
+            Some(at) => tokio::select! {
+                event = events.recv() => event,
+                () = tokio::time::sleep_until(at) => {
+                    sync(&mut again_at).await;
+                    continue;
+                }
+            },
+            None => events.recv().await,
+        };
+        match received {
             Ok(ClientEvent::Connected { .. }) => {
                 counters.current.send_replace(false);
-                resync(&client, &policy, &registry, &counters).await;
+                sync(&mut again_at).await;
             }
             Ok(ClientEvent::Disconnected { .. }) => {
                 counters.current.send_replace(false);
+                again_at = None;
+            }
+            Ok(ClientEvent::Event(event)) if event.event_type == EVENT_HOMEASSISTANT_STARTED => {
+                sync(&mut again_at).await;
             }
             Ok(ClientEvent::Event(event)) if event.event_type == EVENT_STATE_CHANGED => {
                 let mut guard = registry.write().unwrap_or_else(PoisonError::into_inner);
@@ -156,20 +183,36 @@ async fn run(
             Ok(_) => {}
             Err(broadcast::error::RecvError::Lagged(missed)) => {
                 warn!(missed, "Fell behind Home Assistant events; resyncing");
-                resync(&client, &policy, &registry, &counters).await;
+                sync(&mut again_at).await;
             }
             Err(broadcast::error::RecvError::Closed) => break,
         }
     }
 }
 
+/// Takes a full snapshot. `Some(running)` when one was applied (`running`: HA had finished
+/// starting, so the registry is complete and current), `None` when none could be taken.
 async fn resync(
     client: &HaClient,
     policy: &ExposurePolicy,
     registry: &Arc<RwLock<Registry>>,
     counters: &Counters,
-) {
+) -> Option<bool> {
     for attempt in 1..=SNAPSHOT_ATTEMPTS {
+        // Asked before the snapshot: once running, HA stays running for this connection.
+        let running = match client.get_config().await {
+            Ok(config) => config.state.as_deref().is_none_or(|s| s == "RUNNING"),
+            Err(
+                e @ (HaError::NotConnected(_) | HaError::ConnectionLost { .. } | HaError::Closed),
+            ) => {
+                debug!(error = %e, "Resync abandoned; waiting for the next connection");
+                return None;
+            }
+            Err(e) => {
+                warn!(error = %e, attempt, "Home Assistant's config could not be read");
+                continue;
+            }
+        };
         match client.snapshot().await {
             Ok(snapshot) => {
                 let fresh = {
@@ -180,20 +223,28 @@ async fn resync(
                 *registry.write().unwrap_or_else(PoisonError::into_inner) = fresh;
                 counters.generation.send_modify(|g| *g += 1);
                 counters.revision.send_modify(|r| *r += 1);
-                counters.current.send_replace(true);
-                info!(entities, hidden, "Registry synced from Home Assistant");
-                return;
+                counters.current.send_replace(running);
+                if running {
+                    info!(entities, hidden, "Registry synced from Home Assistant");
+                } else {
+                    info!(
+                        entities,
+                        hidden, "Home Assistant is still starting; will sync again"
+                    );
+                }
+                return Some(running);
             }
             // The next Connected event triggers a new sync; nothing to retry on a dead socket.
             Err(
                 e @ (HaError::NotConnected(_) | HaError::ConnectionLost { .. } | HaError::Closed),
             ) => {
                 debug!(error = %e, "Resync abandoned; waiting for the next connection");
-                return;
+                return None;
             }
             Err(e) => {
                 warn!(error = %e, attempt, "Registry snapshot failed");
             }
         }
     }
+    None
 }

@@ -206,3 +206,48 @@ async fn requests_while_unreachable_fail_at_once_and_shutdown_stops_the_actor() 
         .unwrap();
     assert_eq!(client.get_states().await, Err(HaError::Closed));
 }
+
+/// Home Assistant accepts websocket clients before its integrations are loaded. A snapshot
+/// taken then is used but not trusted (commands wait), and taken again once HA runs. Found in
+/// the fault suite: right after an HA restart the registry lacked `light.toggle`.
+#[tokio::test]
+async fn a_registry_synced_while_home_assistant_starts_is_synced_again_once_it_runs() {
+    use homeclaw::config::ExposureConfig;
+    use homeclaw::ha::{ExposurePolicy, LiveRegistry};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let configs = std::sync::Arc::new(AtomicUsize::new(0));
+    let seen = configs.clone();
+    let server = ScriptedHa::start(standard(move |_, msg| {
+        let result = match msg["type"].as_str() {
+            Some("get_config") => {
+                let state = if seen.fetch_add(1, Ordering::SeqCst) == 0 {
+                    "NOT_RUNNING"
+                } else {
+                    "RUNNING"
+                };
+                json!({"version": "2025.4.4", "state": state})
+            }
+            Some("get_services") => json!({}),
+            Some("homeassistant/expose_entity/list") => json!({"exposed_entities": {}}),
+            _ => json!([]),
+        };
+        Action::Send(vec![ok(msg, result)])
+    }))
+    .await;
+    let client = HaClient::spawn(settings(&server.url));
+    let registry = LiveRegistry::spawn(
+        client.clone(),
+        ExposurePolicy::new(ExposureConfig::default()),
+    );
+    assert_eq!(registry.wait_synced_after(0, WAIT).await, Some(1));
+    assert!(
+        !registry.is_current(),
+        "a starting HA's snapshot is not trusted"
+    );
+    assert!(
+        registry.wait_current(WAIT).await,
+        "synced again once HA runs"
+    );
+    assert!(registry.generation() >= 2);
+    assert!(configs.load(Ordering::SeqCst) >= 2);
+}
