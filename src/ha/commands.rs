@@ -148,6 +148,13 @@ impl HaClient {
 
     /// Everything the registry is built from, fetched concurrently on one connection.
     pub async fn snapshot(&self) -> Result<Snapshot, HaError> {
+        Ok(self.snapshot_and_running().await?.0)
+    }
+
+    /// A snapshot, and whether Home Assistant had finished starting (`RUNNING`; older versions
+    /// do not say, and count as running). `get_config` is sent first, so a `RUNNING` answer
+    /// means the rest was read from a started HA, with every integration loaded.
+    pub async fn snapshot_and_running(&self) -> Result<(Snapshot, bool), HaError> {
         let (config, states, entity_registry, devices, areas, services, assist) = tokio::try_join!(
             self.get_config(),
             self.get_states(),
@@ -157,7 +164,8 @@ impl HaClient {
             self.get_services(),
             self.assist_exposure(),
         )?;
-        Ok(Snapshot {
+        let running = config.state.as_deref().is_none_or(|s| s == "RUNNING");
+        let snapshot = Snapshot {
             ha_version: config.version,
             location_name: config.location_name,
             states,
@@ -166,7 +174,8 @@ impl HaClient {
             areas,
             services,
             assist,
-        })
+        };
+        Ok((snapshot, running))
     }
 }
 

@@ -199,22 +199,8 @@ async fn resync(
     counters: &Counters,
 ) -> Option<bool> {
     for attempt in 1..=SNAPSHOT_ATTEMPTS {
-        // Asked before the snapshot: once running, HA stays running for this connection.
-        let running = match client.get_config().await {
-            Ok(config) => config.state.as_deref().is_none_or(|s| s == "RUNNING"),
-            Err(
-                e @ (HaError::NotConnected(_) | HaError::ConnectionLost { .. } | HaError::Closed),
-            ) => {
-                debug!(error = %e, "Resync abandoned; waiting for the next connection");
-                return None;
-            }
-            Err(e) => {
-                warn!(error = %e, attempt, "Home Assistant's config could not be read");
-                continue;
-            }
-        };
-        match client.snapshot().await {
-            Ok(snapshot) => {
+        match client.snapshot_and_running().await {
+            Ok((snapshot, running)) => {
                 let fresh = {
                     let previous = registry.read().unwrap_or_else(PoisonError::into_inner);
                     Registry::from_snapshot(snapshot, policy.clone(), Some(&previous))
