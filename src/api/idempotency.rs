@@ -37,7 +37,7 @@ struct Entries {
 }
 
 /// One answered key on disk.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 struct JournalLine {
     id: String,
     fingerprint: u64,
@@ -61,6 +61,15 @@ struct Journal {
 pub struct JournalError {
     path: String,
     reason: String,
+}
+
+impl JournalError {
+    fn at(path: &Path, reason: &dyn std::fmt::Display) -> Self {
+        Self {
+            path: path.display().to_string(),
+            reason: reason.to_string(),
+        }
+    }
 }
 
 pub struct IdempotencyStore {
@@ -112,10 +121,7 @@ impl IdempotencyStore {
 
     /// A store that keeps answered keys in `path` (JSONL), loading the live ones first.
     pub fn open(path: &Path, ttl: Duration, capacity: usize) -> Result<Self, JournalError> {
-        let err = |e: &dyn std::fmt::Display| JournalError {
-            path: path.display().to_string(),
-            reason: e.to_string(),
-        };
+        let err = |e: &dyn std::fmt::Display| JournalError::at(path, e);
         let mut store = Self::new(ttl, capacity);
         let mut skipped = 0usize;
         let lines = match File::open(path) {
@@ -281,10 +287,7 @@ impl IdempotencyStore {
     fn append(&self, journal: &Mutex<Journal>, line: &JournalLine) -> Result<(), JournalError> {
         let mut journal = journal.lock().unwrap_or_else(PoisonError::into_inner);
         let path = journal.path.clone();
-        let err = |e: &dyn std::fmt::Display| JournalError {
-            path: path.display().to_string(),
-            reason: e.to_string(),
-        };
+        let err = |e: &dyn std::fmt::Display| JournalError::at(&path, e);
         let mut buf = serde_json::to_vec(line).map_err(|e| err(&e))?;
         buf.push(b'\n');
         let mut file = OpenOptions::new()
@@ -299,13 +302,7 @@ impl IdempotencyStore {
             let mut lines = self.snapshot();
             // The new answer is not in the cell yet; keep it.
             lines.retain(|l| l.id != line.id);
-            lines.push(JournalLine {
-                id: line.id.clone(),
-                fingerprint: line.fingerprint,
-                at: line.at,
-                status: line.status,
-                body: line.body.clone(),
-            });
+            lines.push(line.clone());
             Self::rewrite(&path, &lines).map_err(|e| err(&e))?;
             journal.lines = lines.len();
         }
