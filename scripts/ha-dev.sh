@@ -12,6 +12,12 @@
 #   HA_PORT (8123)  HA_VENV (~/.cache/homeclaw/ha-venv-<pins>)  HA_CONFIG_DIR (~/.cache/homeclaw/ha-<port>)
 #   HA_TOKEN_FILE ($HA_CONFIG_DIR/token)  HA_PYTHON (auto: 3.13 -> HA 2025.4.4, else 3.11 -> 2024.3.3)
 #   HA_RESET=1 (wipe the config dir on start / after stop)  HA_START_TIMEOUT (300)
+#   HA_HOME=/abs/path/_fixtures.yaml: instead of the demo, load that home (Home LLM Leaderboard
+#     format) through the test-only fixture_home integration (scripts/ha/custom_components).
+#     Starting a config dir with another home than last time wipes its registries first (the
+#     token is kept).
+#
+#   scripts/ha-dev.sh check-home FILE   # exit 1 naming the entity the loader cannot represent
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ha"
@@ -80,6 +86,41 @@ running_pid() {
   echo "$pid"
 }
 
+check_home() {
+  install
+  "$HA_VENV/bin/python" "$HERE/custom_components/fixture_home/home.py" "$1" >&2
+}
+
+# Writes configuration.yaml for the demo or for HA_HOME. A config dir that last ran another
+# home (or the demo) loses its registries and config entries, keeping auth and onboarding.
+configure() {
+  local profile="demo"
+  [ -n "${HA_HOME:-}" ] && profile="home:$HA_HOME"
+  local last=""
+  [ -f "$HA_CONFIG_DIR/.profile" ] && last="$(cat "$HA_CONFIG_DIR/.profile")"
+  if [ "$last" != "$profile" ]; then
+    running_pid >/dev/null && die "running with ${last:-another profile}; stop it first"
+    if [ -d "$HA_CONFIG_DIR/.storage" ]; then
+      find "$HA_CONFIG_DIR/.storage" -mindepth 1 -maxdepth 1 \
+        ! -name 'auth' ! -name 'auth_provider.homeassistant' ! -name 'onboarding' \
+        ! -name 'core.uuid' -exec rm -rf {} +
+    fi
+    rm -rf "$HA_CONFIG_DIR/custom_components" "$HA_CONFIG_DIR/home-assistant_v2.db"*
+  fi
+  if [ -n "${HA_HOME:-}" ]; then
+    case "$HA_HOME" in /*) ;; *) die "HA_HOME must be an absolute path" ;; esac
+    check_home "$HA_HOME" || die "cannot load $HA_HOME"
+    rm -rf "$HA_CONFIG_DIR/custom_components"
+    mkdir -p "$HA_CONFIG_DIR/custom_components"
+    cp -r "$HERE/custom_components/fixture_home" "$HA_CONFIG_DIR/custom_components/"
+    { cat "$HERE/home-configuration.yaml"
+      printf '\nfixture_home:\n  path: "%s"\n' "$HA_HOME"; } >"$HA_CONFIG_DIR/configuration.yaml"
+  else
+    cp "$HERE/demo-configuration.yaml" "$HA_CONFIG_DIR/configuration.yaml"
+  fi
+  echo "$profile" >"$HA_CONFIG_DIR/.profile"
+}
+
 start() {
   install
   if [ "${HA_RESET:-0}" = 1 ]; then
@@ -87,7 +128,7 @@ start() {
     rm -rf "$HA_CONFIG_DIR"
   fi
   mkdir -p "$HA_CONFIG_DIR"
-  cp "$HERE/demo-configuration.yaml" "$HA_CONFIG_DIR/configuration.yaml"
+  configure
   local fresh=0 pid
   [ -f "$HA_CONFIG_DIR/.storage/onboarding" ] || fresh=1
   if pid="$(running_pid)"; then
@@ -138,5 +179,6 @@ case "${1:-}" in
   install) install; echo "HA_VENV=$HA_VENV" ;;
   start) start ;;
   stop) stop ;;
-  *) die "usage: $0 install|start|stop" ;;
+  check-home) [ -n "${2:-}" ] || die "usage: $0 check-home FILE"; check_home "$2" ;;
+  *) die "usage: $0 install|start|stop|check-home FILE" ;;
 esac

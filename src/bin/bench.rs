@@ -6,6 +6,7 @@
 //!   cargo run --release --bin homeclaw-bench -- tokens
 //!   cargo run --release --bin homeclaw-bench -- load [--sessions 200] [--commands 5]
 //!   cargo run --release --bin homeclaw-bench -- soak [--seconds 60] [--clients 8]
+//!   cargo run --release --bin homeclaw-bench -- assist --dataset DIR [--agent both] --config FILE
 
 use std::time::{Duration, Instant};
 
@@ -25,6 +26,8 @@ use homeclaw::ha::registry::{Registry, Snapshot, StateObject};
 use homeclaw::llm::{ChatModel, ChatRequest, ChatResponse, LlmError, Message, ToolChoice};
 use serde_json::{Value, json};
 
+#[path = "bench/assist/mod.rs"]
+mod assist;
 #[path = "bench/soak.rs"]
 mod soak;
 
@@ -53,6 +56,9 @@ enum Bench {
     },
     /// Input tokens of the first model request for "turn on the kitchen light".
     Tokens,
+    /// The Home LLM Leaderboard task sets (assist-mini, assist) against HomeClaw and Home
+    /// Assistant's own agent, each home loaded into a real Home Assistant, scored as upstream.
+    Assist(assist::Args),
     /// Evaluation: natural-language cases against HomeClaw (a running server) and/or Home
     /// Assistant's own conversation agent, with the demo home reset per case (scripts/eval.sh).
     Eval {
@@ -111,6 +117,7 @@ fn main() -> anyhow::Result<()> {
         Bench::Registry { entities, runs } => registry(entities, runs.max(1)),
         Bench::Agent { entities, runs } => agent(entities, runs.max(1)),
         Bench::Tokens => tokens(),
+        Bench::Assist(args) => assist::run(args),
         Bench::Eval {
             cases,
             agent,

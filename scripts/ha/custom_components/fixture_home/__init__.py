@@ -1,0 +1,146 @@
+"""A test-only integration that turns one home of the Home LLM Leaderboard task sets
+(`_fixtures.yaml`) into real Home Assistant areas, devices and entities, for HomeClaw's
+benchmarks and tests (`scripts/ha-dev.sh` with `HA_HOME=...`).
+
+    fixture_home:
+      path: /abs/path/to/_fixtures.yaml
+
+What must hold:
+- every area, device (with its area), entity id, friendly name, state and attribute of the
+  file exists as written; anything it cannot represent fails the set-up with a message that
+  names the entity (see home.py) — nothing is skipped;
+- every entity of the home is exposed to Assist, so Home Assistant's own agent and HomeClaw
+  see the same home;
+- `fixture_home.reset` puts every entity back into its fixture state and
+  `fixture_home.set_state` applies a task's set-up (state and/or attributes) to one entity,
+  checked like the file itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import voluptuous as vol
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.config_entries import SOURCE_IMPORT, ConfigEntry
+from homeassistant.core import HomeAssistant, ServiceCall
+from homeassistant.exceptions import ConfigEntryError, ServiceValidationError
+from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers.typing import ConfigType
+
+from .home import DOMAIN, FixtureError, Home, check_entity_update, load
+
+PLATFORMS = [
+    "binary_sensor", "climate", "cover", "fan", "light", "lock", "media_player", "sensor",
+    "switch", "todo", "vacuum", "valve",
+]
+
+CONFIG_SCHEMA = vol.Schema(
+    {DOMAIN: vol.Schema({vol.Required("path"): cv.string})}, extra=vol.ALLOW_EXTRA
+)
+
+SET_STATE_SCHEMA = vol.Schema(
+    {
+        vol.Required("entity_id"): cv.string,
+        vol.Optional("state"): vol.Any(str, bool, int, float, None),
+        vol.Optional("attributes"): dict,
+    }
+)
+
+
+@dataclass
+class Loaded:
+    home: Home
+    entities: dict = field(default_factory=dict)
+
+
+async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
+    async def reset(call: ServiceCall) -> None:
+        for entity in _loaded(hass).entities.values():
+            entity.reset()
+            entity.async_write_ha_state()
+
+    async def set_state(call: ServiceCall) -> None:
+        entity_id = call.data["entity_id"]
+        entity = _loaded(hass).entities.get(entity_id)
+        if entity is None:
+            raise ServiceValidationError(f"{entity_id} is not an entity of the fixture home")
+        try:
+            state, attributes = check_entity_update(
+                entity_id.split(".", 1)[0], call.data.get("state"), call.data.get("attributes"),
+                f"entity {entity_id}",
+            )
+        except FixtureError as err:
+            raise ServiceValidationError(str(err)) from err
+        entity.apply(state, attributes)
+        entity.async_write_ha_state()
+
+    hass.services.async_register(DOMAIN, "reset", reset)
+    hass.services.async_register(DOMAIN, "set_state", set_state, schema=SET_STATE_SCHEMA)
+    if DOMAIN in config:
+        hass.async_create_task(
+            hass.config_entries.flow.async_init(
+                DOMAIN, context={"source": SOURCE_IMPORT}, data=dict(config[DOMAIN])
+            )
+        )
+    return True
+
+
+def _loaded(hass: HomeAssistant) -> Loaded:
+    loaded = hass.data.get(DOMAIN)
+    if loaded is None:
+        raise ServiceValidationError("no fixture home is loaded")
+    return loaded
+
+
+async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
+    try:
+        home = await hass.async_add_executor_job(load, entry.data["path"])
+    except (FixtureError, OSError) as err:
+        raise ConfigEntryError(str(err)) from err
+    hass.data[DOMAIN] = Loaded(home)
+
+    areas = ar.async_get(hass)
+    area_ids = {}
+    for spec in home.areas:
+        area = areas.async_get_area_by_name(spec.name) or areas.async_create(spec.name)
+        area_ids[spec.id] = area.id
+    devices = dr.async_get(hass)
+    device_areas = {}
+    for spec in home.devices:
+        device = devices.async_get_or_create(
+            config_entry_id=entry.entry_id,
+            identifiers={(DOMAIN, spec.id)},
+            name=spec.name,
+            manufacturer=spec.info.get("manufacturer"),
+            model=spec.info.get("model"),
+            sw_version=spec.info.get("sw_version"),
+        )
+        area_id = area_ids.get(spec.area) if spec.area else None
+        devices.async_update_device(device.id, area_id=area_id)
+        device_areas[spec.id] = area_id
+
+    await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+
+    entities = er.async_get(hass)
+    for spec in home.entities:
+        if entities.async_get(spec.entity_id) is None:
+            raise ConfigEntryError(f"entity {spec.entity_id}: was not registered under that id")
+        area_id = area_ids.get(spec.area) if spec.area else None
+        # The entity follows its device's area unless the file puts it elsewhere.
+        inherited = device_areas.get(spec.device) if spec.device else None
+        entities.async_update_entity(
+            spec.entity_id, area_id=area_id if area_id != inherited else None
+        )
+        async_expose_entity(hass, "conversation", spec.entity_id, True)
+    return True
+
+
+async def async_unload_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
+    unloaded = await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+    if unloaded:
+        hass.data.pop(DOMAIN, None)
+    return unloaded

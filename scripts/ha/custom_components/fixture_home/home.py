@@ -1,0 +1,279 @@
+"""Reads a home in the Home LLM Leaderboard's `_fixtures.yaml` format and checks that this
+integration can represent every part of it.
+
+Nothing is skipped: an entity of a domain we do not model, an attribute its domain does not
+have, a state outside the domain's states, or an enum name Home Assistant does not know is a
+`FixtureError` that names the entity. The same checks guard the `set_state` service, so a
+benchmark task's `setup` cannot silently do less than it says.
+
+Run as a script (inside the Home Assistant venv) to check a file before Home Assistant starts:
+    python home.py path/to/_fixtures.yaml
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+DOMAIN = "fixture_home"
+
+# The states each domain can be put in; `None` leaves the domain's default.
+ON_OFF = {"on", "off"}
+STATES: dict[str, set[str] | None] = {
+    "light": ON_OFF,
+    "switch": ON_OFF,
+    "fan": ON_OFF,
+    "binary_sensor": ON_OFF,
+    "cover": {"open", "closed", "opening", "closing"},
+    "valve": {"open", "closed", "opening", "closing"},
+    "lock": {"locked", "unlocked", "jammed", "open", "opening", "locking", "unlocking"},
+    # "off" appears in the task sets' vacuum set-ups; it is kept as written.
+    "vacuum": {"cleaning", "docked", "idle", "paused", "returning", "error", "off"},
+    "media_player": {"off", "on", "idle", "playing", "paused", "standby", "buffering"},
+    "climate": {"off", "heat", "cool", "heat_cool", "auto", "dry", "fan_only"},
+    "todo": set(),
+    # Any value: a sensor reports what it measures.
+    "sensor": None,
+}
+
+# The attributes each domain models (what a fixture or a set-up may set).
+ATTRIBUTES: dict[str, set[str]] = {
+    "light": {
+        "supported_color_modes", "color_mode", "brightness", "rgb_color", "rgbw_color",
+        "hs_color", "color_temp_kelvin",
+    },
+    "switch": {"device_class"},
+    "fan": {"supported_features", "oscillating", "percentage"},
+    "binary_sensor": {"device_class"},
+    "cover": {"device_class", "supported_features", "current_position"},
+    "valve": {"device_class", "supported_features", "reports_position", "current_position"},
+    "lock": {"supported_features"},
+    "vacuum": {"supported_features", "fan_speed", "fan_speed_list", "battery_level"},
+    "media_player": {
+        "device_class", "supported_features", "volume_level", "is_volume_muted", "media_track",
+        "media_title",
+    },
+    "climate": {
+        "unit_of_measurement", "supported_features", "hvac_modes", "hvac_mode", "hvac_action",
+        "current_temperature", "target_temperature", "target_temp_low", "target_temp_high",
+        "fan_modes", "fan_mode", "current_humidity",
+    },
+    "todo": {"supported_features", "todo_items"},
+    "sensor": {"device_class", "state_class", "native_unit_of_measurement", "native_value"},
+}
+
+# `light.LightEntityFeature.EFFECT`-style names: module under homeassistant.components, class,
+# member.
+ENUM_NAME = re.compile(r"^([a-z_]+)\.([A-Z][A-Za-z]+)\.([A-Z0-9_]+)$")
+
+
+class FixtureError(ValueError):
+    """The home file says something this integration cannot represent."""
+
+
+@dataclass
+class AreaSpec:
+    id: str
+    name: str
+
+
+@dataclass
+class DeviceSpec:
+    id: str
+    name: str
+    area: str | None
+    info: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class EntitySpec:
+    entity_id: str
+    name: str
+    area: str | None
+    device: str | None
+    state: str | None
+    attributes: dict[str, Any]
+
+    @property
+    def domain(self) -> str:
+        return self.entity_id.split(".", 1)[0]
+
+
+@dataclass
+class Home:
+    areas: list[AreaSpec]
+    devices: list[DeviceSpec]
+    entities: list[EntitySpec]
+
+
+def resolve_enum(value: Any, where: str) -> Any:
+    """Turns `domain.EnumClass.MEMBER` strings into Home Assistant's own enum members."""
+    if isinstance(value, list):
+        return [resolve_enum(v, where) for v in value]
+    if not isinstance(value, str) or not (m := ENUM_NAME.match(value)):
+        return value
+    module, cls, member = m.groups()
+    try:
+        enum_cls = getattr(importlib.import_module(f"homeassistant.components.{module}"), cls)
+        return enum_cls[member]
+    except (ImportError, AttributeError, KeyError) as err:
+        raise FixtureError(f"{where}: Home Assistant has no {value} ({err})") from err
+
+
+def flags(value: Any, where: str) -> int:
+    """supported_features as a list of flag names (or an int) -> the combined int."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if not isinstance(value, list):
+        raise FixtureError(f"{where}: supported_features must be a list, not {value!r}")
+    # Combined as the domain's own flag type: Home Assistant rejects plain ints.
+    total = None
+    for item in resolve_enum(value, where):
+        if not isinstance(item, enum.IntFlag):
+            raise FixtureError(f"{where}: {item!r} is not a feature flag")
+        total = item if total is None else total | item
+    return 0 if total is None else total
+
+
+def normalise_state(domain: str, state: Any, where: str) -> str | None:
+    """YAML 1.1 reads `on`/`off` as booleans: map them back to the domain's words."""
+    if state is None:
+        return None
+    if isinstance(state, bool):
+        if domain in ("cover", "valve"):
+            return "open" if state else "closed"
+        state = "on" if state else "off"
+    state = str(state)
+    allowed = STATES[domain]
+    if allowed is not None and state not in allowed:
+        raise FixtureError(
+            f"{where}: state {state!r} is not one of {sorted(allowed)} for a {domain}"
+        )
+    return state
+
+
+def check_attributes(domain: str, attributes: Any, where: str) -> dict[str, Any]:
+    """Validates attribute names for the domain and resolves enum names in their values."""
+    if attributes is None:
+        return {}
+    if not isinstance(attributes, dict):
+        raise FixtureError(f"{where}: attributes must be a mapping, not {attributes!r}")
+    unknown = sorted(set(attributes) - ATTRIBUTES[domain])
+    if unknown:
+        raise FixtureError(
+            f"{where}: a {domain} cannot have {', '.join(unknown)} "
+            f"(modelled: {', '.join(sorted(ATTRIBUTES[domain]))})"
+        )
+    out = {}
+    for key, value in attributes.items():
+        if key == "supported_features":
+            out[key] = flags(value, where)
+        else:
+            out[key] = resolve_enum(value, where)
+    if domain == "light":
+        _check_color_modes(out, where)
+    return out
+
+
+def _check_color_modes(attributes: dict[str, Any], where: str) -> None:
+    from homeassistant.components.light import ColorMode
+
+    mode = attributes.get("color_mode")
+    # Some homes write the mode as a one-element list; that is still one mode.
+    if isinstance(mode, list) and len(mode) == 1:
+        attributes["color_mode"] = mode = mode[0]
+    modes = attributes.get("supported_color_modes")
+    try:
+        if mode is not None:
+            ColorMode(mode)
+        for m in modes or []:
+            ColorMode(m)
+    except ValueError as err:
+        raise FixtureError(f"{where}: {err}") from err
+    if modes is not None and not isinstance(modes, list):
+        raise FixtureError(f"{where}: supported_color_modes must be a list, not {modes!r}")
+
+
+def check_entity_update(domain: str, state: Any, attributes: Any, where: str):
+    """What `set_state` and the home file share: (state, attributes) checked for the domain."""
+    if domain not in STATES:
+        raise FixtureError(f"{where}: the {domain} domain is not modelled")
+    return normalise_state(domain, state, where), check_attributes(domain, attributes, where)
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise FixtureError(f"{what} must be a non-empty string, not {value!r}")
+    return value
+
+
+def parse(data: Any) -> Home:
+    if not isinstance(data, dict):
+        raise FixtureError("a home file is a mapping with areas, devices and entities")
+    unknown = sorted(set(data) - {"areas", "devices", "entities"})
+    if unknown:
+        raise FixtureError(f"unknown top-level keys: {', '.join(unknown)}")
+    areas = [
+        AreaSpec(id=_text(a.get("id"), "area id"), name=_text(a.get("name"), "area name"))
+        for a in data.get("areas") or []
+    ]
+    area_ids = {a.id for a in areas}
+    devices = []
+    for d in data.get("devices") or []:
+        dev_id = _text(d.get("id"), "device id")
+        if d.get("area") is not None and d["area"] not in area_ids:
+            raise FixtureError(f"device {dev_id}: unknown area {d['area']!r}")
+        info = {k: str(v) for k, v in (d.get("info") or {}).items()}
+        devices.append(DeviceSpec(dev_id, _text(d.get("name"), f"device {dev_id} name"),
+                                  d.get("area"), info))
+    device_ids = {d.id for d in devices}
+    entities = []
+    seen = set()
+    for e in data.get("entities") or []:
+        entity_id = _text(e.get("id"), "entity id")
+        where = f"entity {entity_id}"
+        if entity_id in seen:
+            raise FixtureError(f"{where}: defined twice")
+        seen.add(entity_id)
+        extra = sorted(set(e) - {"id", "name", "area", "device", "state", "attributes"})
+        if extra:
+            raise FixtureError(f"{where}: unknown keys {', '.join(extra)}")
+        domain = entity_id.split(".", 1)[0]
+        state, attributes = check_entity_update(domain, e.get("state"), e.get("attributes"),
+                                                where)
+        if e.get("area") is not None and e["area"] not in area_ids:
+            raise FixtureError(f"{where}: unknown area {e['area']!r}")
+        if e.get("device") is not None and e["device"] not in device_ids:
+            raise FixtureError(f"{where}: unknown device {e['device']!r}")
+        entities.append(EntitySpec(entity_id, _text(e.get("name"), f"{where} name"),
+                                   e.get("area"), e.get("device"), state, attributes))
+    return Home(areas, devices, entities)
+
+
+def load(path: str) -> Home:
+    import yaml  # PyYAML, as Home Assistant and the task sets' own tools read these files
+
+    with open(path, encoding="utf-8") as fh:
+        try:
+            data = yaml.safe_load(fh)
+        except yaml.YAMLError as err:
+            raise FixtureError(f"{path}: not YAML: {err}") from err
+    try:
+        return parse(data)
+    except FixtureError as err:
+        raise FixtureError(f"{path}: {err}") from err
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    try:
+        home = load(sys.argv[1])
+    except FixtureError as err:
+        raise SystemExit(f"fixture_home: {err}") from err
+    print(f"{len(home.areas)} areas, {len(home.devices)} devices, "
+          f"{len(home.entities)} entities: ok")

@@ -1,0 +1,317 @@
+//! Reads a Home LLM Leaderboard task set (`assist-mini`, `assist`): one folder per home with
+//! `_fixtures.yaml` and task files. Each sentence of each test is one task.
+//!
+//! YAML is read with YAML 1.2 rules (`off` is a string); where a file writes a state as a
+//! boolean it is mapped to the domain's word, as the home loader does for the fixtures.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde_json::{Map, Value};
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// What an entity must look like (state and/or attributes), as a task writes it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EntityState {
+    pub state: Option<String>,
+    pub attributes: Map<String, Value>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Task {
+    /// `<home>/<file>#<test>.<sentence>`: stable across runs, for `--only`.
+    pub id: String,
+    pub category: String,
+    pub sentence: String,
+    pub setup: BTreeMap<String, EntityState>,
+    /// `None` or empty: nothing may change. Otherwise the changes that must happen.
+    pub expect_changes: Option<BTreeMap<String, EntityState>>,
+    pub ignore_changes: BTreeMap<String, BTreeSet<String>>,
+    pub expect_response: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Home {
+    pub name: String,
+    pub fixture: PathBuf,
+    /// The home's entity ids, in file order: the entities a diff looks at.
+    pub entities: Vec<String>,
+    pub tasks: Vec<Task>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TaskSet {
+    pub name: String,
+    pub homes: Vec<Home>,
+}
+
+impl TaskSet {
+    pub fn task_count(&self) -> usize {
+        self.homes.iter().map(|h| h.tasks.len()).sum()
+    }
+}
+
+/// Reads the task set in `dir` (a folder of home folders).
+pub fn load(dir: &Path) -> anyhow::Result<TaskSet> {
+    let name = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("tasks")
+        .to_owned();
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read the task set {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("_fixtures.yaml").is_file())
+        .collect();
+    folders.sort();
+    if folders.is_empty() {
+        bail!("{} holds no home (no <home>/_fixtures.yaml)", dir.display());
+    }
+    let homes = folders
+        .iter()
+        .map(|f| load_home(f))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(TaskSet { name, homes })
+}
+
+fn read_yaml(path: &Path) -> anyhow::Result<Value> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let docs = YamlLoader::load_from_str(&text)
+        .with_context(|| format!("{} is not valid YAML", path.display()))?;
+    Ok(docs.first().map(to_json).unwrap_or(Value::Null))
+}
+
+fn load_home(folder: &Path) -> anyhow::Result<Home> {
+    let name = folder
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .to_owned();
+    let fixture = folder.join("_fixtures.yaml");
+    let fixtures = read_yaml(&fixture)?;
+    let entities: Vec<String> = fixtures["entities"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .filter_map(|e| e["id"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    if entities.is_empty() {
+        bail!("{} lists no entities", fixture.display());
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "yaml")
+                && p.file_name().is_some_and(|n| n != "_fixtures.yaml")
+        })
+        .collect();
+    files.sort();
+    let mut tasks = Vec::new();
+    for file in files {
+        let stem = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        let doc = read_yaml(&file)?;
+        let prefix = format!("{name}/{stem}");
+        tasks.extend(
+            parse_tasks(&prefix, &doc, &entities)
+                .with_context(|| format!("in {}", file.display()))?,
+        );
+    }
+    Ok(Home {
+        name,
+        fixture: std::fs::canonicalize(&fixture)?,
+        entities,
+        tasks,
+    })
+}
+
+/// The tasks of one task file. Every entity a task names must be one of the home's.
+pub fn parse_tasks(prefix: &str, doc: &Value, entities: &[String]) -> anyhow::Result<Vec<Task>> {
+    let category = doc["category"]
+        .as_str()
+        .context("a task file needs a category")?
+        .to_owned();
+    let tests = doc["tests"].as_array().context("a task file needs tests")?;
+    let mut tasks = Vec::new();
+    for (t, test) in tests.iter().enumerate() {
+        let setup = entity_states(&test["setup"], entities).context("setup")?;
+        let expect_changes = match &test["expect_changes"] {
+            Value::Null => None,
+            v => Some(entity_states(v, entities).context("expect_changes")?),
+        };
+        let ignore_changes = ignore(&test["ignore_changes"]);
+        let expect_response = match &test["expect_response"] {
+            Value::String(s) => vec![s.clone()],
+            Value::Array(list) => list
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let sentences = test["sentences"]
+            .as_array()
+            .context("a test needs sentences")?;
+        for (s, sentence) in sentences.iter().enumerate() {
+            tasks.push(Task {
+                id: format!("{prefix}#{t}.{s}"),
+                category: category.clone(),
+                sentence: sentence
+                    .as_str()
+                    .context("a sentence is a string")?
+                    .to_owned(),
+                setup: setup.clone(),
+                expect_changes: expect_changes.clone(),
+                ignore_changes: ignore_changes.clone(),
+                expect_response: expect_response.clone(),
+            });
+        }
+    }
+    Ok(tasks)
+}
+
+fn entity_states(
+    value: &Value,
+    entities: &[String],
+) -> anyhow::Result<BTreeMap<String, EntityState>> {
+    let Some(map) = value.as_object() else {
+        return Ok(BTreeMap::new());
+    };
+    let mut out = BTreeMap::new();
+    for (entity_id, spec) in map {
+        if !entities.iter().any(|e| e == entity_id) {
+            bail!("{entity_id} is not an entity of this home");
+        }
+        let domain = entity_id.split('.').next().unwrap_or_default();
+        out.insert(
+            entity_id.clone(),
+            EntityState {
+                state: state_word(domain, &spec["state"]),
+                attributes: spec["attributes"].as_object().cloned().unwrap_or_default(),
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// A state as the domain writes it: booleans become on/off (open/closed for covers and valves).
+pub fn state_word(domain: &str, value: &Value) -> Option<String> {
+    match value {
+        Value::Null => None,
+        Value::Bool(b) => Some(
+            match (domain, b) {
+                ("cover" | "valve", true) => "open",
+                ("cover" | "valve", false) => "closed",
+                (_, true) => "on",
+                (_, false) => "off",
+            }
+            .to_owned(),
+        ),
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+/// `ignore_changes` lists attribute names per entity (some files write a mapping: its keys).
+fn ignore(value: &Value) -> BTreeMap<String, BTreeSet<String>> {
+    let Some(map) = value.as_object() else {
+        return BTreeMap::new();
+    };
+    map.iter()
+        .map(|(entity, names)| {
+            let names: BTreeSet<String> = match names {
+                Value::Array(list) => list
+                    .iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect(),
+                Value::Object(m) => m.keys().cloned().collect(),
+                Value::String(s) => BTreeSet::from([s.clone()]),
+                _ => BTreeSet::new(),
+            };
+            (entity.clone(), names)
+        })
+        .collect()
+}
+
+fn to_json(yaml: &Yaml) -> Value {
+    match yaml {
+        Yaml::Real(s) => s
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map_or_else(|| Value::String(s.clone()), Value::Number),
+        Yaml::Integer(i) => Value::from(*i),
+        Yaml::String(s) => Value::String(s.clone()),
+        Yaml::Boolean(b) => Value::Bool(*b),
+        Yaml::Array(list) => Value::Array(list.iter().map(to_json).collect()),
+        Yaml::Hash(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    let key = match k {
+                        Yaml::String(s) | Yaml::Real(s) => s.clone(),
+                        Yaml::Integer(i) => i.to_string(),
+                        Yaml::Boolean(b) => b.to_string(),
+                        _ => String::new(),
+                    };
+                    (key, to_json(v))
+                })
+                .collect(),
+        ),
+        Yaml::Alias(_) | Yaml::Null | Yaml::BadValue => Value::Null,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn yaml(text: &str) -> Value {
+        to_json(&YamlLoader::load_from_str(text).unwrap()[0])
+    }
+
+    #[test]
+    fn every_sentence_is_a_task_with_its_tests_setup_and_expectations() {
+        let doc = yaml(
+            "category: lock\ntests:\n  - sentences: [Lock it, Lock the door]\n    setup:\n      lock.door: {state: unlocked}\n    expect_changes:\n      lock.door: {state: locked}\n  - sentences: [Unlock it]\n    expect_changes: {}\n    ignore_changes:\n      lock.door: {brightness: 1}\n",
+        );
+        let tasks = parse_tasks("h/lock", &doc, &["lock.door".into()]).unwrap();
+        assert_eq!(tasks.len(), 3);
+        assert_eq!(tasks[1].id, "h/lock#0.1");
+        assert_eq!(tasks[1].sentence, "Lock the door");
+        assert_eq!(
+            tasks[0].setup["lock.door"].state.as_deref(),
+            Some("unlocked")
+        );
+        let expect = tasks[0].expect_changes.as_ref().unwrap();
+        assert_eq!(expect["lock.door"].state.as_deref(), Some("locked"));
+        assert_eq!(tasks[2].expect_changes, Some(BTreeMap::new()));
+        assert!(tasks[2].ignore_changes["lock.door"].contains("brightness"));
+    }
+
+    #[test]
+    fn a_task_naming_an_entity_outside_its_home_is_an_error() {
+        let doc = yaml(
+            "category: light\ntests:\n  - sentences: [x]\n    expect_changes:\n      light.nowhere: {state: 'on'}\n",
+        );
+        let err = parse_tasks("h/l", &doc, &["light.kitchen".into()]).unwrap_err();
+        assert!(format!("{err:#}").contains("light.nowhere"), "{err:#}");
+    }
+
+    #[test]
+    fn yaml_values_keep_their_types_and_booleans_become_state_words() {
+        let v = yaml("a: 0.5\nb: 2\nc: null\nd: [1, x]\n");
+        assert_eq!(v, json!({"a": 0.5, "b": 2, "c": null, "d": [1, "x"]}));
+        assert_eq!(state_word("light", &json!(false)).as_deref(), Some("off"));
+        assert_eq!(
+            state_word("cover", &json!(false)).as_deref(),
+            Some("closed")
+        );
+        assert_eq!(state_word("sensor", &json!(90)).as_deref(), Some("90"));
+    }
+}

@@ -1,0 +1,629 @@
+//! `homeclaw-bench assist`: the Home LLM Leaderboard task sets (`assist-mini`, `assist`) run
+//! against HomeClaw and Home Assistant's own conversation agent, scored as upstream scores them.
+//!
+//! Per home: a real Home Assistant is (re)started with that home loaded (`scripts/ha-dev.sh`
+//! with `HA_HOME`, the test-only `fixture_home` integration) and the real `homeclaw` binary is
+//! started with the user's own configuration (only its Home Assistant connection, listen
+//! address, token and session folder are replaced). Per task and agent: the home is reset to
+//! its fixture state, the task's set-up applied, states left to settle (a quiet period with no
+//! `state_changed` event, never a fixed sleep), a snapshot taken; the sentence is sent (HomeClaw
+//! through `POST /api/command` in a fresh session, Home Assistant through
+//! `conversation/process`); a HomeClaw action held for approval is approved through
+//! `POST /api/approve`, as the person would; states settle again and the diff is scored.
+
+mod dataset;
+mod report;
+mod score;
+
+use std::collections::BTreeSet;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use homeclaw::ha::protocol::Command as HaCommand;
+use homeclaw::ha::{ClientEvent, ClientSettings, HaClient};
+use serde_json::{Value, json};
+use tokio::sync::broadcast;
+
+pub use report::Row;
+use score::Snapshot;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A task set folder (`.../datasets/assist-mini`); repeat for several.
+    #[arg(long, required = true)]
+    dataset: Vec<PathBuf>,
+    /// homeclaw, ha, or both.
+    #[arg(long, default_value = "both")]
+    agent: String,
+    /// HomeClaw's configuration (its models are what is measured); required for homeclaw.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Runs of each sentence (upstream uses 4).
+    #[arg(long, default_value_t = 1)]
+    count: usize,
+    /// Only tasks whose id (`home/file#test.sentence`) matches.
+    #[arg(long)]
+    only: Option<String>,
+    /// Write the report (Markdown) here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Write every task's result (JSON) here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Port of the benchmark's own Home Assistant.
+    #[arg(long, default_value_t = 18300)]
+    ha_port: u16,
+    /// The script that starts Home Assistant with a home loaded.
+    #[arg(long, default_value = "scripts/ha-dev.sh")]
+    ha_script: PathBuf,
+    /// The homeclaw binary (default: next to this one).
+    #[arg(long)]
+    homeclaw_bin: Option<PathBuf>,
+    /// Quiet period that counts as "states settled".
+    #[arg(long, default_value_t = 300)]
+    quiet_ms: u64,
+    /// Per-command limit for either agent.
+    #[arg(long, default_value_t = 300)]
+    command_timeout_secs: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Agent {
+    HomeClaw,
+    Ha,
+}
+
+impl Agent {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::HomeClaw => "HomeClaw",
+            Self::Ha => "HA built-in",
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let agents = match args.agent.as_str() {
+        "homeclaw" => vec![Agent::HomeClaw],
+        "ha" => vec![Agent::Ha],
+        "both" => vec![Agent::HomeClaw, Agent::Ha],
+        other => bail!("--agent is homeclaw, ha or both, not {other:?}"),
+    };
+    if agents.contains(&Agent::HomeClaw) && args.config.is_none() {
+        bail!("--config (HomeClaw's configuration, with its models) is needed to run HomeClaw");
+    }
+    let only = args
+        .only
+        .as_deref()
+        .map(regex::Regex::new)
+        .transpose()
+        .context("--only is not a valid regular expression")?;
+    let mut sets = Vec::new();
+    for dir in &args.dataset {
+        let mut set = dataset::load(dir)?;
+        if let Some(re) = &only {
+            for home in &mut set.homes {
+                home.tasks.retain(|t| re.is_match(&t.id));
+            }
+            set.homes.retain(|h| !h.tasks.is_empty());
+        }
+        sets.push(set);
+    }
+    let total: usize = sets.iter().map(dataset::TaskSet::task_count).sum();
+    if total == 0 {
+        bail!("no task matches");
+    }
+    eprintln!(
+        "[assist] {total} tasks x {} run(s) x {} agent(s)",
+        args.count,
+        agents.len()
+    );
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let rows = runtime.block_on(run_sets(&args, &agents, &sets))?;
+    let table = report::render(&sets, &agents, &rows, args.count);
+    println!("{table}");
+    if let Some(out) = &args.out {
+        std::fs::write(out, &table).with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    if let Some(path) = &args.json {
+        std::fs::write(path, serde_json::to_string_pretty(&rows)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+async fn run_sets(
+    args: &Args,
+    agents: &[Agent],
+    sets: &[dataset::TaskSet],
+) -> anyhow::Result<Vec<Row>> {
+    let work = std::env::temp_dir().join(format!("homeclaw-assist-{:08x}", fastrand::u32(..)));
+    std::fs::create_dir_all(&work)?;
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .context("neither XDG_CACHE_HOME nor HOME is set")?;
+    let ha = HaProcess {
+        script: args.ha_script.clone(),
+        port: args.ha_port,
+        config_dir: cache.join(format!("homeclaw/ha-bench-{}", args.ha_port)),
+    };
+    let mut rows = Vec::new();
+    let result = async {
+        for set in sets {
+            for home in &set.homes {
+                let mut bench = HomeBench::start(args, agents, &ha, home, &work).await?;
+                let outcome = bench
+                    .run_tasks(args, agents, &set.name, home, &mut rows)
+                    .await;
+                bench.stop().await;
+                outcome?;
+            }
+        }
+        anyhow::Ok(())
+    }
+    .await;
+    ha.stop();
+    result?;
+    let _ = std::fs::remove_dir_all(&work);
+    Ok(rows)
+}
+
+/// The benchmark's Home Assistant, started and stopped through the project's own script.
+struct HaProcess {
+    script: PathBuf,
+    port: u16,
+    config_dir: PathBuf,
+}
+
+struct HaEndpoints {
+    ws_url: String,
+    token: String,
+}
+
+impl HaProcess {
+    fn command(&self, verb: &str) -> Command {
+        let mut cmd = Command::new(&self.script);
+        cmd.arg(verb)
+            .env("HA_PORT", self.port.to_string())
+            .env("HA_CONFIG_DIR", &self.config_dir)
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    fn stop(&self) {
+        let _ = self
+            .command("stop")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+
+    /// Restarts Home Assistant with `fixture` as its home.
+    fn start(&self, fixture: &Path) -> anyhow::Result<HaEndpoints> {
+        self.stop();
+        let out = self
+            .command("start")
+            .env("HA_HOME", fixture)
+            .stderr(Stdio::inherit())
+            .output()
+            .with_context(|| format!("cannot run {}", self.script.display()))?;
+        if !out.status.success() {
+            bail!(
+                "Home Assistant did not start with the home {} (see the messages above)",
+                fixture.display()
+            );
+        }
+        let text = String::from_utf8_lossy(&out.stdout);
+        let var = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("{key}=")))
+                .map(str::to_owned)
+                .with_context(|| format!("{} printed no {key}", self.script.display()))
+        };
+        let token_file = var("HA_TOKEN_FILE")?;
+        Ok(HaEndpoints {
+            ws_url: var("HA_WS_URL")?,
+            token: std::fs::read_to_string(&token_file)
+                .with_context(|| format!("cannot read {token_file}"))?
+                .trim()
+                .to_owned(),
+        })
+    }
+}
+
+/// One home loaded: its Home Assistant connection and, when measured, a HomeClaw server.
+struct HomeBench {
+    client: HaClient,
+    events: broadcast::Receiver<ClientEvent>,
+    homeclaw: Option<HomeClawProcess>,
+    http: reqwest::Client,
+}
+
+impl HomeBench {
+    async fn start(
+        args: &Args,
+        agents: &[Agent],
+        ha: &HaProcess,
+        home: &dataset::Home,
+        work: &Path,
+    ) -> anyhow::Result<Self> {
+        eprintln!("[assist] loading home {}", home.name);
+        let endpoints = ha.start(&home.fixture)?;
+        let client = HaClient::spawn(ClientSettings {
+            url: endpoints.ws_url.clone(),
+            token: homeclaw::secret::Secret::new(endpoints.token.clone()),
+            connect_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(args.command_timeout_secs),
+            heartbeat_interval: Duration::from_secs(30),
+            heartbeat_timeout: Duration::from_secs(10),
+            backoff: homeclaw::backoff::Backoff {
+                initial: Duration::from_millis(200),
+                max: Duration::from_secs(2),
+            },
+            subscriptions: vec!["state_changed".into()],
+        });
+        let events = client.events();
+        client.wait_connected(Duration::from_secs(30)).await?;
+        let bench = Self {
+            client,
+            events,
+            homeclaw: None,
+            http: reqwest::Client::builder()
+                .timeout(Duration::from_secs(args.command_timeout_secs))
+                .build()?,
+        };
+        bench.check_loaded(home).await?;
+        let homeclaw = if agents.contains(&Agent::HomeClaw) {
+            let config = args.config.as_deref().context("--config is required")?;
+            let bin = match &args.homeclaw_bin {
+                Some(bin) => bin.clone(),
+                None => std::env::current_exe()?.with_file_name("homeclaw"),
+            };
+            Some(HomeClawProcess::start(&bin, config, &endpoints, &work.join(&home.name)).await?)
+        } else {
+            None
+        };
+        Ok(Self { homeclaw, ..bench })
+    }
+
+    /// Every entity of the fixture must exist: a home that did not load fully is an error
+    /// naming what is missing (and why, when Home Assistant says).
+    async fn check_loaded(&self, home: &dataset::Home) -> anyhow::Result<()> {
+        let snapshot = self.snapshot(&home.entities).await?;
+        let missing: Vec<&String> = home
+            .entities
+            .iter()
+            .filter(|e| !snapshot.contains_key(*e))
+            .collect();
+        if !missing.is_empty() {
+            let entries = self
+                .client
+                .request(HaCommand::new("config_entries/get").with("domain", json!("fixture_home")))
+                .await
+                .unwrap_or_default();
+            bail!(
+                "home {}: entities not loaded: {missing:?}; fixture_home entry: {entries}",
+                home.name
+            );
+        }
+        Ok(())
+    }
+
+    async fn stop(self) {
+        if let Some(hc) = self.homeclaw {
+            hc.stop();
+        }
+        self.client.shutdown().await;
+    }
+
+    async fn snapshot(&self, entities: &[String]) -> anyhow::Result<Snapshot> {
+        let states = self.client.request(HaCommand::new("get_states")).await?;
+        let wanted: BTreeSet<&str> = entities.iter().map(String::as_str).collect();
+        Ok(states
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| {
+                let id = s["entity_id"].as_str()?;
+                wanted
+                    .contains(id)
+                    .then(|| (id.to_owned(), score::flatten(s)))
+            })
+            .collect())
+    }
+
+    async fn service(&self, service: &str, data: Value) -> anyhow::Result<()> {
+        self.client
+            .request(
+                HaCommand::new("call_service")
+                    .with("domain", json!("fixture_home"))
+                    .with("service", json!(service))
+                    .with("service_data", data),
+            )
+            .await
+            .with_context(|| format!("fixture_home.{service}"))?;
+        Ok(())
+    }
+
+    /// Waits until no `state_changed` event has arrived for `quiet` (at most 10 s).
+    async fn settle(&mut self, quiet: Duration) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            match tokio::time::timeout(quiet, self.events.recv()).await {
+                Err(_) | Ok(Err(broadcast::error::RecvError::Closed)) => return,
+                Ok(_) => {}
+            }
+        }
+    }
+
+    async fn prepare(&mut self, task: &dataset::Task, quiet: Duration) -> anyhow::Result<()> {
+        self.service("reset", json!({})).await?;
+        for (entity, state) in &task.setup {
+            let mut data = json!({"entity_id": entity});
+            if let Some(s) = &state.state {
+                data["state"] = json!(s);
+            }
+            if !state.attributes.is_empty() {
+                data["attributes"] = Value::Object(state.attributes.clone());
+            }
+            self.service("set_state", data)
+                .await
+                .with_context(|| format!("set-up of {}", task.id))?;
+        }
+        self.settle(quiet).await;
+        Ok(())
+    }
+
+    async fn run_tasks(
+        &mut self,
+        args: &Args,
+        agents: &[Agent],
+        set: &str,
+        home: &dataset::Home,
+        rows: &mut Vec<Row>,
+    ) -> anyhow::Result<()> {
+        let quiet = Duration::from_millis(args.quiet_ms);
+        for task in &home.tasks {
+            for run in 0..args.count {
+                for &agent in agents {
+                    self.prepare(task, quiet).await?;
+                    let before = self.snapshot(&home.entities).await?;
+                    let answer = self.ask(agent, &task.sentence).await;
+                    self.settle(quiet).await;
+                    let after = self.snapshot(&home.entities).await?;
+                    let diffs = score::differences(task, &before, &after);
+                    let verdict = score::judge(task, &diffs, &answer.reply);
+                    let row = Row {
+                        task_set: set.to_owned(),
+                        task: task.id.clone(),
+                        run,
+                        category: task.category.clone(),
+                        agent,
+                        sentence: task.sentence.clone(),
+                        pass: verdict.pass,
+                        reason: match &answer.error {
+                            Some(e) => format!("{e}; {}", verdict.reason),
+                            None => verdict.reason,
+                        },
+                        reply: answer.reply,
+                        status: answer.status,
+                        latency_s: answer.latency.as_secs_f64(),
+                        llm_requests: answer.llm_requests,
+                        prompt_tokens: answer.prompt_tokens,
+                        needed_approval: answer.needed_approval,
+                    };
+                    eprintln!(
+                        "[assist] {:<11} {:<44} {} {:>5.1}s {}",
+                        agent.label(),
+                        row.task,
+                        if row.pass { "PASS" } else { "fail" },
+                        row.latency_s,
+                        if row.pass { &row.reply } else { &row.reason }
+                            .chars()
+                            .take(100)
+                            .collect::<String>()
+                    );
+                    rows.push(row);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn ask(&self, agent: Agent, sentence: &str) -> Answer {
+        match agent {
+            Agent::HomeClaw => match &self.homeclaw {
+                Some(hc) => hc.ask(&self.http, sentence).await,
+                None => Answer::error("HomeClaw is not running".into()),
+            },
+            Agent::Ha => {
+                let started = Instant::now();
+                let result = self
+                    .client
+                    .request(
+                        HaCommand::new("conversation/process")
+                            .with("text", json!(sentence))
+                            .with("language", json!("en"))
+                            .with("agent_id", json!("conversation.home_assistant")),
+                    )
+                    .await;
+                let latency = started.elapsed();
+                match result {
+                    Ok(r) => Answer {
+                        reply: r["response"]["speech"]["plain"]["speech"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_owned(),
+                        status: r["response"]["response_type"]
+                            .as_str()
+                            .unwrap_or("error")
+                            .to_owned(),
+                        latency,
+                        ..Answer::default()
+                    },
+                    Err(e) => Answer {
+                        latency,
+                        ..Answer::error(format!("conversation/process failed: {e}"))
+                    },
+                }
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct Answer {
+    reply: String,
+    status: String,
+    latency: Duration,
+    llm_requests: Option<u64>,
+    prompt_tokens: Option<u64>,
+    needed_approval: bool,
+    error: Option<String>,
+}
+
+impl Answer {
+    fn error(message: String) -> Self {
+        Self {
+            status: "error".into(),
+            error: Some(message),
+            ..Self::default()
+        }
+    }
+}
+
+/// The real `homeclaw serve`, with the user's configuration and the benchmark's overrides.
+struct HomeClawProcess {
+    child: Child,
+    url: String,
+    token: String,
+}
+
+impl HomeClawProcess {
+    async fn start(
+        bin: &Path,
+        config: &Path,
+        ha: &HaEndpoints,
+        dir: &Path,
+    ) -> anyhow::Result<Self> {
+        std::fs::create_dir_all(dir)?;
+        let token_file = dir.join("ha-token");
+        std::fs::write(&token_file, &ha.token)?;
+        let api_token = format!("bench-{:016x}", fastrand::u64(..));
+        let log = std::fs::File::create(dir.join("homeclaw.log"))?;
+        let mut child = Command::new(bin)
+            .arg("--config")
+            .arg(config)
+            .arg("serve")
+            .env("HOMECLAW_HA__URL", &ha.ws_url)
+            .env("HOMECLAW_HA__TOKEN_FILE", &token_file)
+            .env("HOMECLAW_API__LISTEN", "127.0.0.1:0")
+            .env("HOMECLAW_API__TOKEN", &api_token)
+            .env("HOMECLAW_SESSION__DIR", dir.join("sessions"))
+            .env("HOMECLAW_WYOMING__ENABLED", "false")
+            .env("HOMECLAW_MQTT__ENABLED", "false")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .with_context(|| format!("cannot start {}", bin.display()))?;
+        let stdout = child.stdout.take().context("no stdout")?;
+        let listening = tokio::task::spawn_blocking(move || {
+            std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .find_map(|l| l.strip_prefix("HOMECLAW_LISTENING=").map(str::to_owned))
+        })
+        .await?;
+        let Some(addr) = listening else {
+            let _ = child.kill();
+            let _ = child.wait();
+            let log = std::fs::read_to_string(dir.join("homeclaw.log")).unwrap_or_default();
+            bail!("homeclaw did not start: {}", log.trim());
+        };
+        let process = Self {
+            child,
+            url: format!("http://{addr}"),
+            token: api_token,
+        };
+        let health = reqwest::get(format!("{}/api/health?wait_ready_ms=30000", process.url))
+            .await?
+            .json::<Value>()
+            .await?;
+        if health["registry"]["synced"] != json!(true) {
+            bail!("homeclaw did not sync its registry with Home Assistant: {health}");
+        }
+        Ok(process)
+    }
+
+    async fn post(&self, http: &reqwest::Client, path: &str, body: Value) -> anyhow::Result<Value> {
+        Ok(http
+            .post(format!("{}{path}", self.url))
+            .bearer_auth(&self.token)
+            .json(&body)
+            .send()
+            .await?
+            .json::<Value>()
+            .await?)
+    }
+
+    async fn ask(&self, http: &reqwest::Client, sentence: &str) -> Answer {
+        let started = Instant::now();
+        let session = format!("bench-{:016x}", fastrand::u64(..));
+        let body = json!({"text": sentence, "session_id": session, "language": "en"});
+        let result = self.post(http, "/api/command", body).await;
+        let latency = started.elapsed();
+        let body = match result {
+            Ok(b) => b,
+            Err(e) => {
+                return Answer {
+                    latency,
+                    ..Answer::error(format!("POST /api/command failed: {e}"))
+                };
+            }
+        };
+        let stats = &body["stats"];
+        let mut answer = Answer {
+            reply: body["reply"].as_str().unwrap_or_default().to_owned(),
+            status: body["status"]
+                .as_str()
+                .or_else(|| body["error"]["code"].as_str())
+                .unwrap_or("error")
+                .to_owned(),
+            latency,
+            llm_requests: stats["rounds"].as_u64(),
+            prompt_tokens: stats["input_tokens"].as_u64(),
+            ..Answer::default()
+        };
+        if let Some(id) = body["approval_id"].as_str() {
+            // The person approves, as they would from the reply.
+            answer.needed_approval = true;
+            match self
+                .post(http, "/api/approve", json!({"approval_id": id}))
+                .await
+            {
+                Ok(b) => {
+                    let said = b["reply"]
+                        .as_str()
+                        .or_else(|| b["error"]["message"].as_str())
+                        .unwrap_or_default();
+                    answer.reply = format!("{} {said}", answer.reply);
+                }
+                Err(e) => answer.error = Some(format!("POST /api/approve failed: {e}")),
+            }
+        }
+        answer
+    }
+
+    fn stop(mut self) {
+        // SIGTERM would be kinder, but the process holds nothing the benchmark needs.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
