@@ -40,21 +40,13 @@ eval "$(scripts/ha-dev.sh start)"
 say "starting the local model (first time: downloads about 1.1 GB)"
 eval "$(scripts/llm-dev.sh start)"
 
-cat >"$DEMO/homeclaw.yaml" <<YAML
+{ cat <<YAML
 ha:
   url: $HA_WS_URL
   token_file: $HA_TOKEN_FILE
-llm:
-  request_timeout_ms: 180000
-  models:
-    - name: local-qwen
-      provider: openai
-      base_url: $LLM_URL
-      model: $LLM_MODEL
-      native_tools: false
-      temperature: 0
-      max_tokens: 256
-      short_descriptions: true
+YAML
+  LLM_URL="$LLM_URL" LLM_MODEL="$LLM_MODEL" scripts/local-model-config.sh
+  cat <<YAML
 session:
   dir: $DEMO/sessions
 api:
@@ -64,6 +56,7 @@ wyoming:
 log:
   level: warn
 YAML
+} >"$DEMO/homeclaw.yaml"
 
 "$BIN" --config "$DEMO/homeclaw.yaml" serve >"$DEMO/serve.out" 2>"$DEMO/serve.log" &
 SERVER_PID=$!

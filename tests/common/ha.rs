@@ -37,13 +37,33 @@ fn cache_dir() -> PathBuf {
 impl HaInstance {
     /// Starts (or reuses) the instance on `port`; blocks until it runs with a valid token.
     pub fn start(port: u16) -> Self {
+        Self::start_with(port, None)
+    }
+
+    /// As [`HaInstance::start`], with a Home LLM Leaderboard home (`_fixtures.yaml`) loaded
+    /// instead of the demo; a running instance with another home is restarted.
+    pub fn start_home(port: u16, fixture: &std::path::Path) -> Self {
+        let instance = Self {
+            port,
+            token: String::new(),
+            config_dir: cache_dir().join(format!("ha-test-{port}")),
+            venv: PathBuf::new(),
+        };
+        instance.stop();
+        Self::start_with(port, Some(fixture))
+    }
+
+    fn start_with(port: u16, home: Option<&std::path::Path>) -> Self {
         let config_dir = cache_dir().join(format!("ha-test-{port}"));
-        let output = Command::new(repo_root().join("scripts/ha-dev.sh"))
+        let mut command = Command::new(repo_root().join("scripts/ha-dev.sh"));
+        command
             .arg("start")
             .env("HA_PORT", port.to_string())
-            .env("HA_CONFIG_DIR", &config_dir)
-            .output()
-            .expect("run scripts/ha-dev.sh");
+            .env("HA_CONFIG_DIR", &config_dir);
+        if let Some(fixture) = home {
+            command.env("HA_HOME", fixture);
+        }
+        let output = command.output().expect("run scripts/ha-dev.sh");
         assert!(
             output.status.success(),
             "scripts/ha-dev.sh start failed:\n{}",
@@ -90,6 +110,21 @@ impl HaInstance {
 
     pub fn http_url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Stops hass through the script (SIGTERM, SIGKILL after 60 s); a stopped one is fine.
+    pub fn stop(&self) {
+        let output = Command::new(repo_root().join("scripts/ha-dev.sh"))
+            .arg("stop")
+            .env("HA_PORT", self.port.to_string())
+            .env("HA_CONFIG_DIR", &self.config_dir)
+            .output()
+            .expect("run scripts/ha-dev.sh stop");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
 
     /// Kills hass with SIGKILL, as a crash would.

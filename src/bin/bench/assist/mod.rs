@@ -417,6 +417,7 @@ impl HomeBench {
                         llm_requests: answer.llm_requests,
                         prompt_tokens: answer.prompt_tokens,
                         needed_approval: answer.needed_approval,
+                        trace: answer.trace,
                     };
                     eprintln!(
                         "[assist] {:<11} {:<44} {} {:>5.1}s {}",
@@ -486,6 +487,8 @@ struct Answer {
     prompt_tokens: Option<u64>,
     needed_approval: bool,
     error: Option<String>,
+    /// HomeClaw's trace of the run (guard decisions, tool results), for reading failures.
+    trace: Vec<String>,
 }
 
 impl Answer {
@@ -513,8 +516,6 @@ impl HomeClawProcess {
         dir: &Path,
     ) -> anyhow::Result<Self> {
         std::fs::create_dir_all(dir)?;
-        let token_file = dir.join("ha-token");
-        std::fs::write(&token_file, &ha.token)?;
         let api_token = format!("bench-{:016x}", fastrand::u64(..));
         let log = std::fs::File::create(dir.join("homeclaw.log"))?;
         let mut child = Command::new(bin)
@@ -522,7 +523,8 @@ impl HomeClawProcess {
             .arg(config)
             .arg("serve")
             .env("HOMECLAW_HA__URL", &ha.ws_url)
-            .env("HOMECLAW_HA__TOKEN_FILE", &token_file)
+            // Overrides a token in the user's file too (the environment layer wins).
+            .env("HOMECLAW_HA__TOKEN", &ha.token)
             .env("HOMECLAW_API__LISTEN", "127.0.0.1:0")
             .env("HOMECLAW_API__TOKEN", &api_token)
             .env("HOMECLAW_SESSION__DIR", dir.join("sessions"))
@@ -599,6 +601,14 @@ impl HomeClawProcess {
             latency,
             llm_requests: stats["rounds"].as_u64(),
             prompt_tokens: stats["input_tokens"].as_u64(),
+            trace: body["trace"]
+                .as_array()
+                .map(|t| {
+                    t.iter()
+                        .filter_map(|l| l.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
             ..Answer::default()
         };
         if let Some(id) = body["approval_id"].as_str() {

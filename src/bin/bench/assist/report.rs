@@ -28,6 +28,7 @@ pub struct Row {
     pub llm_requests: Option<u64>,
     pub prompt_tokens: Option<u64>,
     pub needed_approval: bool,
+    pub trace: Vec<String>,
 }
 
 fn agent_label<S: serde::Serializer>(agent: &Agent, s: S) -> Result<S::Ok, S::Error> {

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The Home LLM Leaderboard task sets (assist-mini, assist) against HomeClaw on the local model
+# (Qwen2.5-Coder-1.5B, as scripts/demo.sh configures it) and Home Assistant's own agent, in one
+# run; each home is loaded into a real Home Assistant (scripts/ha-dev.sh HA_HOME=...).
+#
+#   scripts/bench-assist.sh [homeclaw-bench assist options]
+#     e.g. --count 4 (upstream's runs per sentence), --agent homeclaw, --only 'lock',
+#          --out docs/benchmarks-run.md --json /tmp/rows.json
+#
+# Any other model: write a HomeClaw config with its `llm:` section and run
+#   target/release/homeclaw-bench assist --dataset DIR --config FILE [--agent both]
+# DATASETS (default ../shared/benchmarks/home-assistant-datasets/datasets) holds both sets.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATASETS="${DATASETS:-../shared/benchmarks/home-assistant-datasets/datasets}"
+[ -d "$DATASETS/assist-mini" ] || { echo "no task sets in $DATASETS (set DATASETS)" >&2; exit 2; }
+
+cargo build --release --quiet --bin homeclaw --bin homeclaw-bench
+eval "$(scripts/llm-dev.sh start)"
+trap 'scripts/llm-dev.sh stop || true' EXIT
+
+CONFIG="$(mktemp --suffix=.yaml)"
+{ echo "ha:"; echo "  url: ws://127.0.0.1:1/api/websocket  # replaced by the runner"
+  scripts/local-model-config.sh
+  echo "log:"; echo "  level: warn"; } >"$CONFIG"
+
+target/release/homeclaw-bench assist \
+  --dataset "$DATASETS/assist-mini" --dataset "$DATASETS/assist" --config "$CONFIG" "$@"

@@ -1,0 +1,618 @@
+//! The leaderboard benchmark's parts against a real Home Assistant: the fixture-home loader
+//! (every entity exists as the file says and answers its domain's services) and the runner
+//! (`homeclaw-bench assist`) end to end with the scripted model, scored as upstream scores.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use crate::common::ha::HaInstance;
+use crate::common::homeclaw::config_yaml;
+use crate::common::scripted_llm::{ScriptedLlm, openai_calls, openai_text};
+
+const LOADER_PORT: u16 = 18128;
+const RUNNER_PORT: u16 = 18129;
+
+fn datasets() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/benchmarks/home-assistant-datasets/datasets");
+    assert!(
+        dir.is_dir(),
+        "the task sets are read from {} (../shared beside the repository)",
+        dir.display()
+    );
+    std::fs::canonicalize(dir).unwrap()
+}
+
+async fn state(ha: &HaInstance, entity: &str) -> Value {
+    let (status, body) = ha.rest("GET", &format!("/api/states/{entity}"), None).await;
+    assert_eq!(status, 200, "{entity}: {body}");
+    body
+}
+
+/// Calls a service and returns the entity's state afterwards (the fixture entities write their
+/// state before the call returns, so no wait is needed).
+async fn call(ha: &HaInstance, entity: &str, service: &str, data: Value) -> Value {
+    let domain = entity.split('.').next().unwrap();
+    let mut body = json!({"entity_id": entity});
+    body.as_object_mut()
+        .unwrap()
+        .extend(data.as_object().cloned().unwrap_or_default());
+    let (status, answer) = ha
+        .rest(
+            "POST",
+            &format!("/api/services/{domain}/{service}"),
+            Some(body),
+        )
+        .await;
+    assert_eq!(status, 200, "{domain}.{service} on {entity}: {answer}");
+    state(ha, entity).await
+}
+
+/// Each domain's services, with what must be true after each call.
+async fn exercise(ha: &HaInstance, entity: &str) -> usize {
+    let domain = entity.split('.').next().unwrap();
+    let attrs = |s: &Value| s["attributes"].clone();
+    let mut calls = 0;
+    let mut check = |s: Value, want_state: &str, what: &str| {
+        calls += 1;
+        assert_eq!(s["state"], want_state, "{entity} after {what}: {s}");
+        s
+    };
+    match domain {
+        "light" => {
+            let s = check(
+                call(ha, entity, "turn_on", json!({})).await,
+                "on",
+                "turn_on",
+            );
+            let modes = attrs(&s)["supported_color_modes"].to_string();
+            if modes.contains("brightness") || modes.contains("rgbw") {
+                let s = check(
+                    call(ha, entity, "turn_on", json!({"brightness": 128})).await,
+                    "on",
+                    "turn_on brightness",
+                );
+                assert_eq!(attrs(&s)["brightness"], 128, "{entity}");
+            }
+            if modes.contains("rgbw") {
+                let s = check(
+                    call(ha, entity, "turn_on", json!({"rgbw_color": [255, 0, 0, 0]})).await,
+                    "on",
+                    "turn_on colour",
+                );
+                assert_eq!(attrs(&s)["rgbw_color"], json!([255, 0, 0, 0]), "{entity}");
+            }
+            check(
+                call(ha, entity, "turn_off", json!({})).await,
+                "off",
+                "turn_off",
+            );
+            check(call(ha, entity, "toggle", json!({})).await, "on", "toggle");
+        }
+        "switch" => {
+            check(
+                call(ha, entity, "turn_off", json!({})).await,
+                "off",
+                "turn_off",
+            );
+            check(
+                call(ha, entity, "turn_on", json!({})).await,
+                "on",
+                "turn_on",
+            );
+            check(call(ha, entity, "toggle", json!({})).await, "off", "toggle");
+        }
+        "fan" => {
+            let s = check(
+                call(ha, entity, "turn_on", json!({})).await,
+                "on",
+                "turn_on",
+            );
+            assert_eq!(attrs(&s)["percentage"], 100, "{entity}");
+            let s = check(
+                call(ha, entity, "set_percentage", json!({"percentage": 30})).await,
+                "on",
+                "set_percentage",
+            );
+            assert_eq!(attrs(&s)["percentage"], 30, "{entity}");
+            let s = check(
+                call(ha, entity, "turn_off", json!({})).await,
+                "off",
+                "turn_off",
+            );
+            assert_eq!(attrs(&s)["percentage"], 0, "{entity}");
+        }
+        "cover" => {
+            let s = check(
+                call(ha, entity, "open_cover", json!({})).await,
+                "open",
+                "open",
+            );
+            check(
+                call(ha, entity, "close_cover", json!({})).await,
+                "closed",
+                "close",
+            );
+            if attrs(&s)["supported_features"].as_u64().unwrap_or(0) & 4 != 0 {
+                let s = check(
+                    call(ha, entity, "set_cover_position", json!({"position": 40})).await,
+                    "open",
+                    "set_cover_position",
+                );
+                assert_eq!(attrs(&s)["current_position"], 40, "{entity}");
+            }
+        }
+        "valve" => {
+            let s = check(
+                call(ha, entity, "open_valve", json!({})).await,
+                "open",
+                "open",
+            );
+            assert_eq!(attrs(&s)["current_position"], 100, "{entity}");
+            let s = check(
+                call(ha, entity, "close_valve", json!({})).await,
+                "closed",
+                "close",
+            );
+            assert_eq!(attrs(&s)["current_position"], 0, "{entity}");
+            let s = check(
+                call(ha, entity, "set_valve_position", json!({"position": 50})).await,
+                "open",
+                "set_valve_position",
+            );
+            assert_eq!(attrs(&s)["current_position"], 50, "{entity}");
+        }
+        "lock" => {
+            check(
+                call(ha, entity, "unlock", json!({})).await,
+                "unlocked",
+                "unlock",
+            );
+            check(call(ha, entity, "lock", json!({})).await, "locked", "lock");
+        }
+        "vacuum" => {
+            check(
+                call(ha, entity, "start", json!({})).await,
+                "cleaning",
+                "start",
+            );
+            check(
+                call(ha, entity, "pause", json!({})).await,
+                "paused",
+                "pause",
+            );
+            check(
+                call(ha, entity, "return_to_base", json!({})).await,
+                "returning",
+                "return",
+            );
+            check(call(ha, entity, "stop", json!({})).await, "idle", "stop");
+        }
+        "media_player" => {
+            check(
+                call(ha, entity, "media_pause", json!({})).await,
+                "paused",
+                "pause",
+            );
+            check(
+                call(ha, entity, "media_play", json!({})).await,
+                "playing",
+                "play",
+            );
+            let before = attrs(&state(ha, entity).await)["media_track"]
+                .as_u64()
+                .unwrap_or(0);
+            let s = check(
+                call(ha, entity, "media_next_track", json!({})).await,
+                "playing",
+                "next",
+            );
+            assert_eq!(attrs(&s)["media_track"], before + 1, "{entity}");
+            let s = check(
+                call(ha, entity, "volume_set", json!({"volume_level": 0.3})).await,
+                "playing",
+                "volume_set",
+            );
+            assert_eq!(attrs(&s)["volume_level"], 0.3, "{entity}");
+            let s = check(
+                call(ha, entity, "volume_mute", json!({"is_volume_muted": true})).await,
+                "playing",
+                "volume_mute",
+            );
+            assert_eq!(attrs(&s)["is_volume_muted"], true, "{entity}");
+            check(
+                call(ha, entity, "media_stop", json!({})).await,
+                "idle",
+                "stop",
+            );
+            check(
+                call(ha, entity, "turn_off", json!({})).await,
+                "off",
+                "turn_off",
+            );
+        }
+        "todo" => {
+            let before: u64 = state(ha, entity).await["state"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let s = call(ha, entity, "add_item", json!({"item": "milk"})).await;
+            calls += 1;
+            assert_eq!(s["state"], (before + 1).to_string(), "{entity}: {s}");
+        }
+        "climate" => {
+            let s = check(
+                call(ha, entity, "set_hvac_mode", json!({"hvac_mode": "heat"})).await,
+                "heat",
+                "set_hvac_mode",
+            );
+            if attrs(&s)["temperature"].is_number() {
+                let s = check(
+                    call(ha, entity, "set_temperature", json!({"temperature": 24})).await,
+                    "heat",
+                    "set_temperature",
+                );
+                assert_eq!(attrs(&s)["temperature"], 24.0, "{entity}");
+            }
+            check(
+                call(ha, entity, "turn_off", json!({})).await,
+                "off",
+                "turn_off",
+            );
+        }
+        // Read-only: Home Assistant offers them no services; their state is what the file says.
+        "sensor" | "binary_sensor" => {}
+        other => panic!("{entity}: no check for the {other} domain"),
+    }
+    calls
+}
+
+/// Areas as Home Assistant has them, by entity: the entity's own or its device's.
+async fn entity_areas(ha: &HaInstance) -> std::collections::BTreeMap<String, String> {
+    let client = ha.client();
+    client
+        .wait_connected(std::time::Duration::from_secs(10))
+        .await
+        .unwrap();
+    let request = |kind: &str| {
+        let client = client.clone();
+        let kind = kind.to_owned();
+        async move {
+            client
+                .request(homeclaw::ha::protocol::Command::new(&kind))
+                .await
+                .unwrap()
+        }
+    };
+    let areas = request("config/area_registry/list").await;
+    let devices = request("config/device_registry/list").await;
+    let entities = request("config/entity_registry/list").await;
+    client.shutdown().await;
+    let area_name = |id: &Value| {
+        areas
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["area_id"] == *id)
+            .map(|a| a["name"].as_str().unwrap().to_owned())
+    };
+    let mut out = std::collections::BTreeMap::new();
+    for e in entities.as_array().unwrap() {
+        let device_area = devices
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["id"] == e["device_id"])
+            .map(|d| d["area_id"].clone())
+            .unwrap_or(Value::Null);
+        let area = if e["area_id"].is_null() {
+            device_area
+        } else {
+            e["area_id"].clone()
+        };
+        if let Some(name) = area_name(&area) {
+            out.insert(e["entity_id"].as_str().unwrap().to_owned(), name);
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loader_builds_homes_of_both_task_sets_and_every_entity_answers_its_services() {
+    let sets = datasets();
+    // One home of each task set, plus the single-domain homes that hold the domains the two
+    // larger homes lack (fan, todo, valve): every modelled domain is exercised.
+    let homes = [
+        "assist/home1-us",
+        "assist-mini/home2-ru-valve",
+        "assist-mini/home5-cn-fan",
+        "assist-mini/dom1-pl-todo",
+        "assist/dom1-pl",
+    ];
+    let mut domains = std::collections::BTreeSet::new();
+    let mut total_calls = 0;
+    for home in homes {
+        let fixture = sets.join(home).join("_fixtures.yaml");
+        let ha = tokio::task::spawn_blocking({
+            let fixture = fixture.clone();
+            move || HaInstance::start_home(LOADER_PORT, &fixture)
+        })
+        .await
+        .unwrap();
+        let text = std::fs::read_to_string(&fixture).unwrap();
+        let doc = &yaml_rust2::YamlLoader::load_from_str(&text).unwrap()[0];
+        let area_names: std::collections::BTreeMap<String, String> = doc["areas"]
+            .as_vec()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                (
+                    a["id"].as_str().unwrap().to_owned(),
+                    a["name"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let areas = entity_areas(&ha).await;
+        let first = doc["entities"][0]["id"].as_str().unwrap();
+        let initial = state(&ha, first).await;
+        for entity in doc["entities"].as_vec().unwrap() {
+            let id = entity["id"].as_str().unwrap();
+            let s = state(&ha, id).await;
+            assert_eq!(
+                s["attributes"]["friendly_name"],
+                entity["name"].as_str().unwrap(),
+                "{home}: {id}"
+            );
+            if let Some(area) = entity["area"].as_str() {
+                assert_eq!(areas.get(id), area_names.get(area), "{home}: area of {id}");
+            }
+            domains.insert(id.split('.').next().unwrap().to_owned());
+            total_calls += exercise(&ha, id).await;
+        }
+        // Reset puts the home back as the file has it; set_state refuses what it cannot model.
+        let (status, _) = ha
+            .rest("POST", "/api/services/fixture_home/reset", Some(json!({})))
+            .await;
+        assert_eq!(status, 200);
+        let reset = state(&ha, first).await;
+        assert_eq!(
+            (&reset["state"], &reset["attributes"]),
+            (&initial["state"], &initial["attributes"]),
+            "{home}: {first} after reset"
+        );
+        let client = ha.client();
+        client
+            .wait_connected(std::time::Duration::from_secs(10))
+            .await
+            .unwrap();
+        let refused = client
+            .request(
+                homeclaw::ha::protocol::Command::new("call_service")
+                    .with("domain", json!("fixture_home"))
+                    .with("service", json!("set_state"))
+                    .with(
+                        "service_data",
+                        json!({"entity_id": first, "attributes": {"warp_drive": 9}}),
+                    ),
+            )
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains(first) && refused.contains("warp_drive"),
+            "{refused}"
+        );
+        client.shutdown().await;
+        ha.stop();
+    }
+    assert_eq!(
+        domains.into_iter().collect::<Vec<_>>(),
+        [
+            "binary_sensor",
+            "climate",
+            "cover",
+            "fan",
+            "light",
+            "lock",
+            "media_player",
+            "sensor",
+            "switch",
+            "todo",
+            "vacuum",
+            "valve"
+        ]
+    );
+    crate::common::report(&format!(
+        "fixture homes: {total_calls} service calls checked"
+    ));
+}
+
+#[test]
+fn a_fixture_the_loader_cannot_represent_is_an_error_naming_the_entity() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("siren.alarm", "state: 'on'", "siren"),
+        ("light.desk", "attributes: {warp_drive: 9}", "warp_drive"),
+        ("lock.door", "state: ajar", "ajar"),
+        (
+            "fan.ceiling",
+            "attributes: {supported_features: [fan.FanEntityFeature.HOVER]}",
+            "HOVER",
+        ),
+    ];
+    for (entity, extra, word) in cases {
+        let path = dir.path().join("_fixtures.yaml");
+        std::fs::write(
+            &path,
+            format!("areas: []\ndevices: []\nentities:\n  - name: Thing\n    id: {entity}\n    {extra}\n"),
+        )
+        .unwrap();
+        let out = std::process::Command::new(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/ha-dev.sh"),
+        )
+        .arg("check-home")
+        .arg(&path)
+        .output()
+        .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{entity} was accepted: {stderr}");
+        assert!(
+            stderr.contains(entity) && stderr.contains(word),
+            "{entity}: {stderr}"
+        );
+    }
+}
+
+/// The calls a right answer makes for one task per category of assist-mini, in the order the
+/// runner meets them (homes sorted, tasks in file order).
+fn right_answers() -> Vec<(&'static str, &'static str, &'static str, Value)> {
+    vec![
+        (
+            "dom1-pl-lights/lights#0\\.0",
+            "light",
+            "turn_on",
+            json!({"entity_id": "light.kitchen_light"}),
+        ),
+        (
+            "dom1-pl-todo/todo#0\\.1",
+            "todo",
+            "add_item",
+            json!({"entity_id": "todo.personal_tasks", "data": {"item": "history homework"}}),
+        ),
+        (
+            "home1-us-cover-garage/cover-garage#0\\.0",
+            "cover",
+            "close_cover",
+            json!({"entity_id": "cover.garage_door_opener"}),
+        ),
+        (
+            "home1-us-lock/smart-lock#1\\.0",
+            "lock",
+            "unlock",
+            json!({"entity_id": "lock.smart_lock"}),
+        ),
+        (
+            "home1-us-vacuum/vacuum#0\\.1",
+            "vacuum",
+            "start",
+            json!({"entity_id": "vacuum.roborock_downstairs"}),
+        ),
+        (
+            "home2-ru-valve/water-valve#0\\.1",
+            "valve",
+            "open_valve",
+            json!({"entity_id": "valve.irrigation_valve"}),
+        ),
+        (
+            "home5-cn-fan/fan#0\\.0",
+            "fan",
+            "turn_on",
+            json!({"entity_id": "fan.bedroom_fan"}),
+        ),
+        // Deliberately wrong: the kitchenette light instead of the living room light.
+        (
+            "home5-cn-light/light#0\\.0",
+            "light",
+            "turn_on",
+            json!({"entity_id": "light.kitchenette_light"}),
+        ),
+        (
+            "home7-dk-media-player/media-player#0\\.0",
+            "media_player",
+            "media_pause",
+            json!({"entity_id": "media_player.outdoor_speakers"}),
+        ),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming_the_entity() {
+    let sets = datasets();
+    let llm = ScriptedLlm::start().await;
+    let answers = right_answers();
+    for (i, (_, domain, service, data)) in answers.iter().enumerate() {
+        let mut args = data.clone();
+        args["domain"] = json!(domain);
+        args["service"] = json!(service);
+        llm.push(openai_calls(&[(
+            &format!("call_{i}"),
+            "call_service",
+            args,
+        )]));
+        // A call held for approval ends the run there: no second sampling.
+        if *service != "unlock" {
+            llm.push(openai_text("Done."));
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // The Home Assistant part of this file is replaced by the runner (its own instance).
+    let config = dir.path().join("homeclaw.yaml");
+    std::fs::write(
+        &config,
+        config_yaml(
+            "ws://127.0.0.1:1/api/websocket",
+            "unused",
+            &llm.openai_url(),
+            &dir.path().join("unused-sessions"),
+            "",
+        ),
+    )
+    .unwrap();
+    let only = answers.iter().map(|a| a.0).collect::<Vec<_>>().join("|");
+    let results = dir.path().join("results.json");
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_homeclaw-bench"))
+        .args(["assist", "--agent", "homeclaw", "--only"])
+        .arg(format!("^({only})$"))
+        .arg("--dataset")
+        .arg(sets.join("assist-mini"))
+        .arg("--config")
+        .arg(&config)
+        .arg("--homeclaw-bin")
+        .arg(env!("CARGO_BIN_EXE_homeclaw"))
+        .args(["--ha-port", &RUNNER_PORT.to_string(), "--quiet-ms", "200"])
+        .arg("--ha-script")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/ha-dev.sh"))
+        .arg("--json")
+        .arg(&results)
+        .output()
+        .await
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let rows: Vec<Value> = serde_json::from_slice(&std::fs::read(&results).unwrap()).unwrap();
+    assert_eq!(rows.len(), answers.len(), "{stderr}");
+    let mut categories = std::collections::BTreeSet::new();
+    for row in &rows {
+        let task = row["task"].as_str().unwrap();
+        if task.starts_with("home5-cn-light/") {
+            assert_eq!(row["pass"], false, "{row}");
+            let why = row["reason"].as_str().unwrap();
+            // The light that should have changed, and the one that did.
+            assert!(why.contains("light.living_room_light state"), "{why}");
+            assert!(why.contains("light.kitchenette_light state"), "{why}");
+            continue;
+        }
+        assert_eq!(row["pass"], true, "{row}\n{stderr}");
+        // One request for the call and one for the answer; a held call ends the run at once.
+        let held = task.contains("smart-lock");
+        assert_eq!(row["llm_requests"], if held { 1 } else { 2 }, "{row}");
+        categories.insert(row["category"].as_str().unwrap().to_owned());
+        // Unlocking is held for approval and approved by the runner, as a person would.
+        assert_eq!(row["needed_approval"], held, "{row}");
+    }
+    assert_eq!(categories.len(), 8, "{categories:?}");
+    assert_eq!(llm.remaining(), 0);
+    assert!(llm.violations().is_empty(), "{:?}", llm.violations());
+    // The report names each category and the published scores beside ours.
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("| media-player | HomeClaw | 1 | 100.0%"),
+        "{report}"
+    );
+    assert!(
+        report.contains("| HA built-in NLP agent | 63.3% | 37.5% |"),
+        "{report}"
+    );
+}
