@@ -21,7 +21,7 @@ trap 'scripts/llm-dev.sh stop || true' EXIT
 
 CONFIG="$(mktemp --suffix=.yaml)"
 { echo "ha:"; echo "  url: ws://127.0.0.1:1/api/websocket  # replaced by the runner"
-  scripts/local-model-config.sh
+  LLM_URL="$LLM_URL" LLM_MODEL="$LLM_MODEL" scripts/local-model-config.sh
   echo "log:"; echo "  level: warn"; } >"$CONFIG"
 
 target/release/homeclaw-bench assist \

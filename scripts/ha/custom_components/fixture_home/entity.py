@@ -84,6 +84,12 @@ class FixtureEntity(Entity):
         """Sets state and attributes as a task's set-up describes them (already checked)."""
         raise NotImplementedError
 
+    def _copy(self, attributes: dict[str, Any], *keys: str) -> None:
+        """Sets `_attr_<key>` for each of `keys` that the set-up names."""
+        for key in keys:
+            if key in attributes:
+                setattr(self, f"_attr_{key}", attributes[key])
+
 
 def _on(state: str) -> bool:
     return state == "on"
@@ -97,8 +103,7 @@ class FixtureSwitch(FixtureEntity, SwitchEntity):
     def apply(self, state, attributes):
         if state is not None:
             self._attr_is_on = _on(state)
-        if "device_class" in attributes:
-            self._attr_device_class = attributes["device_class"]
+        self._copy(attributes, "device_class")
 
     async def async_turn_on(self, **kwargs: Any) -> None:
         self._attr_is_on = True
@@ -117,8 +122,7 @@ class FixtureBinarySensor(FixtureEntity, BinarySensorEntity):
     def apply(self, state, attributes):
         if state is not None:
             self._attr_is_on = _on(state)
-        if "device_class" in attributes:
-            self._attr_device_class = attributes["device_class"]
+        self._copy(attributes, "device_class")
 
 
 def _number(value: Any) -> Any:
@@ -140,9 +144,7 @@ class FixtureSensor(FixtureEntity, SensorEntity):
         self._attr_native_unit_of_measurement = None
 
     def apply(self, state, attributes):
-        for key in ("device_class", "state_class", "native_unit_of_measurement"):
-            if key in attributes:
-                setattr(self, f"_attr_{key}", attributes[key])
+        self._copy(attributes, "device_class", "state_class", "native_unit_of_measurement")
         numeric = self._attr_device_class is not None or self._attr_state_class is not None
         value = attributes.get("native_value", state)
         if value is not None:
@@ -215,10 +217,7 @@ class FixtureFan(FixtureEntity, FanEntity):
             self._attr_supported_features = FanEntityFeature(
                 attributes["supported_features"]
             ) | FanEntityFeature.TURN_ON | FanEntityFeature.TURN_OFF
-        if "oscillating" in attributes:
-            self._attr_oscillating = attributes["oscillating"]
-        if "percentage" in attributes:
-            self._attr_percentage = attributes["percentage"]
+        self._copy(attributes, "oscillating", "percentage")
 
     async def async_turn_on(self, percentage=None, preset_mode=None, **kwargs: Any) -> None:
         self._is_on = True
@@ -254,10 +253,7 @@ class FixtureCover(FixtureEntity, CoverEntity):
             self._attr_is_opening = state == "opening"
             self._attr_is_closing = state == "closing"
             self._attr_is_closed = state == "closed"
-        if "device_class" in attributes:
-            self._attr_device_class = attributes["device_class"]
-        if "supported_features" in attributes:
-            self._attr_supported_features = attributes["supported_features"]
+        self._copy(attributes, "device_class", "supported_features")
         if "current_position" in attributes:
             self._attr_current_cover_position = attributes["current_position"]
 
@@ -291,9 +287,7 @@ class FixtureValve(FixtureEntity, ValveEntity):
         self._attr_supported_features = 0
 
     def apply(self, state, attributes):
-        for key in ("device_class", "supported_features", "reports_position"):
-            if key in attributes:
-                setattr(self, f"_attr_{key}", attributes[key])
+        self._copy(attributes, "device_class", "supported_features", "reports_position")
         if "current_position" in attributes:
             self._attr_current_valve_position = attributes["current_position"]
         if self._attr_reports_position and self._attr_current_valve_position is None:
@@ -342,8 +336,7 @@ class FixtureLock(FixtureEntity, LockEntity):
     def apply(self, state, attributes):
         if state is not None:
             self._set(state)
-        if "supported_features" in attributes:
-            self._attr_supported_features = attributes["supported_features"]
+        self._copy(attributes, "supported_features")
 
     async def async_lock(self, **kwargs: Any) -> None:
         self._set("locked")
@@ -377,9 +370,7 @@ class FixtureVacuum(FixtureEntity, StateVacuumEntity):
             self._attr_supported_features = (
                 VacuumEntityFeature(attributes["supported_features"]) | VacuumEntityFeature.STATE
             )
-        for key in ("fan_speed", "fan_speed_list", "battery_level"):
-            if key in attributes:
-                setattr(self, f"_attr_{key}", attributes[key])
+        self._copy(attributes, "fan_speed", "fan_speed_list", "battery_level")
 
     def _go(self, activity: VacuumActivity) -> None:
         self._activity = activity
@@ -421,12 +412,10 @@ class FixtureMediaPlayer(FixtureEntity, MediaPlayerEntity):
     def apply(self, state, attributes):
         if state is not None:
             self._attr_state = MediaPlayerState(state)
-        for key in (
-            "device_class", "supported_features", "volume_level", "is_volume_muted",
-            "media_track", "media_title",
-        ):
-            if key in attributes:
-                setattr(self, f"_attr_{key}", attributes[key])
+        self._copy(
+            attributes, "device_class", "supported_features", "volume_level",
+            "is_volume_muted", "media_track", "media_title",
+        )
 
     def _set(self, **fields: Any) -> None:
         for key, value in fields.items():
@@ -478,8 +467,7 @@ class FixtureTodo(FixtureEntity, TodoListEntity):
         self._attr_supported_features = TodoListEntityFeature.CREATE_TODO_ITEM
 
     def apply(self, state, attributes):
-        if "supported_features" in attributes:
-            self._attr_supported_features = attributes["supported_features"]
+        self._copy(attributes, "supported_features")
         if "todo_items" in attributes:
             self._attr_todo_items = [_todo_item(v) for v in attributes["todo_items"] or []]
 
