@@ -18,7 +18,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, oneshot};
 
-use super::{Stack, percentile, rss_kib, stack_config};
+use crate::load::{Stack, stack_config};
+use crate::{percentile, rss_kib};
 
 /// A reply later than this counts as lost.
 const REPLY_TIMEOUT: Duration = Duration::from_secs(10);

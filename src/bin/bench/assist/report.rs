@@ -8,7 +8,8 @@ use serde::Serialize;
 
 use super::Agent;
 use super::dataset::TaskSet;
-use super::score::{percentile, wilson};
+use super::score::wilson;
+use crate::percentile;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {

@@ -186,15 +186,6 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
     )
 }
 
-/// Nearest-rank percentile of sorted values.
-pub fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1]
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::dataset::EntityState;
@@ -334,14 +325,12 @@ mod tests {
     }
 
     #[test]
-    fn wilson_interval_and_percentiles() {
+    fn wilson_interval() {
         let (lo, hi) = wilson(31, 49);
         assert!(
             (lo - 49.3).abs() < 0.5 && (hi - 75.1).abs() < 0.5,
             "{lo} {hi}"
         );
         assert_eq!(wilson(0, 0), (0.0, 0.0));
-        assert_eq!(percentile(&[1.0, 2.0, 3.0, 4.0], 0.5), 2.0);
-        assert_eq!(percentile(&[1.0, 2.0, 3.0, 4.0], 0.95), 4.0);
     }
 }

@@ -1,0 +1,143 @@
+//! `homeclaw-bench agent` (the agent's own time per loop iteration) and `tokens` (the size of
+//! the first model request as the home grows).
+
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use anyhow::bail;
+use futures_util::future::BoxFuture;
+use homeclaw::agent::approval::ApprovalStore;
+use homeclaw::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
+use homeclaw::agent::truncate::CHARS_PER_TOKEN;
+use homeclaw::agent::{Agent, AgentConfig, RunStatus, ToolRegistry};
+use homeclaw::llm::{ChatModel, ChatRequest, ChatResponse, LlmError, Message, ToolChoice};
+use serde_json::json;
+
+use crate::percentile;
+
+/// Records when each sampling starts; the gaps are the agent's own time (the model answers at
+/// once).
+struct TimedModel {
+    inner: ScriptedModel,
+    stamps: Mutex<Vec<Instant>>,
+}
+
+impl ChatModel for TimedModel {
+    fn chat<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+        self.stamps
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(Instant::now());
+        self.inner.chat(request)
+    }
+}
+
+pub fn run(entities: usize, runs: usize) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let home = MemoryHome::new(synthetic_home(entities));
+    let model = TimedModel {
+        inner: ScriptedModel::default(),
+        stamps: Mutex::new(Vec::new()),
+    };
+    let tools = ToolRegistry;
+    let cfg = AgentConfig::default();
+    let approvals = ApprovalStore::new(Duration::from_secs(60));
+    let agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
+    let mut iterations: Vec<Duration> = Vec::with_capacity(runs * 3);
+    for i in 0..runs {
+        model.inner.push(Ok(calls_reply(
+            &format!("s{i}"),
+            &[("search_entities", json!({"query": "kitchen light"}))],
+        )));
+        model.inner.push(Ok(calls_reply(
+            &format!("c{i}"),
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "toggle", "entity_id": "light.kitchen_lights"}),
+            )],
+        )));
+        model.inner.push(Ok(text_reply("Done.")));
+        model.inner.clear_requests();
+        let start = Instant::now();
+        let mut history = vec![Message::user("toggle the kitchen light")];
+        let result = runtime.block_on(agent.run(&mut history));
+        let end = Instant::now();
+        if result.status != RunStatus::Done {
+            bail!("run {i} ended {:?}", result.status);
+        }
+        let mut stamps =
+            std::mem::take(&mut *model.stamps.lock().unwrap_or_else(PoisonError::into_inner));
+        stamps.insert(0, start);
+        stamps.push(end);
+        iterations.extend(stamps.windows(2).map(|w| w[1] - w[0]));
+    }
+    iterations.sort();
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    println!(
+        "agent loop: {entities} entities, {runs} runs x 3 samplings (search, call, answer), \
+         zero-latency model"
+    );
+    println!("{:<34} {:>12}", "metric", "value");
+    println!("{:<34} {:>12}", "iterations measured", iterations.len());
+    println!(
+        "{:<34} {:>9.1} us",
+        "agent time p50",
+        us(percentile(&iterations, 0.50))
+    );
+    println!(
+        "{:<34} {:>9.1} us",
+        "agent time p90",
+        us(percentile(&iterations, 0.90))
+    );
+    println!(
+        "{:<34} {:>9.1} us",
+        "agent time p99",
+        us(percentile(&iterations, 0.99))
+    );
+    println!(
+        "{:<34} {:>9.1} us",
+        "agent time max",
+        us(percentile(&iterations, 1.0))
+    );
+    println!(
+        "target: p99 < 2 ms: {}",
+        if percentile(&iterations, 0.99) < Duration::from_millis(2) {
+            "PASS"
+        } else {
+            "MISS"
+        }
+    );
+    Ok(())
+}
+
+pub fn tokens() -> anyhow::Result<()> {
+    println!("first request for \"turn on the kitchen light\" (OpenAI wire JSON, 4 chars/token)");
+    println!("{:<10} {:>10} {:>14}", "entities", "chars", "est. tokens");
+    let mut worst = 0;
+    for entities in [116, 500, 1_000, 2_000] {
+        let home = MemoryHome::new(synthetic_home(entities));
+        let model = ScriptedModel::default();
+        let tools = ToolRegistry;
+        let cfg = AgentConfig::default();
+        let approvals = ApprovalStore::new(Duration::from_secs(60));
+        let agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
+        let request = agent.build_request(
+            &[Message::user("turn on the kitchen light")],
+            ToolChoice::Auto,
+        );
+        let body = homeclaw::llm::openai::render(&request, "model", false).to_string();
+        let est = body.chars().count() / CHARS_PER_TOKEN;
+        worst = worst.max(est);
+        println!("{:<10} {:>10} {:>14}", entities, body.chars().count(), est);
+    }
+    println!(
+        "target: at most 3000 tokens, flat in the entity count: {}",
+        if worst <= 3000 { "PASS" } else { "MISS" }
+    );
+    Ok(())
+}

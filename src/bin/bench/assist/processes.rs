@@ -1,0 +1,233 @@
+//! The processes a benchmark run drives: Home Assistant through the project's own script, and
+//! the real `homeclaw serve` with the user's configuration and the benchmark's overrides.
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+
+/// The benchmark's Home Assistant, started and stopped through the project's own script.
+pub(super) struct HaProcess {
+    pub(super) script: PathBuf,
+    pub(super) port: u16,
+    pub(super) config_dir: PathBuf,
+}
+
+pub(super) struct HaEndpoints {
+    pub(super) ws_url: String,
+    pub(super) token: String,
+}
+
+impl HaProcess {
+    fn command(&self, verb: &str) -> Command {
+        let mut cmd = Command::new(&self.script);
+        cmd.arg(verb)
+            .env("HA_PORT", self.port.to_string())
+            .env("HA_CONFIG_DIR", &self.config_dir)
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    pub(super) fn stop(&self) {
+        let _ = self
+            .command("stop")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+
+    /// Restarts Home Assistant with `fixture` as its home.
+    pub(super) fn start(&self, fixture: &Path) -> anyhow::Result<HaEndpoints> {
+        self.stop();
+        let out = self
+            .command("start")
+            .env("HA_HOME", fixture)
+            .stderr(Stdio::inherit())
+            .output()
+            .with_context(|| format!("cannot run {}", self.script.display()))?;
+        if !out.status.success() {
+            bail!(
+                "Home Assistant did not start with the home {} (see the messages above)",
+                fixture.display()
+            );
+        }
+        let text = String::from_utf8_lossy(&out.stdout);
+        let var = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("{key}=")))
+                .map(str::to_owned)
+                .with_context(|| format!("{} printed no {key}", self.script.display()))
+        };
+        let token_file = var("HA_TOKEN_FILE")?;
+        Ok(HaEndpoints {
+            ws_url: var("HA_WS_URL")?,
+            token: std::fs::read_to_string(&token_file)
+                .with_context(|| format!("cannot read {token_file}"))?
+                .trim()
+                .to_owned(),
+        })
+    }
+}
+
+#[derive(Default)]
+pub(super) struct Answer {
+    pub(super) reply: String,
+    pub(super) status: String,
+    pub(super) latency: Duration,
+    pub(super) llm_requests: Option<u64>,
+    pub(super) prompt_tokens: Option<u64>,
+    pub(super) needed_approval: bool,
+    pub(super) error: Option<String>,
+    /// HomeClaw's trace of the run (guard decisions, tool results), for reading failures.
+    pub(super) trace: Vec<String>,
+}
+
+impl Answer {
+    pub(super) fn error(message: String) -> Self {
+        Self {
+            status: "error".into(),
+            error: Some(message),
+            ..Self::default()
+        }
+    }
+}
+
+/// The real `homeclaw serve`, with the user's configuration and the benchmark's overrides.
+pub(super) struct HomeClawProcess {
+    child: Child,
+    url: String,
+    token: String,
+}
+
+impl HomeClawProcess {
+    pub(super) async fn start(
+        bin: &Path,
+        config: &Path,
+        ha: &HaEndpoints,
+        dir: &Path,
+    ) -> anyhow::Result<Self> {
+        std::fs::create_dir_all(dir)?;
+        let api_token = format!("bench-{:016x}", fastrand::u64(..));
+        let log = std::fs::File::create(dir.join("homeclaw.log"))?;
+        let mut child = Command::new(bin)
+            .arg("--config")
+            .arg(config)
+            .arg("serve")
+            .env("HOMECLAW_HA__URL", &ha.ws_url)
+            // Overrides a token in the user's file too (the environment layer wins).
+            .env("HOMECLAW_HA__TOKEN", &ha.token)
+            .env("HOMECLAW_API__LISTEN", "127.0.0.1:0")
+            .env("HOMECLAW_API__TOKEN", &api_token)
+            .env("HOMECLAW_SESSION__DIR", dir.join("sessions"))
+            .env("HOMECLAW_WYOMING__ENABLED", "false")
+            .env("HOMECLAW_MQTT__ENABLED", "false")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .with_context(|| format!("cannot start {}", bin.display()))?;
+        let stdout = child.stdout.take().context("no stdout")?;
+        let listening = tokio::task::spawn_blocking(move || {
+            std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .find_map(|l| l.strip_prefix("HOMECLAW_LISTENING=").map(str::to_owned))
+        })
+        .await?;
+        let Some(addr) = listening else {
+            let _ = child.kill();
+            let _ = child.wait();
+            let log = std::fs::read_to_string(dir.join("homeclaw.log")).unwrap_or_default();
+            bail!("homeclaw did not start: {}", log.trim());
+        };
+        let process = Self {
+            child,
+            url: format!("http://{addr}"),
+            token: api_token,
+        };
+        let health = reqwest::get(format!("{}/api/health?wait_ready_ms=30000", process.url))
+            .await?
+            .json::<Value>()
+            .await?;
+        if health["registry"]["synced"] != json!(true) {
+            bail!("homeclaw did not sync its registry with Home Assistant: {health}");
+        }
+        Ok(process)
+    }
+
+    async fn post(&self, http: &reqwest::Client, path: &str, body: Value) -> anyhow::Result<Value> {
+        Ok(http
+            .post(format!("{}{path}", self.url))
+            .bearer_auth(&self.token)
+            .json(&body)
+            .send()
+            .await?
+            .json::<Value>()
+            .await?)
+    }
+
+    pub(super) async fn ask(&self, http: &reqwest::Client, sentence: &str) -> Answer {
+        let started = Instant::now();
+        let session = format!("bench-{:016x}", fastrand::u64(..));
+        let body = json!({"text": sentence, "session_id": session, "language": "en"});
+        let result = self.post(http, "/api/command", body).await;
+        let latency = started.elapsed();
+        let body = match result {
+            Ok(b) => b,
+            Err(e) => {
+                return Answer {
+                    latency,
+                    ..Answer::error(format!("POST /api/command failed: {e}"))
+                };
+            }
+        };
+        let stats = &body["stats"];
+        let mut answer = Answer {
+            reply: body["reply"].as_str().unwrap_or_default().to_owned(),
+            status: body["status"]
+                .as_str()
+                .or_else(|| body["error"]["code"].as_str())
+                .unwrap_or("error")
+                .to_owned(),
+            latency,
+            llm_requests: stats["rounds"].as_u64(),
+            prompt_tokens: stats["input_tokens"].as_u64(),
+            trace: body["trace"]
+                .as_array()
+                .map(|t| {
+                    t.iter()
+                        .filter_map(|l| l.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            ..Answer::default()
+        };
+        if let Some(id) = body["approval_id"].as_str() {
+            // The person approves, as they would from the reply.
+            answer.needed_approval = true;
+            match self
+                .post(http, "/api/approve", json!({"approval_id": id}))
+                .await
+            {
+                Ok(b) => {
+                    let said = b["reply"]
+                        .as_str()
+                        .or_else(|| b["error"]["message"].as_str())
+                        .unwrap_or_default();
+                    answer.reply = format!("{} {said}", answer.reply);
+                }
+                Err(e) => answer.error = Some(format!("POST /api/approve failed: {e}")),
+            }
+        }
+        answer
+    }
+
+    pub(super) fn stop(mut self) {
+        // SIGTERM would be kinder, but the process holds nothing the benchmark needs.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

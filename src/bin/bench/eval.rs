@@ -1,0 +1,292 @@
+//! `homeclaw-bench eval`: `eval/cases.yaml` against a running HomeClaw and Home Assistant's own
+//! agent on the demo home (scripts/eval.sh), with its own Home Assistant REST and websocket
+//! client.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use serde_json::json;
+
+use crate::percentile;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[arg(long, default_value = "eval/cases.yaml")]
+    cases: std::path::PathBuf,
+    /// homeclaw, ha, or both.
+    #[arg(long, default_value = "both")]
+    agent: String,
+    #[arg(long, default_value = "http://127.0.0.1:8099")]
+    homeclaw_url: String,
+    #[arg(long, default_value = "http://127.0.0.1:8123")]
+    ha_url: String,
+    #[arg(long)]
+    ha_token_file: std::path::PathBuf,
+    /// Also write the table as Markdown here.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+    /// Only the first N cases.
+    #[arg(long)]
+    limit: Option<usize>,
+}
+
+#[derive(serde::Deserialize)]
+struct EvalCases {
+    cases: Vec<EvalCase>,
+}
+
+#[derive(serde::Deserialize, Clone)]
+struct EvalCase {
+    id: String,
+    language: String,
+    kind: String,
+    text: String,
+    #[serde(default)]
+    setup: Vec<serde_json::Map<String, serde_json::Value>>,
+    #[serde(default)]
+    expect_states: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    expect_status: Option<String>,
+    #[serde(default)]
+    expect_reply_any: Vec<String>,
+    #[serde(default)]
+    expect_reply_state: Option<String>,
+}
+
+struct EvalRow {
+    agent: &'static str,
+    id: String,
+    pass: bool,
+    honest: bool,
+    status: String,
+    tool_calls: u64,
+    guard_events: u64,
+    latency: Duration,
+    prompt_tokens: u64,
+    reply: String,
+}
+
+struct Ha {
+    http: reqwest::Client,
+    url: String,
+    token: String,
+}
+
+impl Ha {
+    async fn service(
+        &self,
+        call: &serde_json::Map<String, serde_json::Value>,
+    ) -> anyhow::Result<()> {
+        let mut body = call.clone();
+        let service = body
+            .remove("service")
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .context("setup step without service")?;
+        let (domain, name) = service.split_once('.').context("service is domain.name")?;
+        self.http
+            .post(format!("{}/api/services/{domain}/{name}", self.url))
+            .bearer_auth(&self.token)
+            .json(&body)
+            .send()
+            .await?
+            .error_for_status()?;
+        Ok(())
+    }
+
+    async fn state(&self, entity: &str) -> String {
+        let response = self
+            .http
+            .get(format!("{}/api/states/{entity}", self.url))
+            .bearer_auth(&self.token)
+            .send()
+            .await;
+        match response {
+            Ok(r) => r
+                .json::<serde_json::Value>()
+                .await
+                .ok()
+                .and_then(|v| v["state"].as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            Err(_) => String::new(),
+        }
+    }
+}
+
+async fn judge(ha: &Ha, case: &EvalCase, status: &str, reply: &str, claimed: bool) -> (bool, bool) {
+    let mut states_ok = true;
+    for (entity, wanted) in &case.expect_states {
+        let got = ha.state(entity).await;
+        states_ok &= wanted.split('|').any(|w| w == got);
+    }
+    let lower = reply.to_lowercase();
+    let reply_ok = if let Some(entity) = &case.expect_reply_state {
+        let state = ha.state(entity).await;
+        !state.is_empty() && lower.contains(&state.to_lowercase())
+    } else if !case.expect_reply_any.is_empty() {
+        case.expect_reply_any
+            .iter()
+            .any(|w| lower.contains(&w.to_lowercase()))
+    } else {
+        true
+    };
+    let status_ok = case.expect_status.as_deref().is_none_or(|s| s == status);
+    let pass = match case.kind.as_str() {
+        "missing" => !claimed,
+        _ => states_ok && reply_ok && status_ok,
+    };
+    // Dishonest: claims success while the expected outcome is not there.
+    let honest = !(claimed && (!states_ok || case.kind == "missing"));
+    (pass, honest)
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.cases)?;
+    let mut cases: EvalCases = config::Config::builder()
+        .add_source(config::File::from_str(&text, config::FileFormat::Yaml))
+        .build()?
+        .try_deserialize()?;
+    if let Some(n) = args.limit {
+        cases.cases.truncate(n);
+    }
+    let token = std::fs::read_to_string(&args.ha_token_file)?
+        .trim()
+        .to_owned();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let ha = Ha {
+            http: reqwest::Client::builder().timeout(Duration::from_secs(600)).build()?,
+            url: args.ha_url.clone(),
+            token: token.clone(),
+        };
+        let agents: Vec<&'static str> = match args.agent.as_str() {
+            "homeclaw" => vec!["homeclaw"],
+            "ha" => vec!["ha"],
+            _ => vec!["homeclaw", "ha"],
+        };
+        // HA's own agent over the websocket (conversation/process).
+        let client = homeclaw::ha::HaClient::spawn(homeclaw::ha::ClientSettings {
+            url: format!("{}/api/websocket", args.ha_url.replacen("http", "ws", 1)),
+            token: homeclaw::secret::Secret::new(token),
+            connect_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(60),
+            heartbeat_interval: Duration::from_secs(30),
+            heartbeat_timeout: Duration::from_secs(10),
+            backoff: homeclaw::backoff::Backoff {
+                initial: Duration::from_millis(200),
+                max: Duration::from_secs(2),
+            },
+            subscriptions: vec![],
+        });
+        client.wait_connected(Duration::from_secs(30)).await?;
+        let mut rows = Vec::new();
+        for case in &cases.cases {
+            for agent in &agents {
+                for step in &case.setup {
+                    ha.service(step).await?;
+                }
+                let started = Instant::now();
+                let row = if *agent == "homeclaw" {
+                    let body: serde_json::Value = ha
+                        .http
+                        .post(format!("{}/api/command", args.homeclaw_url))
+                        .json(&json!({"text": case.text, "session_id": format!("eval-{}-{}", case.id, fastrand::u32(..)), "language": case.language}))
+                        .send()
+                        .await?
+                        .json()
+                        .await?;
+                    let latency = started.elapsed();
+                    let status = body["status"].as_str().unwrap_or("error").to_owned();
+                    let reply = body["reply"].as_str().unwrap_or_default().to_owned();
+                    // A claim of success (the unverified-action note is HomeClaw saying it is not).
+                    let claimed = status == "done"
+                        && homeclaw::agent::honesty::claims_action_or_observation(&reply)
+                        && !reply.contains("could not confirm");
+                    let (pass, honest) = judge(&ha, case, &status, &reply, claimed).await;
+                    let stats = &body["stats"];
+                    let n = |k: &str| stats[k].as_u64().unwrap_or(0);
+                    EvalRow {
+                        agent: "homeclaw",
+                        id: case.id.clone(),
+                        pass,
+                        honest,
+                        status,
+                        tool_calls: n("tool_calls"),
+                        guard_events: n("rejected_tool_calls") + n("breaker_hits") + n("loop_warnings")
+                            + n("loop_blocks") + n("hallucination_retries") + n("unverified_actions"),
+                        latency,
+                        prompt_tokens: n("input_tokens"),
+                        reply,
+                    }
+                } else {
+                    let result = client
+                        .request_with_timeout(
+                            homeclaw::ha::protocol::Command::new("conversation/process")
+                                .with("text", json!(case.text))
+                                .with("language", json!(case.language))
+                                .with("agent_id", json!("conversation.home_assistant")),
+                            Duration::from_secs(60),
+                        )
+                        .await
+                        .unwrap_or_default();
+                    let latency = started.elapsed();
+                    let kind = result["response"]["response_type"].as_str().unwrap_or("error").to_owned();
+                    let reply = result["response"]["speech"]["plain"]["speech"].as_str().unwrap_or_default().to_owned();
+                    let status = match kind.as_str() {
+                        "action_done" | "query_answer" => "done",
+                        _ => "failed",
+                    }
+                    .to_owned();
+                    let claimed = kind == "action_done";
+                    let (pass, honest) = judge(&ha, case, &status, &reply, claimed).await;
+                    EvalRow {
+                        agent: "ha",
+                        id: case.id.clone(),
+                        pass,
+                        honest,
+                        status: kind,
+                        tool_calls: 0,
+                        guard_events: 0,
+                        latency,
+                        prompt_tokens: 0,
+                        reply,
+                    }
+                };
+                eprintln!("{:<9} {:<24} {} {}", row.agent, row.id, if row.pass { "PASS" } else { "fail" }, row.reply.chars().take(80).collect::<String>());
+                rows.push(row);
+            }
+        }
+        let mut table = String::new();
+        table.push_str("| case | agent | result | honest | status | tool calls | guard events | latency s | prompt tokens |\n|---|---|---|---|---|---|---|---|---|\n");
+        for r in &rows {
+            table.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} | {} | {:.1} | {} |\n",
+                r.id, r.agent, if r.pass { "pass" } else { "FAIL" }, if r.honest { "yes" } else { "NO" },
+                r.status, r.tool_calls, r.guard_events, r.latency.as_secs_f64(), r.prompt_tokens
+            ));
+        }
+        table.push_str("\n| agent | cases | success rate | honesty rate | p50 latency s | p95 latency s | mean prompt tokens |\n|---|---|---|---|---|---|---|\n");
+        for agent in &agents {
+            let mine: Vec<&EvalRow> = rows.iter().filter(|r| r.agent == *agent).collect();
+            let n = mine.len().max(1) as f64;
+            let mut lat: Vec<Duration> = mine.iter().map(|r| r.latency).collect();
+            lat.sort();
+            table.push_str(&format!(
+                "| {} | {} | {:.0}% | {:.0}% | {:.1} | {:.1} | {:.0} |\n",
+                agent,
+                mine.len(),
+                100.0 * mine.iter().filter(|r| r.pass).count() as f64 / n,
+                100.0 * mine.iter().filter(|r| r.honest).count() as f64 / n,
+                percentile(&lat, 0.5).as_secs_f64(),
+                percentile(&lat, 0.95).as_secs_f64(),
+                mine.iter().map(|r| r.prompt_tokens as f64).sum::<f64>() / n,
+            ));
+        }
+        println!("{table}");
+        if let Some(out) = args.out {
+            std::fs::write(out, table)?;
+        }
+        anyhow::Ok(())
+    })
+}

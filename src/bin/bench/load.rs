@@ -1,0 +1,203 @@
+//! `homeclaw-bench load`, and the in-process server stack it shares with the soak.
+
+use std::time::{Duration, Instant};
+
+use anyhow::bail;
+use serde_json::json;
+
+use crate::percentile;
+
+/// The server side of the load and soak benches, in this process: the real App (Home
+/// Assistant connection, registry, sessions, agent) with the zero-latency echo model, and the
+/// HTTP API on a free port.
+pub(crate) struct Stack {
+    app: std::sync::Arc<homeclaw::app::App>,
+    pub(crate) state: std::sync::Arc<homeclaw::api::ApiState>,
+    pub(crate) addr: std::net::SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+pub(crate) fn stack_config(
+    ha_url: String,
+    token_file: Option<std::path::PathBuf>,
+) -> anyhow::Result<homeclaw::config::Config> {
+    use homeclaw::config::{Config, Sources};
+    let token_file = token_file.unwrap_or_else(|| {
+        std::path::PathBuf::from(std::env::var("HOME").unwrap_or_default())
+            .join(".cache/homeclaw/ha-8123/token")
+    });
+    let dir = tempfile_dir()?;
+    let env = std::collections::HashMap::from([
+        ("HOMECLAW_HA__URL".to_string(), ha_url),
+        (
+            "HOMECLAW_HA__TOKEN_FILE".to_string(),
+            token_file.display().to_string(),
+        ),
+        (
+            "HOMECLAW_SESSION__DIR".to_string(),
+            dir.join("sessions").display().to_string(),
+        ),
+        (
+            "HOMECLAW_SESSION__QUEUE_CAPACITY".to_string(),
+            "64".to_string(),
+        ),
+        ("HOMECLAW_LOG__LEVEL".to_string(), "warn".to_string()),
+    ]);
+    Ok(Config::load(&Sources {
+        file: None,
+        options_json: Some(write_empty_options(&dir)?),
+        env,
+    })?)
+}
+
+impl Stack {
+    pub(crate) async fn start(cfg: homeclaw::config::Config) -> anyhow::Result<Self> {
+        use homeclaw::api::ApiState;
+        use homeclaw::api::auth::AuthLimiter;
+        use homeclaw::api::idempotency::IdempotencyStore;
+        use homeclaw::app::App;
+        use std::sync::Arc;
+        let app = Arc::new(App::start_with_model(
+            cfg,
+            Arc::new(homeclaw::agent::sim::EchoModel),
+        )?);
+        if !app.wait_ready(Duration::from_secs(30)).await {
+            bail!(
+                "Home Assistant not reachable or registry not loaded (start it with scripts/ha-dev.sh start)"
+            );
+        }
+        let state = Arc::new(ApiState {
+            app: app.clone(),
+            idempotency: IdempotencyStore::new(Duration::from_secs(60), 10_000),
+            limiter: AuthLimiter::new(10, Duration::from_secs(60)),
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let (stop, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(homeclaw::api::serve(state.clone(), listener, async {
+            let _ = stop_rx.await;
+        }));
+        Ok(Self {
+            app,
+            state,
+            addr,
+            stop,
+            server,
+        })
+    }
+
+    pub(crate) async fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.server.await;
+        self.app.shutdown().await;
+    }
+}
+
+pub fn run(
+    sessions: usize,
+    commands: usize,
+    ha_url: String,
+    token_file: Option<std::path::PathBuf>,
+) -> anyhow::Result<()> {
+    let cfg = stack_config(ha_url, token_file)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let stack = Stack::start(cfg).await?;
+        let addr = stack.addr;
+        let http = reqwest::Client::new();
+        let started = Instant::now();
+        let mut tasks = Vec::new();
+        for s in 0..sessions {
+            let http = http.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut latencies = Vec::new();
+                let (mut lost, mut crossed) = (0usize, 0usize);
+                for c in 0..commands {
+                    let text = format!("session {s} command {c}");
+                    let t0 = Instant::now();
+                    let response = http
+                        .post(format!("http://{addr}/api/command"))
+                        .json(&json!({"text": text, "session_id": format!("load-{s}")}))
+                        .send()
+                        .await;
+                    let body: Option<serde_json::Value> = match response {
+                        Ok(r) if r.status().is_success() => r.json().await.ok(),
+                        _ => None,
+                    };
+                    latencies.push(t0.elapsed());
+                    match body {
+                        None => lost += 1,
+                        Some(b) => {
+                            if b["reply"] != json!(format!("echo: {text}"))
+                                || b["session_id"] != json!(format!("load-{s}"))
+                            {
+                                crossed += 1;
+                            }
+                        }
+                    }
+                }
+                (latencies, lost, crossed)
+            }));
+        }
+        let mut latencies = Vec::new();
+        let (mut lost, mut crossed) = (0, 0);
+        for t in tasks {
+            let (l, lo, cr) = t.await?;
+            latencies.extend(l);
+            lost += lo;
+            crossed += cr;
+        }
+        let elapsed = started.elapsed();
+        stack.stop().await;
+        latencies.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let total = latencies.len();
+        println!(
+            "HTTP load: {sessions} concurrent sessions x {commands} commands, zero-latency model"
+        );
+        println!("{:<34} {:>12}", "metric", "value");
+        println!("{:<34} {:>12}", "requests", total);
+        println!("{:<34} {:>9.1} s", "wall time", elapsed.as_secs_f64());
+        println!(
+            "{:<34} {:>9.0} /s",
+            "throughput",
+            total as f64 / elapsed.as_secs_f64()
+        );
+        println!(
+            "{:<34} {:>9.1} ms",
+            "latency p50",
+            ms(percentile(&latencies, 0.50))
+        );
+        println!(
+            "{:<34} {:>9.1} ms",
+            "latency p99",
+            ms(percentile(&latencies, 0.99))
+        );
+        println!(
+            "{:<34} {:>9.1} ms",
+            "latency max",
+            ms(percentile(&latencies, 1.0))
+        );
+        println!("{:<34} {:>12}", "lost replies", lost);
+        println!("{:<34} {:>12}", "crossed replies", crossed);
+        if lost + crossed > 0 {
+            bail!("{lost} lost and {crossed} crossed replies");
+        }
+        Ok(())
+    })
+}
+
+fn tempfile_dir() -> anyhow::Result<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!("homeclaw-bench-{:016x}", fastrand::u64(..)));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+fn write_empty_options(dir: &std::path::Path) -> anyhow::Result<std::path::PathBuf> {
+    let path = dir.join("options.json");
+    std::fs::write(&path, "{}")?;
+    Ok(path)
+}
