@@ -5,7 +5,7 @@
 #
 #   scripts/bench-assist.sh [homeclaw-bench assist options]
 #     e.g. --count 4 (upstream's runs per sentence), --agent homeclaw, --only 'lock',
-#          --out docs/benchmarks-run.md --json /tmp/rows.json
+#          --out docs/benchmarks-run.md --json /tmp/rows.jsonl
 #
 # Any other model: write a HomeClaw config with its `llm:` section and run
 #   target/release/homeclaw-bench assist --dataset DIR --config FILE [--agent both]

@@ -561,7 +561,7 @@ async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming
     )
     .unwrap();
     let only = answers.iter().map(|a| a.0).collect::<Vec<_>>().join("|");
-    let results = dir.path().join("results.json");
+    let results = dir.path().join("results.jsonl");
     let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_homeclaw-bench"))
         .args(["assist", "--agent", "homeclaw", "--only"])
         .arg(format!("^({only})$"))
@@ -581,7 +581,11 @@ async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    let rows: Vec<Value> = serde_json::from_slice(&std::fs::read(&results).unwrap()).unwrap();
+    let rows: Vec<Value> = std::fs::read_to_string(&results)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(rows.len(), answers.len(), "{stderr}");
     let mut categories = std::collections::BTreeSet::new();
     for row in &rows {

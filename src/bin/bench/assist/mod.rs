@@ -50,7 +50,8 @@ pub struct Args {
     /// Write the report (Markdown) here.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Write every task's result (JSON) here.
+    /// Write every task's result here as JSON Lines, each as soon as it is scored (an
+    /// interrupted run keeps what it measured).
     #[arg(long)]
     json: Option<PathBuf>,
     /// Port of the benchmark's own Home Assistant.
@@ -124,24 +125,57 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let rows = runtime.block_on(run_sets(&args, &agents, &sets))?;
+    let mut results = Results::create(args.json.as_deref())?;
+    runtime.block_on(run_sets(&args, &agents, &sets, &mut results))?;
+    let rows = results.rows;
     let table = report::render(&sets, &agents, &rows, args.count);
     println!("{table}");
     if let Some(out) = &args.out {
         std::fs::write(out, &table).with_context(|| format!("cannot write {}", out.display()))?;
     }
-    if let Some(path) = &args.json {
-        std::fs::write(path, serde_json::to_string_pretty(&rows)?)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
     Ok(())
+}
+
+/// Scored rows, each also appended to the JSON Lines file the moment it is scored.
+struct Results {
+    rows: Vec<Row>,
+    file: Option<(PathBuf, std::fs::File)>,
+}
+
+impl Results {
+    fn create(path: Option<&Path>) -> anyhow::Result<Self> {
+        let file = path
+            .map(|p| {
+                std::fs::File::create(p)
+                    .map(|f| (p.to_owned(), f))
+                    .with_context(|| format!("cannot write {}", p.display()))
+            })
+            .transpose()?;
+        Ok(Self {
+            rows: Vec::new(),
+            file,
+        })
+    }
+
+    fn push(&mut self, row: Row) -> anyhow::Result<()> {
+        if let Some((path, file)) = &mut self.file {
+            use std::io::Write;
+            let line = serde_json::to_string(&row)?;
+            writeln!(file, "{line}")
+                .and_then(|()| file.flush())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        self.rows.push(row);
+        Ok(())
+    }
 }
 
 async fn run_sets(
     args: &Args,
     agents: &[Agent],
     sets: &[dataset::TaskSet],
-) -> anyhow::Result<Vec<Row>> {
+    results: &mut Results,
+) -> anyhow::Result<()> {
     let work = std::env::temp_dir().join(format!("homeclaw-assist-{:08x}", fastrand::u32(..)));
     std::fs::create_dir_all(&work)?;
     let cache = std::env::var_os("XDG_CACHE_HOME")
@@ -153,13 +187,12 @@ async fn run_sets(
         port: args.ha_port,
         config_dir: cache.join(format!("homeclaw/ha-bench-{}", args.ha_port)),
     };
-    let mut rows = Vec::new();
     let result = async {
         for set in sets {
             for home in &set.homes {
                 let mut bench = HomeBench::start(args, agents, &ha, home, &work).await?;
                 let outcome = bench
-                    .run_tasks(args, agents, &set.name, home, &mut rows)
+                    .run_tasks(args, agents, &set.name, home, results)
                     .await;
                 bench.stop().await;
                 outcome?;
@@ -171,7 +204,7 @@ async fn run_sets(
     ha.stop();
     result?;
     let _ = std::fs::remove_dir_all(&work);
-    Ok(rows)
+    Ok(())
 }
 
 /// One home loaded: its Home Assistant connection and, when measured, a HomeClaw server.
@@ -323,7 +356,7 @@ impl HomeBench {
         agents: &[Agent],
         set: &str,
         home: &dataset::Home,
-        rows: &mut Vec<Row>,
+        results: &mut Results,
     ) -> anyhow::Result<()> {
         let quiet = Duration::from_millis(args.quiet_ms);
         for task in &home.tasks {
@@ -367,7 +400,7 @@ impl HomeBench {
                             .take(100)
                             .collect::<String>()
                     );
-                    rows.push(row);
+                    results.push(row)?;
                 }
             }
         }
