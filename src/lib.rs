@@ -1,7 +1,7 @@
 //! HomeClaw: a Home Assistant agent that answers only after the action really happened.
 //!
 //! Architecture (one folder per part): `ha` talks to Home Assistant and keeps the live registry;
-//! `config` and `secret` hold settings; `telemetry` sets up tracing. The LLM providers (`llm`),
+//! `config` and `secret` hold settings; `text` folds and tokenises words; `telemetry` sets up tracing. The LLM providers (`llm`),
 //! the agent loop (`agent`), sessions (`session`), the HTTP API (`api`) and MQTT (`mqtt`) build
 //! on these.
 
@@ -17,4 +17,5 @@ pub mod secret;
 pub mod session;
 pub mod supervisor;
 pub mod telemetry;
+pub mod text;
 pub mod wyoming;

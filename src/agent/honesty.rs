@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 use regex::RegexSet;
 
 use crate::ha::registry::Registry;
-use crate::ha::search::fold;
+use crate::text::fold;
 
 /// (language, pattern) rows of claims of an action or an observation.
 /// What a claim says was done.

@@ -15,7 +15,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::exposure::{AssistExposure, ExposurePolicy, ServiceDecision};
-use super::search::{Haystack, Query, tokens};
+use super::search::{Haystack, Query};
+use crate::text::tokens;
 
 /// One entry of `get_states` (and `new_state` of a `state_changed` event).
 #[derive(Debug, Clone, PartialEq, Deserialize)]

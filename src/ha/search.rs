@@ -6,41 +6,7 @@
 //! "lights" ~ "light"), and common words for a domain ("lamp", "światło", "Licht") count as a
 //! match on that domain.
 
-/// Words that carry no meaning for matching, in the languages we speak.
-const STOPWORDS: [&str; 32] = [
-    "the",
-    "a",
-    "an",
-    "in",
-    "on",
-    "of",
-    "at",
-    "to",
-    "my",
-    "please",
-    "all",
-    "w",
-    "we",
-    "na",
-    "z",
-    "do",
-    "i",
-    "prosze",
-    "wszystkie",
-    "der",
-    "die",
-    "das",
-    "im",
-    "in",
-    "den",
-    "dem",
-    "auf",
-    "bitte",
-    "alle",
-    "und",
-    "and",
-    "is",
-];
+use crate::text::tokens;
 
 /// Words that name a domain, folded (no diacritics).
 const DOMAIN_WORDS: [(&str, &[&str]); 10] = [
@@ -156,44 +122,6 @@ const DOMAIN_WORDS: [(&str, &[&str]); 10] = [
     ("vacuum", &["vacuum", "odkurzacz", "staubsauger"]),
     ("scene", &["scene", "scena", "szene"]),
 ];
-
-/// Lowercase, strip diacritics, keep letters and digits, one space between words.
-pub fn fold(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars().flat_map(char::to_lowercase) {
-        let mapped: &str = match c {
-            'ą' => "a",
-            'ć' => "c",
-            'ę' => "e",
-            'ł' => "l",
-            'ń' => "n",
-            'ó' | 'ö' => "o",
-            'ś' => "s",
-            'ź' | 'ż' => "z",
-            'ä' => "a",
-            'ü' => "u",
-            'ß' => "ss",
-            _ => "",
-        };
-        if !mapped.is_empty() {
-            out.push_str(mapped);
-        } else if c.is_alphanumeric() {
-            out.push(c);
-        } else if !out.ends_with(' ') && !out.is_empty() {
-            out.push(' ');
-        }
-    }
-    out.trim_end().to_owned()
-}
-
-/// Folded words with stopwords removed.
-pub fn tokens(text: &str) -> Vec<String> {
-    fold(text)
-        .split(' ')
-        .filter(|w| !w.is_empty() && !STOPWORDS.contains(w))
-        .map(str::to_owned)
-        .collect()
-}
 
 /// How well one query word matches one name word: 1 exact, 0.8 same stem, 0 otherwise.
 fn word_score(query: &str, word: &str) -> f64 {
@@ -319,16 +247,6 @@ mod tests {
 
     fn q(text: &str) -> Query {
         Query::new(text)
-    }
-
-    #[test]
-    fn folding_strips_diacritics_and_punctuation() {
-        assert_eq!(fold("Światło w KUCHNI!"), "swiatlo w kuchni");
-        assert_eq!(fold("Küchen-Licht  (groß)"), "kuchen licht gross");
-        assert_eq!(
-            tokens("turn on the kitchen light"),
-            vec!["turn", "kitchen", "light"]
-        );
     }
 
     #[test]

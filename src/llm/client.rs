@@ -323,10 +323,9 @@ pub fn select_tools(
     short: bool,
     query: &str,
 ) -> Vec<super::types::ToolDef> {
-    let words: Vec<String> = crate::ha::search::tokens(query);
+    let words: Vec<String> = crate::text::tokens(query);
     let overlap = |t: &super::types::ToolDef| {
-        let text =
-            crate::ha::search::tokens(&format!("{} {}", t.name.replace('_', " "), t.description));
+        let text = crate::text::tokens(&format!("{} {}", t.name.replace('_', " "), t.description));
         words.iter().filter(|w| text.contains(w)).count()
     };
     let mut chosen: Vec<super::types::ToolDef> = tools.iter().filter(|t| t.core).cloned().collect();

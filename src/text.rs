@@ -1,0 +1,92 @@
+//! Text folding and tokenising shared by entity search, tool selection and the honesty checks:
+//! one definition of what a "word" is in English, Polish and German, so that a name the search
+//! finds is also a word the other parts recognise.
+
+/// Words that carry no meaning for matching, in the languages we speak.
+const STOPWORDS: [&str; 32] = [
+    "the",
+    "a",
+    "an",
+    "in",
+    "on",
+    "of",
+    "at",
+    "to",
+    "my",
+    "please",
+    "all",
+    "w",
+    "we",
+    "na",
+    "z",
+    "do",
+    "i",
+    "prosze",
+    "wszystkie",
+    "der",
+    "die",
+    "das",
+    "im",
+    "in",
+    "den",
+    "dem",
+    "auf",
+    "bitte",
+    "alle",
+    "und",
+    "and",
+    "is",
+];
+
+/// Lowercase, strip diacritics, keep letters and digits, one space between words.
+pub fn fold(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars().flat_map(char::to_lowercase) {
+        let mapped: &str = match c {
+            'ą' => "a",
+            'ć' => "c",
+            'ę' => "e",
+            'ł' => "l",
+            'ń' => "n",
+            'ó' | 'ö' => "o",
+            'ś' => "s",
+            'ź' | 'ż' => "z",
+            'ä' => "a",
+            'ü' => "u",
+            'ß' => "ss",
+            _ => "",
+        };
+        if !mapped.is_empty() {
+            out.push_str(mapped);
+        } else if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with(' ') && !out.is_empty() {
+            out.push(' ');
+        }
+    }
+    out.trim_end().to_owned()
+}
+
+/// Folded words with stopwords removed.
+pub fn tokens(text: &str) -> Vec<String> {
+    fold(text)
+        .split(' ')
+        .filter(|w| !w.is_empty() && !STOPWORDS.contains(w))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_strips_diacritics_and_punctuation() {
+        assert_eq!(fold("Światło w KUCHNI!"), "swiatlo w kuchni");
+        assert_eq!(fold("Küchen-Licht  (groß)"), "kuchen licht gross");
+        assert_eq!(
+            tokens("turn on the kitchen light"),
+            vec!["turn", "kitchen", "light"]
+        );
+    }
+}
