@@ -24,7 +24,9 @@ trap stop_test_ha EXIT
 echo "== cargo fmt --check"
 cargo fmt --check
 echo "== cargo clippy"
-cargo clippy --locked --all-targets -- -D warnings
+# incompatible_msrv holds the code to Cargo.toml's rust-version (1.88: let-chains), which is the
+# only check possible here: no other toolchain can be installed on this machine.
+cargo clippy --locked --all-targets -- -D warnings -D clippy::incompatible_msrv
 echo "== Home Assistant venv"
 scripts/ha-dev.sh install >/dev/null
 echo "== cargo test"

@@ -427,10 +427,10 @@ impl LlmChain {
                         http_status: None,
                     });
                     let mut response = model.interpret(reply, request);
-                    if let (Some(tx), false) = (&deltas, model.streams()) {
-                        if !response.text.is_empty() {
-                            let _ = tx.send(StreamDelta::Text(response.text.clone())).await;
-                        }
+                    if let (Some(tx), false) = (&deltas, model.streams())
+                        && !response.text.is_empty()
+                    {
+                        let _ = tx.send(StreamDelta::Text(response.text.clone())).await;
                     }
                     response.attempts = history;
                     debug!(model = %response.model, "LLM answered");

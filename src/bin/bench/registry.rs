@@ -57,7 +57,7 @@ fn synthetic_state(i: usize) -> Value {
     }
     json!({
         "entity_id": entity_id,
-        "state": if i % 2 == 0 { "on" } else { "off" },
+        "state": if i.is_multiple_of(2) { "on" } else { "off" },
         "attributes": attributes,
         "last_changed": "2026-11-23T09:27:09.224576+00:00",
         "last_reported": "2026-11-23T09:27:09.224576+00:00",
