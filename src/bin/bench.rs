@@ -129,6 +129,20 @@ pub(crate) fn rss_kib() -> anyhow::Result<(u64, u64)> {
     Ok((field("VmRSS:")?, field("VmHWM:")?))
 }
 
+/// Metric-table rows (`<what> p50`, …) for sorted durations, in `unit` (`scale` per second).
+pub(crate) fn print_quantiles(
+    what: &str,
+    sorted: &[std::time::Duration],
+    quantiles: &[(&str, f64)],
+    unit: &str,
+    scale: f64,
+) {
+    for (name, p) in quantiles {
+        let value = percentile(sorted, *p).as_secs_f64() * scale;
+        println!("{:<34} {value:>9.1} {unit}", format!("{what} {name}"));
+    }
+}
+
 /// The value at quantile `p` of sorted samples (index rounded from `(n - 1) * p`).
 pub(crate) fn percentile<T: Copy + Default>(sorted: &[T], p: f64) -> T {
     if sorted.is_empty() {

@@ -13,7 +13,7 @@ use homeclaw::agent::{Agent, AgentConfig, RunStatus, ToolRegistry};
 use homeclaw::llm::{ChatModel, ChatRequest, ChatResponse, LlmError, Message, ToolChoice};
 use serde_json::json;
 
-use crate::percentile;
+use crate::{percentile, print_quantiles};
 
 /// Records when each sampling starts; the gaps are the agent's own time (the model answers at
 /// once).
@@ -77,32 +77,18 @@ pub fn run(entities: usize, runs: usize) -> anyhow::Result<()> {
         iterations.extend(stamps.windows(2).map(|w| w[1] - w[0]));
     }
     iterations.sort();
-    let us = |d: Duration| d.as_secs_f64() * 1e6;
     println!(
         "agent loop: {entities} entities, {runs} runs x 3 samplings (search, call, answer), \
          zero-latency model"
     );
     println!("{:<34} {:>12}", "metric", "value");
     println!("{:<34} {:>12}", "iterations measured", iterations.len());
-    println!(
-        "{:<34} {:>9.1} us",
-        "agent time p50",
-        us(percentile(&iterations, 0.50))
-    );
-    println!(
-        "{:<34} {:>9.1} us",
-        "agent time p90",
-        us(percentile(&iterations, 0.90))
-    );
-    println!(
-        "{:<34} {:>9.1} us",
-        "agent time p99",
-        us(percentile(&iterations, 0.99))
-    );
-    println!(
-        "{:<34} {:>9.1} us",
-        "agent time max",
-        us(percentile(&iterations, 1.0))
+    print_quantiles(
+        "agent time",
+        &iterations,
+        &[("p50", 0.50), ("p90", 0.90), ("p99", 0.99), ("max", 1.0)],
+        "us",
+        1e6,
     );
     println!(
         "target: p99 < 2 ms: {}",

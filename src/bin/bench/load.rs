@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use serde_json::json;
 
-use crate::percentile;
+use crate::print_quantiles;
 
 /// The server side of the load and soak benches, in this process: the real App (Home
 /// Assistant connection, registry, sessions, agent) with the zero-latency echo model, and the
@@ -153,7 +153,6 @@ pub fn run(
         let elapsed = started.elapsed();
         stack.stop().await;
         latencies.sort();
-        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         let total = latencies.len();
         println!(
             "HTTP load: {sessions} concurrent sessions x {commands} commands, zero-latency model"
@@ -166,20 +165,12 @@ pub fn run(
             "throughput",
             total as f64 / elapsed.as_secs_f64()
         );
-        println!(
-            "{:<34} {:>9.1} ms",
-            "latency p50",
-            ms(percentile(&latencies, 0.50))
-        );
-        println!(
-            "{:<34} {:>9.1} ms",
-            "latency p99",
-            ms(percentile(&latencies, 0.99))
-        );
-        println!(
-            "{:<34} {:>9.1} ms",
-            "latency max",
-            ms(percentile(&latencies, 1.0))
+        print_quantiles(
+            "latency",
+            &latencies,
+            &[("p50", 0.50), ("p99", 0.99), ("max", 1.0)],
+            "ms",
+            1e3,
         );
         println!("{:<34} {:>12}", "lost replies", lost);
         println!("{:<34} {:>12}", "crossed replies", crossed);
