@@ -34,6 +34,32 @@ fn cache_dir() -> PathBuf {
         .join("homeclaw")
 }
 
+/// Each test port has its own config dir (its token survives restarts).
+fn config_dir(port: u16) -> PathBuf {
+    cache_dir().join(format!("ha-test-{port}"))
+}
+
+/// `scripts/ha-dev.sh <verb>` for the instance on `port`.
+fn ha_dev(verb: &str, port: u16) -> Command {
+    let mut command = Command::new(repo_root().join("scripts/ha-dev.sh"));
+    command
+        .arg(verb)
+        .env("HA_PORT", port.to_string())
+        .env("HA_CONFIG_DIR", config_dir(port));
+    command
+}
+
+fn stop(port: u16) {
+    let output = ha_dev("stop", port)
+        .output()
+        .expect("run scripts/ha-dev.sh stop");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 impl HaInstance {
     /// Starts (or reuses) the instance on `port`; blocks until it runs with a valid token.
     pub fn start(port: u16) -> Self {
@@ -43,23 +69,13 @@ impl HaInstance {
     /// As [`HaInstance::start`], with a Home LLM Leaderboard home (`_fixtures.yaml`) loaded
     /// instead of the demo; a running instance with another home is restarted.
     pub fn start_home(port: u16, fixture: &std::path::Path) -> Self {
-        let instance = Self {
-            port,
-            token: String::new(),
-            config_dir: cache_dir().join(format!("ha-test-{port}")),
-            venv: PathBuf::new(),
-        };
-        instance.stop();
+        stop(port);
         Self::start_with(port, Some(fixture))
     }
 
     fn start_with(port: u16, home: Option<&std::path::Path>) -> Self {
-        let config_dir = cache_dir().join(format!("ha-test-{port}"));
-        let mut command = Command::new(repo_root().join("scripts/ha-dev.sh"));
-        command
-            .arg("start")
-            .env("HA_PORT", port.to_string())
-            .env("HA_CONFIG_DIR", &config_dir);
+        let config_dir = config_dir(port);
+        let mut command = ha_dev("start", port);
         if let Some(fixture) = home {
             command.env("HA_HOME", fixture);
         }
@@ -114,17 +130,7 @@ impl HaInstance {
 
     /// Stops hass through the script (SIGTERM, SIGKILL after 60 s); a stopped one is fine.
     pub fn stop(&self) {
-        let output = Command::new(repo_root().join("scripts/ha-dev.sh"))
-            .arg("stop")
-            .env("HA_PORT", self.port.to_string())
-            .env("HA_CONFIG_DIR", &self.config_dir)
-            .output()
-            .expect("run scripts/ha-dev.sh stop");
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        stop(self.port);
     }
 
     /// Kills hass with SIGKILL, as a crash would.
