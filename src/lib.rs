@@ -10,6 +10,7 @@ pub mod api;
 pub mod app;
 pub mod backoff;
 pub mod config;
+pub mod glob;
 pub mod ha;
 pub mod llm;
 pub mod mqtt;

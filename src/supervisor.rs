@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::mqtt::MqttConfig;
+use crate::config::MqttConfig;
 use crate::secret::Secret;
 
 pub const SUPERVISOR_URL: &str = "http://supervisor";

@@ -9,60 +9,11 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
-
-use crate::ha::exposure::{ServiceDecision, glob_match};
+use crate::config::HighRiskRule;
+use crate::glob::glob_match;
+use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::Registry;
 use crate::ha::services::CheckedCall;
-
-#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ApprovalConfig {
-    /// `domain.service` globs, optionally `:device_class|device_class` to limit them to those
-    /// device classes (e.g. `cover.open_cover:garage|door|gate`).
-    pub high_risk: Vec<String>,
-    /// How long an approval id stays valid.
-    pub ttl_secs: u64,
-}
-
-impl Default for ApprovalConfig {
-    fn default() -> Self {
-        Self {
-            high_risk: vec![
-                "lock.unlock".into(),
-                "lock.open".into(),
-                "alarm_control_panel.alarm_disarm".into(),
-                "cover.open_cover:garage|door|gate".into(),
-            ],
-            ttl_secs: 600,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HighRiskRule {
-    pub service_glob: String,
-    pub device_classes: Vec<String>,
-}
-
-impl HighRiskRule {
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let (glob, classes) = text.split_once(':').unwrap_or((text, ""));
-        let glob = glob.trim().to_lowercase();
-        crate::ha::exposure::validate_glob(&glob)?;
-        if !glob.contains('.') {
-            return Err("domain.service, e.g. lock.unlock".into());
-        }
-        Ok(Self {
-            service_glob: glob,
-            device_classes: classes
-                .split('|')
-                .map(|c| c.trim().to_lowercase())
-                .filter(|c| !c.is_empty())
-                .collect(),
-        })
-    }
-}
 
 /// Why a call needs approval, or `None` when it does not.
 pub fn needs_approval(
@@ -217,6 +168,7 @@ pub enum ExecuteError {
 mod tests {
     use super::*;
     use crate::agent::sim::synthetic_home;
+    use crate::config::ApprovalConfig;
     use crate::ha::Target;
 
     fn rules() -> Vec<HighRiskRule> {

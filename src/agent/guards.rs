@@ -10,69 +10,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use serde::Deserialize;
-
-#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields, default, rename_all = "camelCase")]
-pub struct LoopDetectionConfig {
-    pub enabled: bool,
-    pub history_size: usize,
-    pub warning_threshold: usize,
-    pub critical_threshold: usize,
-    pub unknown_tool_threshold: usize,
-    pub global_circuit_breaker_threshold: usize,
-    pub detectors: Detectors,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields, default, rename_all = "camelCase")]
-pub struct Detectors {
-    pub generic_repeat: bool,
-    pub known_poll_no_progress: bool,
-    pub ping_pong: bool,
-    pub post_compaction_guard: PostCompactionGuard,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields, default, rename_all = "camelCase")]
-pub struct PostCompactionGuard {
-    pub enabled: bool,
-    pub window_size: usize,
-}
-
-impl Default for LoopDetectionConfig {
-    fn default() -> Self {
-        Self {
-            enabled: true,
-            history_size: 30,
-            warning_threshold: 10,
-            critical_threshold: 20,
-            unknown_tool_threshold: 10,
-            global_circuit_breaker_threshold: 30,
-            detectors: Detectors::default(),
-        }
-    }
-}
-
-impl Default for Detectors {
-    fn default() -> Self {
-        Self {
-            generic_repeat: true,
-            known_poll_no_progress: true,
-            ping_pong: true,
-            post_compaction_guard: PostCompactionGuard::default(),
-        }
-    }
-}
-
-impl Default for PostCompactionGuard {
-    fn default() -> Self {
-        Self {
-            enabled: true,
-            window_size: 3,
-        }
-    }
-}
+use crate::config::LoopDetectionConfig;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
@@ -369,6 +307,7 @@ impl CircuitBreaker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Detectors;
 
     fn detector() -> LoopDetector {
         LoopDetector::new(LoopDetectionConfig::default())

@@ -15,6 +15,7 @@ pub mod tools;
 pub mod truncate;
 pub mod verify;
 
+pub use crate::config::AgentConfig;
 pub use home::{Home, LiveHome};
-pub use run::{Agent, AgentConfig, RunResult, RunStatus, Stats};
+pub use run::{Agent, RunResult, RunStatus, Stats};
 pub use tools::ToolRegistry;

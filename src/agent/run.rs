@@ -9,23 +9,24 @@
 //!   gets a text answer.
 //! - Guards are per run: a new command starts with an empty breaker and loop history.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tracing::{Instrument, debug, info_span};
 
 use std::time::Duration;
 
-use super::approval::{ApprovalConfig, ApprovalStore, HighRiskRule, PendingAction, needs_approval};
-use super::guards::{CircuitBreaker, LoopDetectionConfig, LoopDetector, Verdict};
+use super::approval::{ApprovalStore, PendingAction, needs_approval};
+use super::guards::{CircuitBreaker, LoopDetector, Verdict};
 use super::home::{Home, with_registry};
 use super::honesty::{asks_question, claims_action, claims_action_or_observation, needs_tools};
 use super::normalize::{call_hash, normalise_args, result_hash};
 use super::prompt::system_prompt;
 use super::repair::repair;
 use super::tools::{ToolKind, ToolOutput, ToolRegistry, ValidCall};
-use super::truncate::{TruncationConfig, budget_history, truncate};
+use super::truncate::{budget_history, truncate};
 use super::verify::{ActionReport, before_states, target_entities, verify};
+use crate::config::AgentConfig;
 use crate::llm::{
     ChatModel, ChatRequest, ChatResponse, LlmError, Message, StreamDelta, ToolCall, ToolChoice,
 };
@@ -51,43 +52,6 @@ rejected its history even after it was summarised. Earlier messages are no longe
 
 pub const FINAL_NOTE: &str = "You have used all tool rounds for this request. Do not call tools. \
 Tell the user plainly what was done and what was not done, based only on the tool results above.";
-
-#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct AgentConfig {
-    pub max_iterations: u32,
-    /// The model's effective context window, in tokens.
-    pub context_window_tokens: usize,
-    pub loop_detection: LoopDetectionConfig,
-    pub truncation: TruncationConfig,
-    /// How long to wait for the state change a service implies.
-    pub verify_timeout_ms: u64,
-    pub approval: ApprovalConfig,
-}
-
-impl Default for AgentConfig {
-    fn default() -> Self {
-        Self {
-            max_iterations: 8,
-            context_window_tokens: 100_000,
-            loop_detection: LoopDetectionConfig::default(),
-            truncation: TruncationConfig::default(),
-            verify_timeout_ms: 3_000,
-            approval: ApprovalConfig::default(),
-        }
-    }
-}
-
-impl AgentConfig {
-    /// The parsed high-risk rules (invalid ones are rejected by config validation).
-    pub fn high_risk_rules(&self) -> Vec<HighRiskRule> {
-        self.approval
-            .high_risk
-            .iter()
-            .filter_map(|r| HighRiskRule::parse(r).ok())
-            .collect()
-    }
-}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunStatus {

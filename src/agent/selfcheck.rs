@@ -4,11 +4,12 @@
 use serde::Serialize;
 use serde_json::json;
 
-use super::guards::{LoopDetectionConfig, LoopDetector, Verdict};
+use super::guards::{LoopDetector, Verdict};
 use super::normalize::{call_hash, normalise_args};
 use super::repair::repair;
 use super::sim::{MemoryHome, synthetic_home};
 use super::tools::{ToolKind, ToolRegistry};
+use crate::config::{Detectors, LoopDetectionConfig};
 use crate::llm::fallback::{TextCall, parse_text_call};
 use crate::llm::{Message, ToolCall};
 
@@ -123,7 +124,7 @@ fn detector_checks() -> Vec<Check> {
     ));
 
     let mut d = LoopDetector::new(LoopDetectionConfig {
-        detectors: super::guards::Detectors {
+        detectors: Detectors {
             generic_repeat: false,
             known_poll_no_progress: false,
             ..Default::default()

@@ -5,49 +5,9 @@
 //! result is never cut below the floor (2,000 characters); the newest results keep their text
 //! first when the history budget runs out.
 
-use serde::Deserialize;
-
 use crate::llm::Message;
 
-/// Characters per token for budgeting (a conservative average for JSON and English).
-pub const CHARS_PER_TOKEN: usize = 4;
-
-#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct TruncationConfig {
-    /// One result may take at most this share of the model's context window.
-    pub result_share: f64,
-    /// Never more than this many characters for one result, whatever the window.
-    pub result_hard_max_chars: usize,
-    /// Never cut a result below this many characters.
-    pub result_min_chars: usize,
-    /// Cap for a result when written to the session file.
-    pub persist_max_chars: usize,
-    /// All historical tool results together, in characters.
-    pub history_budget_chars: usize,
-}
-
-impl Default for TruncationConfig {
-    fn default() -> Self {
-        Self {
-            result_share: 0.30,
-            result_hard_max_chars: 60_000,
-            result_min_chars: 2_000,
-            persist_max_chars: 20_000,
-            history_budget_chars: 120_000,
-        }
-    }
-}
-
-impl TruncationConfig {
-    /// The limit for one fresh result given the model's context window in tokens.
-    pub fn result_limit(&self, context_tokens: usize) -> usize {
-        let share = (context_tokens as f64 * self.result_share) as usize * CHARS_PER_TOKEN;
-        share
-            .min(self.result_hard_max_chars)
-            .max(self.result_min_chars)
-    }
-}
+pub use crate::config::{CHARS_PER_TOKEN, TruncationConfig};
 
 /// Cuts `text` to at most about `max_chars`, keeping head and tail at line boundaries.
 pub fn truncate(text: &str, max_chars: usize) -> String {

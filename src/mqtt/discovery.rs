@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::MqttConfig;
+use crate::config::MqttConfig;
 
 /// (topic, retained config payload) for each discovered entity.
 pub fn messages(cfg: &MqttConfig) -> Vec<(String, Value)> {

@@ -20,69 +20,14 @@ use bytes::Bytes;
 use rumqttc::v5::mqttbytes::QoS;
 use rumqttc::v5::mqttbytes::v5::{LastWill, Packet, Publish, PublishProperties};
 use rumqttc::v5::{AsyncClient, Event, MqttOptions};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tracing::{Instrument, debug, info, info_span, warn};
 
 use crate::api::idempotency::Claim;
 use crate::api::{ApiState, new_session_id, run_command};
 use crate::backoff::Backoff;
-use crate::secret::Secret;
+use crate::config::MqttConfig;
 use crate::session::manager::CommandRequest;
-
-#[derive(Debug, Clone, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct MqttConfig {
-    /// `true`/`false`; unset means on when a broker is configured (or offered by the
-    /// Supervisor in the add-on).
-    pub enabled: Option<bool>,
-    pub host: Option<String>,
-    pub port: u16,
-    pub username: Option<String>,
-    pub password: Option<Secret>,
-    pub tls: bool,
-    pub client_id: String,
-    pub command_topic: String,
-    pub reply_topic: String,
-    pub status_topic: String,
-    /// Publish Home Assistant discovery configs (a `text` to type commands, a `sensor` with the
-    /// last reply).
-    pub discovery: bool,
-    pub discovery_prefix: String,
-    /// Node id in discovery topics and unique ids.
-    pub node_id: String,
-    /// Include the trace in replies (it can be long).
-    pub include_trace: bool,
-    pub max_payload_bytes: usize,
-}
-
-impl Default for MqttConfig {
-    fn default() -> Self {
-        Self {
-            enabled: None,
-            host: None,
-            port: 1883,
-            username: None,
-            password: None,
-            tls: false,
-            client_id: "homeclaw".into(),
-            command_topic: "homeclaw/command".into(),
-            reply_topic: "homeclaw/reply".into(),
-            status_topic: "homeclaw/status".into(),
-            discovery: true,
-            discovery_prefix: "homeassistant".into(),
-            node_id: "homeclaw".into(),
-            include_trace: false,
-            max_payload_bytes: 16 * 1024,
-        }
-    }
-}
-
-impl MqttConfig {
-    pub fn active(&self) -> bool {
-        self.enabled.unwrap_or(self.host.is_some()) && self.host.is_some()
-    }
-}
 
 fn options(cfg: &MqttConfig, host: &str) -> MqttOptions {
     let mut opts = MqttOptions::new(cfg.client_id.clone(), host, cfg.port);

@@ -13,7 +13,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use serde::Deserialize;
 use tokio::sync::{mpsc, oneshot};
 use tracing::{Instrument, info, info_span, warn};
 
@@ -21,31 +20,8 @@ use super::store::{SessionStore, StoreError, validate_id};
 use crate::agent::approval::ApprovalStore;
 use crate::agent::run::CompactionPolicy;
 use crate::agent::{Agent, AgentConfig, Home, RunResult, ToolRegistry};
+use crate::config::SessionConfig;
 use crate::llm::{ChatModel, Message};
-
-#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct SessionConfig {
-    /// Where session files live (`/data/sessions` in the add-on).
-    pub dir: std::path::PathBuf,
-    /// Commands that may wait per session while one runs.
-    pub queue_capacity: usize,
-    /// A worker with nothing to do for this long exits (its session stays on disk).
-    pub idle_timeout_secs: u64,
-    /// Longest user message accepted, in characters.
-    pub max_message_chars: usize,
-}
-
-impl Default for SessionConfig {
-    fn default() -> Self {
-        Self {
-            dir: "sessions".into(),
-            queue_capacity: 8,
-            idle_timeout_secs: 600,
-            max_message_chars: 20_000,
-        }
-    }
-}
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SessionError {
