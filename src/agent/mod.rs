@@ -1,7 +1,8 @@
 //! The agent: one tool registry, argument normalisation, the circuit breaker and loop
-//! detection, transcript repair, truncation, and the sampling loop that ties them together.
+//! detection, transcript repair, truncation, compaction with context refresh, and the sampling loop that ties them together.
 
 pub mod approval;
+pub mod compaction;
 pub mod guards;
 pub mod home;
 pub mod honesty;

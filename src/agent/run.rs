@@ -17,6 +17,7 @@ use tracing::{Instrument, debug, info_span};
 use std::time::Duration;
 
 use super::approval::{ApprovalStore, PendingAction, needs_approval};
+use super::compaction::{CompactionError, compact, estimate_tokens, refresh_note};
 use super::guards::{CircuitBreaker, LoopDetector, Verdict};
 use super::home::{Home, with_registry};
 use super::honesty::{asks_question, claims_action, claims_action_or_observation, needs_tools};
@@ -30,7 +31,6 @@ use crate::config::AgentConfig;
 use crate::llm::{
     ChatModel, ChatRequest, ChatResponse, LlmError, Message, StreamDelta, ToolCall, ToolChoice,
 };
-use crate::session::compaction::{CompactionError, compact, estimate_tokens, refresh_note};
 
 /// Longest trace line, and most trace lines per run.
 const TRACE_LINE_MAX: usize = 240;

@@ -57,7 +57,8 @@ pub struct ExposureConfig {
     pub entity_deny: Vec<String>,
     /// `domain.service` globs that may be called; deny wins over allow.
     pub service_allow: Vec<String>,
-    /// Added to the built-in deny list ([`crate::ha::exposure::BUILTIN_SERVICE_DENY`]).
+    /// Added to the built-in deny list (`homeassistant.stop`/`restart`, `hassio.*`,
+    /// `shell_command.*`, `python_script.*`), which only `service_allow_dangerous` lifts.
     pub service_deny: Vec<String>,
     /// Lifts entries of the built-in deny list, one glob each, for users who really want them.
     pub service_allow_dangerous: Vec<String>,

@@ -419,9 +419,9 @@ impl SessionManager {
 mod tests {
     use super::*;
     use crate::agent::RunStatus;
+    use crate::agent::compaction::REFRESH_PREFIX;
     use crate::agent::sim::{EchoModel, MemoryHome, ScriptedModel, synthetic_home, text_reply};
     use crate::llm::{ChatRequest, ChatResponse, LlmError};
-    use crate::session::compaction::REFRESH_PREFIX;
     use futures_util::future::BoxFuture;
     use tokio::sync::Semaphore;
 

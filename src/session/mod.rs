@@ -1,6 +1,5 @@
-//! Sessions: crash-safe JSONL persistence, compaction with context refresh, and the
-//! per-session workers that run commands in order.
+//! Sessions: crash-safe JSONL persistence and the per-session workers that run commands in
+//! order (compaction is the agent's: it needs the prompt and the tool registry).
 
-pub mod compaction;
 pub mod manager;
 pub mod store;

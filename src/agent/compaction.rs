@@ -12,9 +12,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::agent::prompt::RULES;
-use crate::agent::tools::ToolKind;
-use crate::agent::truncate::CHARS_PER_TOKEN;
+use super::prompt::RULES;
+use super::tools::ToolKind;
+use super::truncate::CHARS_PER_TOKEN;
 use crate::ha::registry::Registry;
 use crate::llm::{ChatModel, ChatRequest, LlmError, Message, ToolChoice};
 
