@@ -8,16 +8,12 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use homeclaw::api::auth::AuthLimiter;
-use homeclaw::api::idempotency::IdempotencyStore;
-use homeclaw::api::{ApiState, new_session_id, outcome_json};
 use homeclaw::app::App;
+use homeclaw::command::{CommandOutcome, CommandRequest, Status};
 use homeclaw::config::{Config, Sources};
 use homeclaw::ha::registry::Registry;
 use homeclaw::ha::summary;
 use homeclaw::ha::{ClientSettings, ConnectionState, ExposurePolicy, HaClient};
-use homeclaw::session::manager::CommandRequest;
-use serde_json::Value;
 use tracing::{info, warn};
 
 /// Exit codes of `homeclaw ask` (and the failures every command shares).
@@ -121,16 +117,21 @@ fn main() -> ExitCode {
                 local,
                 url,
             } => {
-                let request = CommandRequest { text, dry_run };
+                let request = CommandRequest {
+                    text,
+                    session_id: session,
+                    language: None,
+                    dry_run,
+                };
                 let show = Show {
                     json,
                     trace: show_trace,
                     stats: show_stats,
                 };
                 if local {
-                    ask_local(cfg, session, request, show).await
+                    ask_local(cfg, request, show).await
                 } else {
-                    ask_remote(&cfg, session, request, show, url).await
+                    ask_remote(&cfg, request, show, url).await
                 }
             }
         }
@@ -188,95 +189,42 @@ async fn check(cfg: &Config) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
-/// The idempotency journal lives beside the sessions (a leading dot keeps it out of the
-/// session id space). If it cannot be opened the keys are kept in memory, and that is said.
-fn open_idempotency(cfg: &Config) -> IdempotencyStore {
-    let ttl = Duration::from_secs(cfg.api.idempotency_ttl_secs);
-    let path = cfg.session.dir.join(".idempotency.jsonl");
-    let _ = std::fs::create_dir_all(&cfg.session.dir);
-    IdempotencyStore::open(&path, ttl, cfg.api.idempotency_capacity).unwrap_or_else(|e| {
-        warn!(error = %e, "Idempotency keys are kept in memory only: a restart forgets them");
-        IdempotencyStore::new(ttl, cfg.api.idempotency_capacity)
-    })
-}
-
-async fn serve(cfg: Config) -> anyhow::Result<ExitCode> {
-    let listen = cfg.api.listen.clone();
+async fn serve(mut cfg: Config) -> anyhow::Result<ExitCode> {
+    let supervisor = std::env::var("SUPERVISOR_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty())
+        .map(homeclaw::secret::Secret::new);
+    if let Some(token) = &supervisor
+        && cfg.mqtt.host.is_none()
+        && cfg.mqtt.enabled != Some(false)
+        && let Some(service) = homeclaw::supervisor::mqtt_service(token).await
+    {
+        info!(host = %service.host, "Using the Supervisor's MQTT broker");
+        homeclaw::supervisor::apply_mqtt_service(&mut cfg.mqtt, service);
+    }
     let app = match App::start(cfg) {
-        Ok(app) => Arc::new(app),
+        Ok(app) => app,
         Err(e) => {
             eprintln!("homeclaw: {e}");
             return Ok(ExitCode::from(exit::CONFIG));
         }
     };
-    let api = &app.cfg.api;
-    if api.token.is_none() && !listen.starts_with("127.") && !listen.starts_with("[::1]") {
-        warn!(%listen, "The API listens beyond loopback without a token: set api.token");
-    }
-    let state = Arc::new(ApiState {
-        app: app.clone(),
-        idempotency: open_idempotency(&app.cfg),
-        limiter: AuthLimiter::new(api.auth_failures_before_lockout, Duration::from_secs(60)),
-    });
-    let mut mqtt = app.cfg.mqtt.clone();
-    if mqtt.host.is_none()
-        && mqtt.enabled != Some(false)
-        && let Ok(token) = std::env::var("SUPERVISOR_TOKEN")
-        && let Some(service) =
-            homeclaw::supervisor::mqtt_service(&homeclaw::secret::Secret::new(token)).await
-    {
-        info!(host = %service.host, "Using the Supervisor's MQTT broker");
-        homeclaw::supervisor::apply_mqtt_service(&mut mqtt, service);
-    }
-    let bridge = if mqtt.active() {
-        homeclaw::mqtt::MqttBridge::start(mqtt, state.clone())
-    } else {
-        None
-    };
-    let wyoming = if app.cfg.wyoming.enabled {
-        let (addr, task) = homeclaw::wyoming::start(
-            &app.cfg.wyoming.listen,
-            state.clone(),
-            app.cfg.wyoming.languages.clone(),
-        )
-        .await
-        .with_context(|| {
-            format!(
-                "cannot listen on {} (wyoming.listen)",
-                app.cfg.wyoming.listen
-            )
-        })?;
+    let server = homeclaw::server::Server::start(app).await?;
+    if let Some(addr) = server.wyoming_addr {
         println!("HOMECLAW_WYOMING={addr}");
-        if let Ok(token) = std::env::var("SUPERVISOR_TOKEN") {
+        if let Some(token) = &supervisor {
             let hostname = std::env::var("HOSTNAME").unwrap_or_else(|_| "localhost".into());
-            let token = homeclaw::secret::Secret::new(token);
-            match homeclaw::supervisor::announce_wyoming(&token, &hostname, addr.port()).await {
+            match homeclaw::supervisor::announce_wyoming(token, &hostname, addr.port()).await {
                 Ok(()) => info!(%hostname, "Announced the Wyoming service to Home Assistant"),
                 Err(e) => warn!(error = %e, "Could not announce the Wyoming service"),
             }
         }
-        Some(task)
-    } else {
-        None
-    };
-    let listener = tokio::net::TcpListener::bind(&listen)
-        .await
-        .with_context(|| format!("cannot listen on {listen}"))?;
-    let bound = listener.local_addr()?;
-    info!(%bound, models = ?app.model_names, "HomeClaw serving");
+    }
     // A machine-readable line for scripts and tests that start us on port 0.
-    println!("HOMECLAW_LISTENING={bound}");
+    println!("HOMECLAW_LISTENING={}", server.http_addr);
     let _ = std::io::stdout().flush();
-    homeclaw::api::serve(state, listener, shutdown_signal()).await?;
-    info!("Stopped accepting requests; finishing runs in flight");
-    if let Some(task) = wyoming {
-        task.abort();
-    }
-    if let Some(bridge) = bridge {
-        bridge.shutdown().await;
-    }
-    app.shutdown().await;
-    info!("Shut down cleanly");
+    shutdown_signal().await;
+    server.shutdown().await;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -303,65 +251,59 @@ struct Show {
 }
 
 /// Prints a command result the way a person reads it, and picks the exit code.
-fn report(body: &Value, show: Show) -> ExitCode {
+fn report(outcome: &CommandOutcome, show: Show) -> ExitCode {
     if show.json {
-        println!("{}", serde_json::to_string_pretty(body).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(outcome).unwrap_or_default()
+        );
     } else {
-        println!("{}", body["reply"].as_str().unwrap_or_default());
-        for action in body["actions"].as_array().into_iter().flatten() {
-            let verified = action["verified"].as_bool().unwrap_or(false);
+        println!("{}", outcome.reply);
+        for action in &outcome.actions {
             println!(
-                "  {} {}.{} {} -> {}",
-                if verified { "✓" } else { "✗" },
-                action["domain"].as_str().unwrap_or_default(),
-                action["service"].as_str().unwrap_or_default(),
-                action["entity_ids"],
-                action["observed_state"]
+                "  {} {}.{} {:?} -> {:?}",
+                if action.verified { "✓" } else { "✗" },
+                action.domain,
+                action.service,
+                action.entity_ids,
+                action.observed_state
             );
         }
-        if let Some(id) = body["approval_id"].as_str() {
+        if let Some(id) = &outcome.approval_id {
             println!("  approval id: {id}");
         }
         if show.trace {
-            for line in body["trace"].as_array().into_iter().flatten() {
-                println!("  trace: {}", line.as_str().unwrap_or_default());
+            for line in &outcome.trace {
+                println!("  trace: {line}");
             }
         }
         if show.stats {
-            println!("  stats: {}", body["stats"]);
+            println!(
+                "  stats: {}",
+                serde_json::to_string(&outcome.stats).unwrap_or_default()
+            );
         }
-        println!(
-            "  session: {}",
-            body["session_id"].as_str().unwrap_or_default()
-        );
+        println!("  session: {}", outcome.session_id);
     }
-    let unverified = body["actions"]
-        .as_array()
-        .is_some_and(|a| a.iter().any(|x| x["verified"] == false));
-    match body["status"].as_str() {
-        Some("done") if unverified => ExitCode::from(exit::UNVERIFIED),
-        Some("done") => ExitCode::SUCCESS,
-        Some("clarification_required") => ExitCode::from(exit::CLARIFICATION),
-        Some("approval_required") => ExitCode::from(exit::APPROVAL),
-        _ => ExitCode::from(exit::FAILURE),
+    match outcome.status {
+        Status::Done if outcome.has_unverified_action() => ExitCode::from(exit::UNVERIFIED),
+        Status::Done => ExitCode::SUCCESS,
+        Status::ClarificationRequired => ExitCode::from(exit::CLARIFICATION),
+        Status::ApprovalRequired => ExitCode::from(exit::APPROVAL),
+        Status::Failed => ExitCode::from(exit::FAILURE),
     }
 }
 
 async fn ask_remote(
     cfg: &Config,
-    session: Option<String>,
     request: CommandRequest,
     show: Show,
     url: Option<String>,
 ) -> anyhow::Result<ExitCode> {
     let base = url.unwrap_or_else(|| format!("http://{}", cfg.api.listen));
-    let mut body = serde_json::json!({"text": request.text, "dry_run": request.dry_run});
-    if let Some(s) = session {
-        body["session_id"] = Value::String(s);
-    }
     let mut post = reqwest::Client::new()
         .post(format!("{}/api/command", base.trim_end_matches('/')))
-        .json(&body);
+        .json(&request);
     if let Some(token) = &cfg.api.token {
         post = post.bearer_auth(token.expose());
     }
@@ -369,53 +311,48 @@ async fn ask_remote(
         format!("cannot reach HomeClaw at {base} (is `homeclaw serve` running?)")
     })?;
     let status = response.status();
-    let body: Value = response.json().await.context("reading HomeClaw's answer")?;
-    if !status.is_success() {
-        eprintln!(
-            "homeclaw: {} ({})",
-            body["error"]["message"]
-                .as_str()
-                .unwrap_or("request failed"),
-            status
-        );
-        return Ok(ExitCode::from(exit::FAILURE));
+    let text = response.text().await.context("reading HomeClaw's answer")?;
+    match serde_json::from_str::<CommandOutcome>(&text) {
+        Ok(outcome) => Ok(report(&outcome, show)),
+        Err(_) => {
+            let message = serde_json::from_str::<serde_json::Value>(&text)
+                .ok()
+                .and_then(|v| v["error"]["message"].as_str().map(str::to_owned))
+                .unwrap_or_else(|| "request failed".into());
+            eprintln!("homeclaw: {message} ({status})");
+            Ok(ExitCode::from(exit::FAILURE))
+        }
     }
-    Ok(report(&body, show))
 }
 
-async fn ask_local(
-    cfg: Config,
-    session: Option<String>,
-    request: CommandRequest,
-    show: Show,
-) -> anyhow::Result<ExitCode> {
+async fn ask_local(cfg: Config, request: CommandRequest, show: Show) -> anyhow::Result<ExitCode> {
     let app = match App::start(cfg) {
-        Ok(app) => app,
+        Ok(app) => Arc::new(app),
         Err(e) => {
             eprintln!("homeclaw: {e}");
             return Ok(ExitCode::from(exit::CONFIG));
         }
     };
     let connect = Duration::from_millis(app.cfg.ha.connect_timeout_ms);
-    if let Err(e) = app.client.wait_connected(connect).await {
-        eprintln!("homeclaw: {e}");
+    let not_ready = match app.client.wait_connected(connect).await {
+        Err(e) => Some(e.to_string()),
+        Ok(_) if !app.wait_ready(connect).await => {
+            Some("the registry did not load from Home Assistant in time".to_owned())
+        }
+        Ok(_) => None,
+    };
+    if let Some(reason) = not_ready {
+        eprintln!("homeclaw: {reason}");
+        app.shutdown().await;
         return Ok(ExitCode::from(exit::FAILURE));
     }
-    if app
-        .home
-        .registry
-        .wait_synced_after(0, connect)
-        .await
-        .is_none()
-    {
-        eprintln!("homeclaw: the registry did not load from Home Assistant in time");
-        return Ok(ExitCode::from(exit::FAILURE));
-    }
-    let session_id = session.unwrap_or_else(new_session_id);
-    let outcome = app.sessions.submit(&session_id, request).await;
+    // No keys on the command line: the in-memory store is never consulted.
+    let idempotency = homeclaw::command::idempotency::IdempotencyStore::new(Duration::ZERO, 1);
+    let commands = homeclaw::command::Commands::new(app.clone(), idempotency);
+    let answer = commands.submit(request, None).await;
     app.shutdown().await;
-    match outcome {
-        Ok(outcome) => Ok(report(&outcome_json(&outcome), show)),
+    match answer.result {
+        Ok(outcome) => Ok(report(&outcome, show)),
         Err(e) => {
             eprintln!("homeclaw: {e}");
             Ok(ExitCode::from(exit::FAILURE))

@@ -135,6 +135,16 @@ impl ApprovalStore {
         }
     }
 
+    /// The session a pending action was recorded in (`None` when it is unknown, used, or was
+    /// recorded outside any session).
+    pub fn session_of(&self, id: &str) -> Option<String> {
+        self.pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(id)
+            .and_then(|(_, action)| action.session_id.clone())
+    }
+
     pub fn pending_count(&self) -> usize {
         self.pending
             .lock()

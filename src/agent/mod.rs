@@ -3,12 +3,14 @@
 
 pub mod approval;
 pub mod compaction;
+mod execute;
 pub mod guards;
 pub mod home;
 pub mod honesty;
 pub mod normalize;
 pub mod prompt;
 pub mod repair;
+pub mod reply;
 pub mod run;
 pub mod selfcheck;
 pub mod sim;

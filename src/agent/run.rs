@@ -9,28 +9,23 @@
 //!   gets a text answer.
 //! - Guards are per run: a new command starts with an empty breaker and loop history.
 
-use serde::Serialize;
-use serde_json::Value;
-use tokio::sync::mpsc;
-use tracing::{Instrument, debug, info_span};
+use serde::{Deserialize, Serialize};
+use tracing::{Instrument, info_span};
 
-use std::time::Duration;
-
-use super::approval::{ApprovalStore, PendingAction, needs_approval};
+use super::approval::{ApprovalStore, PendingAction};
 use super::compaction::{CompactionError, compact, estimate_tokens, refresh_note};
+use super::execute::CallEnd;
 use super::guards::{CircuitBreaker, LoopDetector, Verdict};
 use super::home::{Home, with_registry};
 use super::honesty::{asks_question, claims_action, claims_action_or_observation, needs_tools};
-use super::normalize::{call_hash, normalise_args, result_hash};
 use super::prompt::system_prompt;
 use super::repair::repair;
-use super::tools::{ToolKind, ToolOutput, ToolRegistry, ValidCall};
-use super::truncate::{budget_history, truncate};
-use super::verify::{ActionReport, before_states, target_entities, verify};
+use super::reply;
+use super::tools::{ToolOutput, ToolRegistry};
+use super::truncate::budget_history;
+use super::verify::ActionReport;
 use crate::config::AgentConfig;
-use crate::llm::{
-    ChatModel, ChatRequest, ChatResponse, LlmError, Message, StreamDelta, ToolCall, ToolChoice,
-};
+use crate::llm::{ChatModel, ChatRequest, ChatResponse, LlmError, Message, ToolChoice};
 
 /// Longest trace line, and most trace lines per run.
 const TRACE_LINE_MAX: usize = 240;
@@ -39,9 +34,6 @@ const TRACE_LINES_MAX: usize = 200;
 pub const CORRECTIVE_NOTE: &str = "[HomeClaw] You said you did or checked something, but you \
 made no tool call for this request. Nothing has been done or checked. Use the tools now to \
 actually do or check it, or say plainly that you did not.";
-
-pub const UNBACKED_REPLY: &str = "I did not do or check anything for this request: the model \
-claimed a result without using Home Assistant, so I am not repeating that claim.";
 
 pub const AUDIT_NOTE: &str = "[HomeClaw] Warning: the conversation was just compacted and you \
 stated something about the home without checking it with a tool. Check it with the tools now, \
@@ -78,7 +70,8 @@ impl RunStatus {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Stats {
     pub rounds: u32,
     pub tool_calls: u32,
@@ -184,6 +177,8 @@ pub struct Agent<'a> {
     pub session_id: Option<String>,
     /// Plan and validate only: no service is called.
     pub dry_run: bool,
+    /// The language the person speaks, a checked language tag; the reply is written in it.
+    pub language: Option<String>,
     /// Values to redact from the trace (tokens, API keys).
     pub secrets: Vec<String>,
     /// Compaction during the run; `None` never compacts.
@@ -193,23 +188,15 @@ pub struct Agent<'a> {
     pub inbox: Option<&'a (dyn Fn() -> Vec<String> + Send + Sync)>,
 }
 
-enum CallEnd {
-    Continue,
-    /// A guard stopped the run; this is why.
-    Stop(String),
-    /// A high-risk call was recorded for approval.
-    Approval(Box<PendingAction>),
-}
-
-struct RunState {
-    detector: LoopDetector,
-    breaker: CircuitBreaker,
-    stats: Stats,
-    trace: Trace,
-    actions: Vec<ActionReport>,
-    approval: Option<PendingAction>,
-    compacted: bool,
-    reset: bool,
+pub(super) struct RunState {
+    pub(super) detector: LoopDetector,
+    pub(super) breaker: CircuitBreaker,
+    pub(super) stats: Stats,
+    pub(super) trace: Trace,
+    pub(super) actions: Vec<ActionReport>,
+    pub(super) approval: Option<PendingAction>,
+    pub(super) compacted: bool,
+    pub(super) reset: bool,
 }
 
 impl<'a> Agent<'a> {
@@ -228,6 +215,7 @@ impl<'a> Agent<'a> {
             approvals,
             session_id: None,
             dry_run: false,
+            language: None,
             secrets: Vec::new(),
             compaction: None,
             inbox: None,
@@ -236,8 +224,13 @@ impl<'a> Agent<'a> {
 
     /// The request for the current history.
     pub fn build_request(&self, history: &[Message], choice: ToolChoice) -> ChatRequest {
-        let (system, tools) =
+        let (mut system, tools) =
             with_registry(self.home, |r| (system_prompt(r), self.tools.definitions(r)));
+        if let Some(language) = &self.language {
+            system.push_str(&format!(
+                "\nThe user speaks the language tagged {language}: write your reply in it."
+            ));
+        }
         ChatRequest {
             system: Some(system),
             messages: budget_history(history, self.cfg.truncation.history_budget_chars),
@@ -250,7 +243,7 @@ impl<'a> Agent<'a> {
 
     /// Runs one command. `history` ends with the user's message; the run appends to it.
     pub async fn run(&self, history: &mut Vec<Message>) -> RunResult {
-        let result = self.run_inner(history, None).await;
+        let result = self.run_inner(history).await;
         self.sealed(result)
     }
 
@@ -265,32 +258,7 @@ impl<'a> Agent<'a> {
         result
     }
 
-    /// Like [`Self::run`], streaming the text of every sampling to `deltas`.
-    pub async fn run_streaming(
-        &self,
-        history: &mut Vec<Message>,
-        deltas: mpsc::Sender<StreamDelta>,
-    ) -> RunResult {
-        let result = self.run_inner(history, Some(deltas)).await;
-        self.sealed(result)
-    }
-
-    async fn sample(
-        &self,
-        request: &ChatRequest,
-        deltas: &Option<mpsc::Sender<StreamDelta>>,
-    ) -> Result<ChatResponse, LlmError> {
-        match deltas {
-            Some(tx) => self.model.chat_stream(request, tx.clone()).await,
-            None => self.model.chat(request).await,
-        }
-    }
-
-    async fn run_inner(
-        &self,
-        history: &mut Vec<Message>,
-        deltas: Option<mpsc::Sender<StreamDelta>>,
-    ) -> RunResult {
+    async fn run_inner(&self, history: &mut Vec<Message>) -> RunResult {
         let mut state = RunState {
             detector: LoopDetector::new(self.cfg.loop_detection.clone()),
             breaker: CircuitBreaker::default(),
@@ -363,11 +331,7 @@ impl<'a> Agent<'a> {
                 state.trace.push(line);
             }
             let request = self.build_request(history, std::mem::take(&mut choice));
-            let response = match self
-                .sample(&request, &deltas)
-                .instrument(span.clone())
-                .await
-            {
+            let response = match self.model.chat(&request).instrument(span.clone()).await {
                 Ok(r) => r,
                 Err(e) if e.is_request_rejected() && !recovered => {
                     // The provider rejects the history itself: summarise it and retry once.
@@ -384,7 +348,7 @@ impl<'a> Agent<'a> {
                 Err(e) => {
                     state.trace.push(format!("model failed: {e}"));
                     // Whatever already ran is said, so a retry does not repeat it blindly.
-                    let reply = fallback_summary(&state.actions);
+                    let reply = reply::fallback_summary(&state.actions);
                     return finish(state, RunStatus::ModelUnavailable(e.to_string()), reply);
                 }
             };
@@ -450,7 +414,7 @@ impl<'a> Agent<'a> {
                         RunStatus::Failed(
                             "the model claimed an action or observation it did not make".into(),
                         ),
-                        UNBACKED_REPLY.to_owned(),
+                        reply::UNBACKED.to_owned(),
                     );
                 }
                 state.trace.push(format!("answer after {round} round(s)"));
@@ -459,7 +423,7 @@ impl<'a> Agent<'a> {
                 if wants_tools && state.actions.is_empty() && asks_question(&text) {
                     return finish(state, RunStatus::ClarificationRequired, text);
                 }
-                let reply = honest_reply(text, &state.actions);
+                let reply = reply::honest(text, &state.actions);
                 return finish(state, RunStatus::Done, reply);
             }
             let calls = response.tool_calls.clone();
@@ -481,12 +445,7 @@ impl<'a> Agent<'a> {
                 match end {
                     CallEnd::Stop(reason) => return stuck(state, reason),
                     CallEnd::Approval(pending) => {
-                        let question = format!(
-                            "This needs your approval: {} ({}). Approve it with approval id {}.",
-                            pending.reason,
-                            describe_call(&pending),
-                            pending.id
-                        );
+                        let question = reply::approval_question(&pending);
                         state
                             .trace
                             .push(format!("approval required: {}", pending.id));
@@ -497,7 +456,7 @@ impl<'a> Agent<'a> {
                 }
             }
         }
-        self.final_answer(history, state, &deltas).await
+        self.final_answer(history, state).await
     }
 
     /// Compacts `history` now, keeping `keep_tokens` of recent messages.
@@ -540,103 +499,11 @@ impl<'a> Agent<'a> {
         finish(
             state,
             RunStatus::Failed(format!("the conversation had to be reset: {error}")),
-            "Sorry, I had to start our conversation over because the model provider rejected \
-             it. Please repeat your request."
-                .to_owned(),
+            reply::RESET.to_owned(),
         )
     }
 
-    /// A validated service call: approval check, dry run, the call, then verification.
-    /// `Err` carries the action recorded for approval.
-    async fn service_call(
-        &self,
-        checked: crate::ha::services::CheckedCall,
-        call: &ToolCall,
-        state: &mut RunState,
-    ) -> Result<ToolOutput, PendingAction> {
-        let targets = target_entities(self.home, &checked);
-        let rules = self.cfg.high_risk_rules();
-        let risk = with_registry(self.home, |r| needs_approval(&rules, &checked, &targets, r));
-        if self.dry_run {
-            state.trace.push(format!(
-                "dry run: would call {}.{} on {:?}",
-                checked.domain, checked.service, targets
-            ));
-            state.actions.push(ActionReport {
-                domain: checked.domain.clone(),
-                service: checked.service.clone(),
-                entity_ids: targets.clone(),
-                verified: false,
-                observed_state: targets
-                    .iter()
-                    .map(|t| (t.clone(), "dry run: not called".to_owned()))
-                    .collect(),
-            });
-            return Ok(ToolOutput {
-                content: serde_json::json!({
-                    "dry_run": true,
-                    "would_call": format!("{}.{}", checked.domain, checked.service),
-                    "entity_id": targets,
-                    "data": checked.data,
-                    "needs_approval": risk,
-                })
-                .to_string(),
-                is_error: false,
-                performed: None,
-            });
-        }
-        if let Some(reason) = risk {
-            return Err(self
-                .approvals
-                .request(checked, targets, self.session_id.clone(), reason));
-        }
-        let before = before_states(self.home, &targets);
-        let mut output = self
-            .tools
-            .dispatch(&ValidCall::CallService(checked.clone()), self.home)
-            .await;
-        if output.performed.is_none() {
-            return Ok(output);
-        }
-        let timeout = Duration::from_millis(self.cfg.verify_timeout_ms);
-        let report = verify(self.home, &checked, &targets, &before, timeout).await;
-        if report.verified {
-            state.stats.verified_actions += 1;
-        } else {
-            state.stats.unverified_actions += 1;
-        }
-        state.trace.push(format!(
-            "called {} via {}: verified={} observed={:?}",
-            report.describe(),
-            call.name,
-            report.verified,
-            report.observed_state
-        ));
-        output.content = serde_json::json!({
-            "called": format!("{}.{}", checked.domain, checked.service),
-            "entity_id": targets,
-            "data": checked.data,
-            "verified": report.verified,
-            "observed_state": report.observed_state,
-            "note": if report.verified {
-                "Home Assistant shows the expected state."
-            } else if output.is_error {
-                "The call was sent but the connection to Home Assistant broke before it answered: it may or may not have run. Check with get_state before calling it again, and do not tell the user it was done."
-            } else {
-                "NOT verified: the expected state was not observed. Do not tell the user this was done."
-            },
-        })
-        .to_string();
-        state.actions.push(report);
-        Ok(output)
-    }
-
-    async fn final_answer(
-        &self,
-        history: &mut Vec<Message>,
-        mut state: RunState,
-        deltas: &Option<mpsc::Sender<StreamDelta>>,
-    ) -> RunResult {
+    async fn final_answer(&self, history: &mut Vec<Message>, mut state: RunState) -> RunResult {
         state.stats.max_iterations_reached = true;
         state.trace.push(format!(
             "reached {} rounds; asking for a final answer without tools",
@@ -647,7 +514,7 @@ impl<'a> Agent<'a> {
         state.stats.repaired_messages += report.changes() as u32;
         let mut request = self.build_request(history, ToolChoice::None);
         request.messages.push(Message::user(FINAL_NOTE));
-        match self.sample(&request, deltas).await {
+        match self.model.chat(&request).await {
             Ok(response) => {
                 note_response(&mut state, &response);
                 // Tools were disabled: any call it still makes is ignored.
@@ -657,9 +524,9 @@ impl<'a> Agent<'a> {
                 }
                 history.push(message);
                 let reply = if response.text.trim().is_empty() {
-                    fallback_summary(&state.actions)
+                    reply::fallback_summary(&state.actions)
                 } else {
-                    honest_reply(response.text, &state.actions)
+                    reply::honest(response.text, &state.actions)
                 };
                 finish(state, RunStatus::Done, reply)
             }
@@ -667,129 +534,10 @@ impl<'a> Agent<'a> {
                 state
                     .trace
                     .push(format!("model failed on the final answer: {e}"));
-                let reply = fallback_summary(&state.actions);
+                let reply = reply::fallback_summary(&state.actions);
                 finish(state, RunStatus::Failed(e.to_string()), reply)
             }
         }
-    }
-
-    /// Runs one tool call through the guards; always appends exactly one result.
-    async fn run_call(
-        &self,
-        call: &ToolCall,
-        state: &mut RunState,
-        history: &mut Vec<Message>,
-    ) -> CallEnd {
-        state.stats.tool_calls += 1;
-        let push = |history: &mut Vec<Message>, content: String, is_error: bool| {
-            history.push(Message::tool_result(call, content, is_error));
-        };
-        let Some(kind) = ToolKind::from_name(&call.name) else {
-            state.stats.rejected_tool_calls += 1;
-            state.trace.push(format!("unknown tool {:?}", call.name));
-            let verdict = state.detector.unknown_tool(&call.name);
-            let message = format!(
-                "unknown tool {:?}; available tools: {}",
-                call.name,
-                self.tools.names().join(", ")
-            );
-            push(history, ToolOutput::error(message).content, true);
-            return match verdict {
-                Verdict::Critical(reason) => CallEnd::Stop(reason),
-                _ => CallEnd::Continue,
-            };
-        };
-        let normalised = with_registry(self.home, |r| normalise_args(&call.arguments, r));
-        let hash = call_hash(&call.name, &normalised);
-        debug!(tool = %call.name, args = %normalised, "Tool call");
-        let before = state
-            .detector
-            .before_call(&call.name, hash, kind.is_read_only());
-        match &before {
-            Verdict::Critical(reason) => {
-                push(history, ToolOutput::error(reason.clone()).content, true);
-                return CallEnd::Stop(reason.clone());
-            }
-            Verdict::Block(text) => {
-                state.stats.loop_blocks += 1;
-                state
-                    .trace
-                    .push(format!("blocked {}: repeated call", call.name));
-                push(history, ToolOutput::error(text.clone()).content, true);
-                return match state.detector.record_no_progress() {
-                    Verdict::Critical(reason) => CallEnd::Stop(reason),
-                    _ => CallEnd::Continue,
-                };
-            }
-            _ => {}
-        }
-        let (mut content, is_error, raw_for_hash) =
-            if let Some(earlier) = state.breaker.earlier_result(hash) {
-                state.stats.breaker_hits += 1;
-                state
-                    .trace
-                    .push(format!("breaker: {} {normalised} already ran", call.name));
-                let raw = state.breaker.raw(hash).unwrap_or_default().to_owned();
-                (earlier, false, raw)
-            } else {
-                let validated = with_registry(self.home, |r| self.tools.validate(call, r));
-                let output = match validated {
-                    Ok(ValidCall::CallService(checked)) => {
-                        match self.service_call(checked, call, state).await {
-                            Ok(output) => output,
-                            Err(pending) => {
-                                push(
-                                    history,
-                                    serde_json::json!({
-                                        "status": "awaiting the user's approval",
-                                        "approval_id": pending.id,
-                                        "reason": pending.reason,
-                                    })
-                                    .to_string(),
-                                    false,
-                                );
-                                return CallEnd::Approval(Box::new(pending));
-                            }
-                        }
-                    }
-                    Ok(valid) => self.tools.dispatch(&valid, self.home).await,
-                    Err(message) => {
-                        state.stats.rejected_tool_calls += 1;
-                        state
-                            .trace
-                            .push(format!("invalid {} call: {message}", call.name));
-                        ToolOutput::error(message)
-                    }
-                };
-                if output.performed.is_none() && !output.is_error {
-                    state.trace.push(format!("{} {normalised}: ok", call.name));
-                }
-                let limit = self
-                    .cfg
-                    .truncation
-                    .result_limit(self.cfg.context_window_tokens);
-                let content = truncate(&output.content, limit);
-                if is_empty_result(&content) {
-                    state.stats.empty_tool_results += 1;
-                }
-                state.breaker.record(hash, &content);
-                (content.clone(), output.is_error, content)
-            };
-        let after = state.detector.after_call(result_hash(&raw_for_hash));
-        let verdict = before.max(after);
-        let end = match verdict {
-            Verdict::Warn(warning) => {
-                state.stats.loop_warnings += 1;
-                state.trace.push(format!("loop warning on {}", call.name));
-                content.push('\n');
-                content.push_str(&warning);
-                CallEnd::Continue
-            }
-            Verdict::Critical(reason) => CallEnd::Stop(reason),
-            _ => CallEnd::Continue,
-        };
-        push(history, content, is_error);
-        end
     }
 }
 
@@ -806,16 +554,6 @@ fn note_response(state: &mut RunState, response: &ChatResponse) {
     }
 }
 
-fn is_empty_result(content: &str) -> bool {
-    match serde_json::from_str::<Value>(content) {
-        Ok(Value::Object(map)) => map
-            .values()
-            .any(|v| v.as_array().is_some_and(Vec::is_empty)),
-        Ok(Value::Null) => true,
-        _ => content.trim().is_empty(),
-    }
-}
-
 /// A claim the run cannot back: tell the model so and make the next sampling call a tool.
 fn demand_tools(
     state: &mut RunState,
@@ -829,75 +567,14 @@ fn demand_tools(
     ToolChoice::Required
 }
 
-/// What to say when the model gave no final text.
-fn fallback_summary(actions: &[ActionReport]) -> String {
-    if actions.is_empty() {
-        return "I could not finish this request, and I made no changes.".into();
-    }
-    let list = |verified: bool| -> Vec<String> {
-        actions
-            .iter()
-            .filter(|a| a.verified == verified)
-            .map(ActionReport::describe)
-            .collect()
-    };
-    let (done, unsure) = (list(true), list(false));
-    let mut out = String::from("I could not finish this request.");
-    if !done.is_empty() {
-        out.push_str(&format!(" Done and confirmed: {}.", done.join("; ")));
-    }
-    if !unsure.is_empty() {
-        out.push_str(&format!(" Sent but not confirmed: {}.", unsure.join("; ")));
-    }
-    out
-}
-
-/// The model's reply, plus a plain statement of every action that was not verified, so the
-/// answer never lets an unconfirmed action pass as done.
-fn honest_reply(reply: String, actions: &[ActionReport]) -> String {
-    let unverified: Vec<String> = actions
-        .iter()
-        .filter(|a| !a.verified)
-        .map(|a| {
-            let seen: Vec<String> = a
-                .observed_state
-                .iter()
-                .map(|(id, state)| format!("{id}: {state}"))
-                .collect();
-            format!(
-                "{} (Home Assistant shows {})",
-                a.describe(),
-                seen.join(", ")
-            )
-        })
-        .collect();
-    if unverified.is_empty() {
-        return reply;
-    }
-    format!(
-        "{}\n\nNote: I could not confirm that this took effect: {}.",
-        reply.trim_end(),
-        unverified.join("; ")
-    )
-}
-
-fn describe_call(pending: &PendingAction) -> String {
-    format!(
-        "{}.{} on {}",
-        pending.call.domain,
-        pending.call.service,
-        pending.targets.join(", ")
-    )
-}
-
 /// A guard stop becomes a question for the user instead of a dead end.
 fn stuck(mut state: RunState, reason: String) -> RunResult {
     state.trace.push(format!("stopped: {reason}"));
-    let question = format!(
-        "I got stuck on this request ({reason}). Could you tell me more precisely what you want, \
-         for example the exact device or room?"
-    );
-    finish(state, RunStatus::ClarificationRequired, question)
+    finish(
+        state,
+        RunStatus::ClarificationRequired,
+        reply::stuck(&reason),
+    )
 }
 
 fn finish(state: RunState, status: RunStatus, reply: String) -> RunResult {

@@ -130,7 +130,7 @@ async fn a_claim_that_stays_unbacked_is_reported_as_not_done() {
     let mut history = vec![Message::user("włącz światło w sypialni")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
     assert!(matches!(result.status, RunStatus::Failed(_)));
-    assert_eq!(result.reply, UNBACKED_REPLY);
+    assert_eq!(result.reply, reply::UNBACKED);
     assert!(!result.reply.contains("Włączyłem"));
     assert!(home.calls().is_empty());
     assert_eq!(home.state("light.bed_light").as_deref(), Some("off"));
@@ -685,21 +685,6 @@ async fn rejected_text_calls_are_reported_back_and_the_run_goes_on() {
 }
 
 #[tokio::test]
-async fn streaming_runs_forward_text() {
-    let home = MemoryHome::new(synthetic_home(20));
-    let model = ScriptedModel::new(vec![text_reply("Hi there.")]);
-    let tools = ToolRegistry;
-    let cfg = cfg();
-    let approvals = ApprovalStore::new(std::time::Duration::from_secs(60));
-    let agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
-    let (tx, mut rx) = mpsc::channel(8);
-    let mut history = vec![Message::user("hi")];
-    let result = agent.run_streaming(&mut history, tx).await;
-    assert_eq!(result.reply, "Hi there.");
-    assert_eq!(rx.recv().await, Some(StreamDelta::Text("Hi there.".into())));
-}
-
-#[tokio::test]
 async fn an_action_claim_after_a_failed_call_is_not_passed_on() {
     let home = MemoryHome::new(synthetic_home(20));
     let model = ScriptedModel::new(vec![
@@ -717,6 +702,6 @@ async fn an_action_claim_after_a_failed_call_is_not_passed_on() {
     let result = run_with(&model, &home, &cfg(), &mut history).await;
     assert_eq!(result.stats.hallucination_retries, 1);
     assert!(matches!(result.status, RunStatus::Failed(_)));
-    assert_eq!(result.reply, UNBACKED_REPLY);
+    assert_eq!(result.reply, reply::UNBACKED);
     assert!(home.calls().is_empty());
 }

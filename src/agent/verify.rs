@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::home::{Home, with_registry};
@@ -287,7 +287,7 @@ pub fn satisfied(
 }
 
 /// One performed action, as reported to the user and the API.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ActionReport {
     pub domain: String,
     pub service: String,

@@ -10,7 +10,6 @@
 //! - `X-Request-ID` is echoed (or made) and attached to the request's tracing span.
 
 pub mod auth;
-pub mod idempotency;
 pub mod openai;
 
 use std::net::SocketAddr;
@@ -29,22 +28,25 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tracing::{Instrument, info, info_span};
 
-use crate::agent::RunStatus;
-use crate::agent::approval::{ApprovalError, ExecuteError, execute_approved};
 use crate::agent::selfcheck;
 use crate::app::App;
-use crate::ha::services::CallError;
-use crate::session::manager::{CommandOutcome, CommandRequest, SessionError};
+use crate::command::{
+    Answer, CommandError, CommandOutcome, CommandRequest, Commands, ErrorKind, IdempotencyKey,
+};
 use auth::{AuthLimiter, token_matches};
-use idempotency::{Claim, IdempotencyStore};
 
 pub const REQUEST_ID: &str = "x-request-id";
 pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
 
 pub struct ApiState {
-    pub app: Arc<App>,
-    pub idempotency: IdempotencyStore,
+    pub commands: Arc<Commands>,
     pub limiter: AuthLimiter,
+}
+
+impl ApiState {
+    fn app(&self) -> &App {
+        self.commands.app()
+    }
 }
 
 /// A JSON error with its status.
@@ -75,16 +77,26 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<SessionError> for ApiError {
-    fn from(e: SessionError) -> Self {
-        let (status, code) = match &e {
-            SessionError::Busy { .. } => (StatusCode::CONFLICT, "busy"),
-            SessionError::InvalidId(_) => (StatusCode::BAD_REQUEST, "invalid_session_id"),
-            SessionError::TooLong { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "too_long"),
-            SessionError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
-            SessionError::Closed => (StatusCode::SERVICE_UNAVAILABLE, "shutting_down"),
+impl From<CommandError> for ApiError {
+    fn from(e: CommandError) -> Self {
+        let status = match e.kind {
+            ErrorKind::InvalidFields | ErrorKind::InvalidSessionId | ErrorKind::InvalidCall => {
+                StatusCode::BAD_REQUEST
+            }
+            ErrorKind::Busy | ErrorKind::AlreadyUsed => StatusCode::CONFLICT,
+            ErrorKind::TooLong => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorKind::Storage => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorKind::HaUnavailable
+            | ErrorKind::ShuttingDown
+            | ErrorKind::InProgress
+            | ErrorKind::HaError => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorKind::LlmUnavailable => StatusCode::GATEWAY_TIMEOUT,
+            ErrorKind::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorKind::UnknownApproval => StatusCode::NOT_FOUND,
+            ErrorKind::Expired => StatusCode::GONE,
+            ErrorKind::Denied => StatusCode::FORBIDDEN,
         };
-        ApiError::new(status, code, e.to_string())
+        ApiError::new(status, e.code(), e.message)
     }
 }
 
@@ -148,7 +160,7 @@ async fn redact_errors(
         );
         json!({"error": {"code": code, "message": message}}).to_string()
     };
-    let clean = crate::secret::redact(&text, &state.app.cfg.secrets());
+    let clean = crate::secret::redact(&text, &state.app().cfg.secrets());
     parts.headers.remove(axum::http::header::CONTENT_LENGTH);
     Response::from_parts(parts, Body::from(clean))
 }
@@ -190,7 +202,7 @@ async fn require_token(
     request: Request,
     next: Next,
 ) -> Response {
-    let Some(expected) = state.app.cfg.api.token.as_ref() else {
+    let Some(expected) = state.app().cfg.api.token.as_ref() else {
         return next.run(request).await;
     };
     if state.limiter.locked_out(peer.ip()) {
@@ -227,7 +239,7 @@ pub async fn read_json<T: DeserializeOwned>(
     state: &ApiState,
     body: Body,
 ) -> Result<(T, Bytes), ApiError> {
-    let limit = state.app.cfg.api.max_body_bytes;
+    let limit = state.app().cfg.api.max_body_bytes;
     let bytes = axum::body::to_bytes(body, limit).await.map_err(|e| {
         // The limit's error is one kind among others (a broken chunked encoding, a client
         // that went away); only it is "too large".
@@ -262,19 +274,6 @@ pub async fn read_json<T: DeserializeOwned>(
     Ok((value, bytes))
 }
 
-fn ha_ready(app: &App) -> Result<(), ApiError> {
-    let state = app.ha_state();
-    if state.is_connected() && app.registry_ready() {
-        Ok(())
-    } else {
-        Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "ha_unavailable",
-            format!("Home Assistant is not available ({})", state.label()),
-        ))
-    }
-}
-
 #[derive(Debug, Deserialize)]
 struct HealthQuery {
     /// Wait up to this long for Home Assistant and the registry to be ready (for scripts).
@@ -286,7 +285,7 @@ async fn health(
     State(state): State<Arc<ApiState>>,
     axum::extract::Query(query): axum::extract::Query<HealthQuery>,
 ) -> Response {
-    let app = &state.app;
+    let app = state.app();
     if let Some(ms) = query.wait_ready_ms {
         let _ = app.wait_ready(Duration::from_millis(ms.min(60_000))).await;
     }
@@ -329,155 +328,60 @@ struct CommandBody {
     dry_run: bool,
 }
 
-/// The JSON every command entry point answers with (HTTP, MQTT, OpenAI front).
-pub fn outcome_json(outcome: &CommandOutcome) -> Value {
-    let result = &outcome.result;
-    let mut body = json!({
-        "status": result.status.as_str(),
-        "reply": result.reply,
-        "session_id": outcome.session_id,
-        "actions": result.actions,
-        "trace": result.trace,
-        "stats": result.stats,
-    });
-    if let Some(pending) = &result.approval {
-        body["approval_id"] = json!(pending.id);
+/// The HTTP body of a command's outcome. When every model failed after something had run, the
+/// outcome (what ran) comes with 504 and an `error` object, like any other error.
+fn outcome_response(outcome: &CommandOutcome) -> Response {
+    let mut body = serde_json::to_value(outcome).unwrap_or(Value::Null);
+    if outcome.model_unavailable {
+        body["error"] = json!({"code": "llm_unavailable", "message": outcome.error});
+        return (StatusCode::GATEWAY_TIMEOUT, axum::Json(body)).into_response();
     }
-    if let RunStatus::Failed(reason) | RunStatus::ModelUnavailable(reason) = &result.status {
-        body["error"] = json!(reason);
-    }
-    if !outcome.warnings.is_empty() {
-        body["warnings"] = json!(outcome.warnings);
-    }
-    body
+    axum::Json(body).into_response()
 }
 
-/// A fresh session id for commands that do not name one.
-pub fn new_session_id() -> String {
-    format!("s-{:016x}", fastrand::u64(..))
-}
-
-/// Runs a command in its session and maps the outcome to an HTTP status and body.
-pub async fn run_command(
-    state: &ApiState,
-    session_id: &str,
-    request: CommandRequest,
-) -> Result<(StatusCode, Value), ApiError> {
-    ha_ready(&state.app)?;
-    let outcome = state.app.sessions.submit(session_id, request).await?;
-    if let RunStatus::ModelUnavailable(reason) = &outcome.result.status {
-        if outcome.result.actions.is_empty() {
-            return Err(ApiError::new(
-                StatusCode::GATEWAY_TIMEOUT,
-                "llm_unavailable",
-                reason.clone(),
-            ));
-        }
-        // Something already ran: the answer says what, and (being no server error of the
-        // retry-me kind for the idempotency store) it is pinned to the key, so a retry does not
-        // run it again.
-        let mut body = outcome_json(&outcome);
-        body["error"] = json!({"code": "llm_unavailable", "message": reason});
-        return Ok((StatusCode::GATEWAY_TIMEOUT, body));
+/// An answer as HTTP: its status and body, marked when repeated for an `Idempotency-Key`.
+fn respond<T>(answer: Answer<T>, ok: impl FnOnce(&T) -> Response) -> Response {
+    let mut response = match &answer.result {
+        Ok(value) => ok(value),
+        Err(e) => ApiError::from(e.clone()).into_response(),
+    };
+    if answer.replayed {
+        response
+            .headers_mut()
+            .insert("idempotent-replay", HeaderValue::from_static("true"));
     }
-    Ok((StatusCode::OK, outcome_json(&outcome)))
+    response
 }
 
-/// Runs `work` once per `Idempotency-Key` (when the header is present).
-async fn idempotent<F>(
-    state: &ApiState,
-    headers: &HeaderMap,
-    scope: &str,
-    body: &[u8],
-    work: F,
-) -> Response
-where
-    F: std::future::Future<Output = Result<(StatusCode, Value), ApiError>>,
-{
-    let key = headers
+/// The request's `Idempotency-Key`; an empty or overlong one counts as none.
+fn idempotency_key(headers: &HeaderMap) -> Option<IdempotencyKey> {
+    headers
         .get(IDEMPOTENCY_KEY)
         .and_then(|v| v.to_str().ok())
         .map(str::trim)
-        .filter(|k| !k.is_empty() && k.len() <= 200);
-    let Some(key) = key else {
-        return match work.await {
-            Ok((status, body)) => (status, axum::Json(body)).into_response(),
-            Err(e) => e.into_response(),
-        };
-    };
-    match state.idempotency.claim(scope, key, body) {
-        Claim::Mismatch => ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "idempotency_key_reused",
-            "this Idempotency-Key was used with a different request body",
-        )
-        .into_response(),
-        Claim::Repeat(cell) => {
-            let (status, body) = cell
-                .get_or_init(|| async {
-                    (
-                        503,
-                        ApiError::new(
-                            StatusCode::SERVICE_UNAVAILABLE,
-                            "in_progress",
-                            "the first request with this key did not finish",
-                        )
-                        .body(),
-                    )
-                })
-                .await
-                .clone();
-            let mut response = (
-                StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
-                axum::Json(body),
-            )
-                .into_response();
-            response
-                .headers_mut()
-                .insert("idempotent-replay", HeaderValue::from_static("true"));
-            response
-        }
-        Claim::Fresh(cell) => {
-            let answer = match work.await {
-                Ok((status, body)) => (status.as_u16(), body),
-                Err(e) if e.status.is_server_error() || e.status == StatusCode::CONFLICT => {
-                    // Nothing ran (or it may be retried): do not pin this answer to the key.
-                    state.idempotency.release(scope, key);
-                    return e.into_response();
-                }
-                Err(e) => (e.status.as_u16(), e.body()),
-            };
-            state
-                .idempotency
-                .complete(scope, key, &cell, answer.clone());
-            (
-                StatusCode::from_u16(answer.0).unwrap_or(StatusCode::OK),
-                axum::Json(answer.1),
-            )
-                .into_response()
-        }
-    }
+        .filter(|k| !k.is_empty() && k.len() <= IdempotencyKey::MAX_LEN)
+        .map(|k| IdempotencyKey {
+            scope: "http",
+            key: k.to_owned(),
+        })
 }
 
 async fn command(State(state): State<Arc<ApiState>>, headers: HeaderMap, body: Body) -> Response {
-    let (parsed, raw): (CommandBody, Bytes) = match read_json(&state, body).await {
-        Ok(v) => v,
+    let parsed: CommandBody = match read_json(&state, body).await {
+        Ok((parsed, _)) => parsed,
         Err(e) => return e.into_response(),
     };
-    if parsed.text.trim().is_empty() {
-        return ApiError::new(StatusCode::BAD_REQUEST, "invalid_fields", "text is empty")
-            .into_response();
-    }
-    let _ = parsed.language;
-    let session_id = parsed.session_id.clone().unwrap_or_else(new_session_id);
     let request = CommandRequest {
         text: parsed.text,
+        session_id: parsed.session_id,
+        language: parsed.language,
         dry_run: parsed.dry_run,
     };
-    idempotent(&state, &headers, "/api/command", &raw, async {
-        run_command(&state, &session_id, request).await
-    })
-    .await
+    let answer = state
+        .commands
+        .submit(request, idempotency_key(&headers))
+        .await;
+    respond(answer, outcome_response)
 }
 
 #[derive(Debug, Deserialize)]
@@ -487,64 +391,20 @@ struct ApproveBody {
 }
 
 async fn approve(State(state): State<Arc<ApiState>>, headers: HeaderMap, body: Body) -> Response {
-    let (parsed, raw): (ApproveBody, Bytes) = match read_json(&state, body).await {
-        Ok(v) => v,
+    let parsed: ApproveBody = match read_json(&state, body).await {
+        Ok((parsed, _)) => parsed,
         Err(e) => return e.into_response(),
     };
-    idempotent(&state, &headers, "/api/approve", &raw, async {
-        ha_ready(&state.app)?;
-        let app = &state.app;
-        let timeout = Duration::from_millis(app.cfg.agent.verify_timeout_ms);
-        let report = execute_approved(
-            app.home.as_ref(),
-            &app.approvals,
-            &parsed.approval_id,
-            timeout,
-        )
-        .await
-        .map_err(|e| {
-            let (status, code) = match &e {
-                ExecuteError::Approval(ApprovalError::Unknown(_)) => {
-                    (StatusCode::NOT_FOUND, "unknown_approval")
-                }
-                ExecuteError::Approval(ApprovalError::AlreadyUsed(_)) => {
-                    (StatusCode::CONFLICT, "already_used")
-                }
-                ExecuteError::Approval(ApprovalError::Expired(_)) => (StatusCode::GONE, "expired"),
-                ExecuteError::Approval(ApprovalError::Denied(_)) => {
-                    (StatusCode::FORBIDDEN, "denied")
-                }
-                ExecuteError::Call(CallError::Ha(_)) => {
-                    (StatusCode::SERVICE_UNAVAILABLE, "ha_error")
-                }
-                ExecuteError::Call(_) => (StatusCode::BAD_REQUEST, "invalid_call"),
-            };
-            ApiError::new(status, code, e.to_string())
-        })?;
-        let reply = if report.verified {
-            format!("Done: {}.", report.describe())
-        } else {
-            format!(
-                "Home Assistant accepted {}, but the expected state was not observed ({:?}).",
-                report.describe(),
-                report.observed_state
-            )
-        };
-        Ok((
-            StatusCode::OK,
-            json!({
-                "status": "done",
-                "reply": reply,
-                "approval_id": parsed.approval_id,
-                "actions": [report],
-            }),
-        ))
-    })
-    .await
+    let answer = state
+        .commands
+        .approve(&parsed.approval_id, idempotency_key(&headers))
+        .await;
+    respond(answer, |outcome| axum::Json(outcome).into_response())
 }
 
 async fn session(State(state): State<Arc<ApiState>>, Path(id): Path<String>) -> Response {
-    let store = state.app.sessions.store();
+    let app = state.app();
+    let store = app.sessions.store();
     if let Err(e) = crate::session::store::validate_id(&id) {
         return ApiError::new(StatusCode::BAD_REQUEST, "invalid_session_id", e.to_string())
             .into_response();
@@ -553,10 +413,10 @@ async fn session(State(state): State<Arc<ApiState>>, Path(id): Path<String>) -> 
         return ApiError::new(StatusCode::NOT_FOUND, "unknown_session", "no such session")
             .into_response();
     }
-    match state.app.sessions.view(&id) {
+    match app.sessions.view(&id) {
         Ok(loaded) => {
             let text = serde_json::to_string(&loaded.messages).unwrap_or_else(|_| "[]".into());
-            let redacted = crate::secret::redact(&text, &state.app.cfg.secrets());
+            let redacted = crate::secret::redact(&text, &state.app().cfg.secrets());
             let messages: Value = serde_json::from_str(&redacted).unwrap_or(Value::Null);
             let mut body = json!({"session_id": id, "messages": messages});
             if !loaded.warnings.is_empty() {
@@ -564,6 +424,6 @@ async fn session(State(state): State<Arc<ApiState>>, Path(id): Path<String>) -> 
             }
             axum::Json(body).into_response()
         }
-        Err(e) => ApiError::from(e).into_response(),
+        Err(e) => ApiError::from(CommandError::from(e)).into_response(),
     }
 }

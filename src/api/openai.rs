@@ -4,9 +4,13 @@
 //!
 //! The last user message is the command; the reply is the agent's final answer. The session is
 //! the `user` field when given, else derived from the conversation's first user message, so a
-//! client that resends the whole conversation stays in one session. Streaming sends the final
-//! answer as chat-completion chunks once the run has finished (tool rounds are not streamed:
-//! they are not the answer).
+//! client that resends the whole conversation stays in one session.
+//!
+//! Streaming streams the run as it happens: the stream opens at once with the assistant role,
+//! keep-alive comments follow while the command runs (a run on a small local model takes
+//! seconds; proxies and clients must not give up), and the reply arrives in chunks once the run
+//! has finished and its actions are verified. The model's own words are never streamed as they
+//! are sampled: they may claim what did not happen, and HomeClaw only says what it verified.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
@@ -18,8 +22,11 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{ApiError, ApiState, read_json, run_command};
-use crate::session::manager::CommandRequest;
+use super::{ApiError, ApiState, read_json};
+use crate::command::{CommandOutcome, CommandRequest};
+
+/// How often a keep-alive comment is sent while a streamed command runs.
+const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub const MODEL_ID: &str = "homeclaw";
 
@@ -111,65 +118,113 @@ pub async fn chat_completions(State(state): State<Arc<ApiState>>, body: Body) ->
     let session_id = session_for(&parsed);
     let request = CommandRequest {
         text,
+        session_id: Some(session_id),
+        language: None,
         dry_run: false,
     };
-    let (_, outcome) = match run_command(&state, &session_id, request).await {
-        Ok(v) => v,
-        Err(e) => return e.into_response(),
-    };
-    let reply = outcome["reply"].as_str().unwrap_or_default().to_owned();
-    let stats = &outcome["stats"];
     let id = format!("chatcmpl-{:016x}", fastrand::u64(..));
     let created = now();
-    let usage = json!({
-        "prompt_tokens": stats["input_tokens"],
-        "completion_tokens": stats["output_tokens"],
-        "total_tokens": stats["input_tokens"].as_u64().unwrap_or(0) + stats["output_tokens"].as_u64().unwrap_or(0),
-    });
     if !parsed.stream {
+        let outcome = match state.commands.submit(request, None).await.result {
+            Ok(outcome) => outcome,
+            Err(e) => return ApiError::from(e).into_response(),
+        };
         return axum::Json(json!({
             "id": id,
             "object": "chat.completion",
             "created": created,
             "model": MODEL_ID,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": reply},
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": outcome.reply},
                 "finish_reason": "stop"}],
-            "usage": usage,
-            "homeclaw": {"status": outcome["status"], "session_id": session_id,
-                "actions": outcome["actions"], "approval_id": outcome.get("approval_id")},
+            "usage": usage(&outcome),
+            "homeclaw": homeclaw_fields(&outcome),
         }))
         .into_response();
     }
-    let chunk = |delta: Value, finish: Value| {
+    let chunk = move |delta: Value, finish: Value| {
         json!({"id": id, "object": "chat.completion.chunk", "created": created,
             "model": MODEL_ID, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
     };
-    let mut events = vec![chunk(
-        json!({"role": "assistant", "content": ""}),
-        Value::Null,
-    )];
-    // Word-sized pieces, so clients render progressively.
+    let sse = |event: &Value| format!("data: {event}\n\n");
+    let (tx, rx) = tokio::sync::mpsc::channel::<String>(16);
+    let commands = state.commands.clone();
+    tokio::spawn(async move {
+        // A client that went away ends the stream, not the run: the session still records it.
+        let opening = chunk(json!({"role": "assistant", "content": ""}), Value::Null);
+        let _ = tx.send(sse(&opening)).await;
+        let run = commands.submit(request, None);
+        tokio::pin!(run);
+        let mut keep_alive =
+            tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+        let answer = loop {
+            tokio::select! {
+                answer = &mut run => break answer,
+                _ = keep_alive.tick() => {
+                    let _ = tx.send(": running\n\n".to_owned()).await;
+                }
+            }
+        };
+        match answer.result {
+            Ok(outcome) => {
+                for piece in pieces(&outcome.reply) {
+                    let _ = tx
+                        .send(sse(&chunk(json!({"content": piece}), Value::Null)))
+                        .await;
+                }
+                let mut last = chunk(json!({}), json!("stop"));
+                last["usage"] = usage(&outcome);
+                last["homeclaw"] = homeclaw_fields(&outcome);
+                let _ = tx.send(sse(&last)).await;
+            }
+            Err(e) => {
+                // The stream is open (status 200): the error travels as an event, as OpenAI's do.
+                let error = json!({"error": {"code": e.code(), "message": e.message}});
+                let _ = tx.send(sse(&error)).await;
+            }
+        }
+        let _ = tx.send("data: [DONE]\n\n".to_owned()).await;
+    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv()
+            .await
+            .map(|text| (Ok::<_, std::convert::Infallible>(text), rx))
+    });
+    Response::builder()
+        .header("content-type", "text/event-stream")
+        .header("cache-control", "no-cache")
+        .body(Body::from_stream(stream))
+        .unwrap_or_else(|_| Response::new(Body::empty()))
+}
+
+fn usage(outcome: &CommandOutcome) -> Value {
+    let stats = &outcome.stats;
+    json!({
+        "prompt_tokens": stats.input_tokens,
+        "completion_tokens": stats.output_tokens,
+        "total_tokens": stats.input_tokens + stats.output_tokens,
+    })
+}
+
+/// What HomeClaw adds to a completion: what really happened.
+fn homeclaw_fields(outcome: &CommandOutcome) -> Value {
+    json!({"status": outcome.status, "session_id": outcome.session_id,
+        "actions": outcome.actions, "approval_id": outcome.approval_id})
+}
+
+/// The reply in word-sized pieces, so clients render it progressively.
+fn pieces(reply: &str) -> Vec<String> {
+    let mut out = Vec::new();
     let mut piece = String::new();
     for word in reply.split_inclusive(' ') {
         piece.push_str(word);
         if piece.len() >= 24 {
-            events.push(chunk(
-                json!({"content": std::mem::take(&mut piece)}),
-                Value::Null,
-            ));
+            out.push(std::mem::take(&mut piece));
         }
     }
     if !piece.is_empty() {
-        events.push(chunk(json!({"content": piece}), Value::Null));
+        out.push(piece);
     }
-    events.push(chunk(json!({}), json!("stop")));
-    let mut text: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
-    text.push_str("data: [DONE]\n\n");
-    Response::builder()
-        .header("content-type", "text/event-stream")
-        .header("cache-control", "no-cache")
-        .body(Body::from(text))
-        .unwrap_or_else(|_| Response::new(Body::empty()))
+    out
 }
 
 #[cfg(test)]

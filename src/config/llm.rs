@@ -76,6 +76,11 @@ pub struct ModelConfig {
     /// One-line tool descriptions that restate the required parameters (for weak models).
     #[serde(default)]
     pub short_descriptions: bool,
+    /// Ask for a streamed reply (OpenAI format with native tools): a provider that stalls is
+    /// noticed after `llm.stream_idle_timeout_ms` of silence, not the whole request timeout.
+    /// The reply is still used only when complete.
+    #[serde(default)]
+    pub stream: bool,
 }
 
 fn yes() -> bool {

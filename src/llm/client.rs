@@ -14,13 +14,12 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use serde_json::Value;
-use tokio::sync::mpsc;
 use tracing::{Instrument, debug, info_span, warn};
 
 use super::fallback::{self, TextCall};
 use super::retry::{Decision, RetryPolicy, parse_retry_after};
 use super::sse::SseParser;
-use super::types::{ChatRequest, ChatResponse, LlmError, ModelAttempts, StreamDelta};
+use super::types::{ChatRequest, ChatResponse, LlmError, ModelAttempts};
 use super::wire::WireReply;
 use super::{anthropic, gemini, openai};
 use crate::config::{LlmConfig, ModelConfig, Provider};
@@ -34,21 +33,6 @@ pub trait ChatModel: Send + Sync {
         &'a self,
         request: &'a ChatRequest,
     ) -> BoxFuture<'a, Result<ChatResponse, LlmError>>;
-
-    /// Streams text deltas while it runs; the default sends the whole text once at the end.
-    fn chat_stream<'a>(
-        &'a self,
-        request: &'a ChatRequest,
-        deltas: mpsc::Sender<StreamDelta>,
-    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
-        Box::pin(async move {
-            let response = self.chat(request).await?;
-            if !response.text.is_empty() {
-                let _ = deltas.send(StreamDelta::Text(response.text.clone())).await;
-            }
-            Ok(response)
-        })
-    }
 }
 
 #[derive(Debug, Clone)]
@@ -91,9 +75,11 @@ impl ModelClient {
         self.cfg.api_key.as_ref().map(|k| k.expose())
     }
 
-    /// Streaming is spoken natively only by the OpenAI format; the others answer whole.
+    /// Streamed when the model's `stream` is on and it speaks the OpenAI format natively (the
+    /// others answer whole): a stalled provider is then noticed after the stream idle timeout
+    /// rather than the whole request timeout.
     fn streams(&self) -> bool {
-        self.cfg.provider == Provider::Openai && self.cfg.native_tools
+        self.cfg.stream && self.cfg.provider == Provider::Openai && self.cfg.native_tools
     }
 
     fn build(&self, request: &ChatRequest, stream: bool) -> (String, Value) {
@@ -196,14 +182,9 @@ impl ModelClient {
         }
     }
 
-    /// One HTTP attempt. Text deltas go to `deltas` when streaming.
-    async fn attempt(
-        &self,
-        request: &ChatRequest,
-        deltas: Option<&mpsc::Sender<StreamDelta>>,
-        streamed: &mut bool,
-    ) -> Result<WireReply, LlmError> {
-        let stream = deltas.is_some() && self.streams();
+    /// One HTTP attempt, streamed or whole.
+    async fn attempt(&self, request: &ChatRequest) -> Result<WireReply, LlmError> {
+        let stream = self.streams();
         let (url, body) = self.build(request, stream);
         let send = self.post(&url, &body);
         let response = if stream {
@@ -226,7 +207,7 @@ impl ModelClient {
             return Err(self.status_error(response).await);
         }
         let reply = if stream {
-            self.read_stream(response, deltas, streamed).await?
+            self.read_stream(response).await?
         } else {
             let bytes = response
                 .bytes()
@@ -244,12 +225,9 @@ impl ModelClient {
         Ok(reply)
     }
 
-    async fn read_stream(
-        &self,
-        response: reqwest::Response,
-        deltas: Option<&mpsc::Sender<StreamDelta>>,
-        streamed: &mut bool,
-    ) -> Result<WireReply, LlmError> {
+    /// Assembles a streamed reply; a cut stream is an error (retried as a whole), never a
+    /// partial answer.
+    async fn read_stream(&self, response: reqwest::Response) -> Result<WireReply, LlmError> {
         let cut = |reason: String| LlmError::StreamCut {
             model: self.label().to_owned(),
             reason,
@@ -274,11 +252,7 @@ impl ModelClient {
                 if event.data.is_empty() {
                     continue;
                 }
-                let delta = acc.feed(&event.data).map_err(&cut)?;
-                if let (Some(text), Some(tx)) = (delta, deltas) {
-                    *streamed = true;
-                    let _ = tx.send(StreamDelta::Text(text)).await;
-                }
+                acc.feed(&event.data).map_err(&cut)?;
             }
             if acc.is_done() {
                 break;
@@ -382,11 +356,7 @@ impl LlmChain {
         self.models.iter().map(ModelClient::label).collect()
     }
 
-    async fn run(
-        &self,
-        request: &ChatRequest,
-        deltas: Option<mpsc::Sender<StreamDelta>>,
-    ) -> Result<ChatResponse, LlmError> {
+    async fn run(&self, request: &ChatRequest) -> Result<ChatResponse, LlmError> {
         let mut history: Vec<ModelAttempts> = Vec::new();
         for model in &self.models {
             let span = info_span!("llm", model = model.label());
@@ -394,25 +364,15 @@ impl LlmChain {
             let outcome = async {
                 loop {
                     attempt += 1;
-                    let mut streamed = false;
-                    match model.attempt(request, deltas.as_ref(), &mut streamed).await {
+                    match model.attempt(request).await {
                         Ok(reply) => return Ok(reply),
-                        Err(error) => {
-                            if streamed && let Some(tx) = &deltas {
-                                let _ = tx
-                                    .send(StreamDelta::Restart {
-                                        model: model.label().to_owned(),
-                                    })
-                                    .await;
+                        Err(error) => match self.policy.decide(&error, attempt, fastrand::f64()) {
+                            Decision::RetryIn(delay) => {
+                                warn!(%error, attempt, ?delay, "LLM attempt failed; retrying");
+                                tokio::time::sleep(delay).await;
                             }
-                            match self.policy.decide(&error, attempt, fastrand::f64()) {
-                                Decision::RetryIn(delay) => {
-                                    warn!(%error, attempt, ?delay, "LLM attempt failed; retrying");
-                                    tokio::time::sleep(delay).await;
-                                }
-                                Decision::NextModel => return Err(error),
-                            }
-                        }
+                            Decision::NextModel => return Err(error),
+                        },
                     }
                 }
             }
@@ -427,11 +387,6 @@ impl LlmChain {
                         http_status: None,
                     });
                     let mut response = model.interpret(reply, request);
-                    if let (Some(tx), false) = (&deltas, model.streams())
-                        && !response.text.is_empty()
-                    {
-                        let _ = tx.send(StreamDelta::Text(response.text.clone())).await;
-                    }
                     response.attempts = history;
                     debug!(model = %response.model, "LLM answered");
                     return Ok(response);
@@ -459,15 +414,7 @@ impl ChatModel for LlmChain {
         &'a self,
         request: &'a ChatRequest,
     ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
-        Box::pin(self.run(request, None))
-    }
-
-    fn chat_stream<'a>(
-        &'a self,
-        request: &'a ChatRequest,
-        deltas: mpsc::Sender<StreamDelta>,
-    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
-        Box::pin(self.run(request, Some(deltas)))
+        Box::pin(self.run(request))
     }
 }
 

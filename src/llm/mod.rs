@@ -17,6 +17,5 @@ pub mod wire;
 pub use client::{ChatModel, LlmChain};
 pub use message::{Message, ToolCall};
 pub use types::{
-    ChatRequest, ChatResponse, LlmError, ModelAttempts, StopReason, StreamDelta, ToolChoice,
-    ToolDef, Usage,
+    ChatRequest, ChatResponse, LlmError, ModelAttempts, StopReason, ToolChoice, ToolDef, Usage,
 };

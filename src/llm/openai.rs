@@ -164,11 +164,11 @@ pub struct StreamAccumulator {
 }
 
 impl StreamAccumulator {
-    /// Feeds one SSE `data` payload; returns the text delta it carried, if any.
-    pub fn feed(&mut self, data: &str) -> Result<Option<String>, String> {
+    /// Feeds one SSE `data` payload.
+    pub fn feed(&mut self, data: &str) -> Result<(), String> {
         if data.trim() == "[DONE]" {
             self.done = true;
-            return Ok(None);
+            return Ok(());
         }
         let chunk: Value =
             serde_json::from_str(data).map_err(|e| format!("bad stream chunk: {e}"))?;
@@ -176,7 +176,7 @@ impl StreamAccumulator {
             self.usage = Some(u);
         }
         let Some(choice) = chunk.get("choices").and_then(|c| c.get(0)) else {
-            return Ok(None);
+            return Ok(());
         };
         if let Some(reason) = choice["finish_reason"].as_str() {
             self.finish = Some(reason.to_owned());
@@ -197,13 +197,10 @@ impl StreamAccumulator {
                 }
             }
         }
-        match delta["content"].as_str() {
-            Some(text) if !text.is_empty() => {
-                self.text.push_str(text);
-                Ok(Some(text.to_owned()))
-            }
-            _ => Ok(None),
+        if let Some(text) = delta["content"].as_str() {
+            self.text.push_str(text);
         }
+        Ok(())
     }
 
     pub fn is_done(&self) -> bool {
@@ -350,8 +347,9 @@ mod tests {
             "[DONE]",
         ];
         let mut acc = StreamAccumulator::default();
-        let deltas: Vec<String> = chunks.iter().filter_map(|c| acc.feed(c).unwrap()).collect();
-        assert_eq!(deltas, vec!["Checking", " now."]);
+        for chunk in chunks {
+            acc.feed(chunk).unwrap();
+        }
         let reply = acc.finish().unwrap();
         assert_eq!(reply.text, "Checking now.");
         assert_eq!(

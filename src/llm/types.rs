@@ -110,16 +110,6 @@ impl ChatResponse {
     }
 }
 
-/// What a streaming call yields while it runs.
-#[derive(Debug, Clone, PartialEq)]
-pub enum StreamDelta {
-    Text(String),
-    /// The attempt failed after some text was streamed; discard it, another attempt follows.
-    Restart {
-        model: String,
-    },
-}
-
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum LlmError {
     /// No TCP/TLS connection, or it broke while reading. Retryable.

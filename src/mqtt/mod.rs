@@ -21,13 +21,11 @@ use rumqttc::v5::mqttbytes::QoS;
 use rumqttc::v5::mqttbytes::v5::{LastWill, Packet, Publish, PublishProperties};
 use rumqttc::v5::{AsyncClient, Event, MqttOptions};
 use serde_json::{Value, json};
-use tracing::{Instrument, debug, info, info_span, warn};
+use tracing::{Instrument, info, info_span, warn};
 
-use crate::api::idempotency::Claim;
-use crate::api::{ApiState, new_session_id, run_command};
 use crate::backoff::Backoff;
+use crate::command::{CommandRequest, Commands, ErrorKind, IdempotencyKey};
 use crate::config::MqttConfig;
-use crate::session::manager::CommandRequest;
 
 fn options(cfg: &MqttConfig, host: &str) -> MqttOptions {
     let mut opts = MqttOptions::new(cfg.client_id.clone(), host, cfg.port);
@@ -80,7 +78,7 @@ pub struct MqttBridge {
 
 impl MqttBridge {
     /// Connects (in the background, with reconnects) and starts answering commands.
-    pub fn start(cfg: MqttConfig, state: Arc<ApiState>) -> Option<Self> {
+    pub fn start(cfg: MqttConfig, commands: Arc<Commands>) -> Option<Self> {
         let host = cfg.host.clone()?;
         let (client, mut eventloop) = AsyncClient::new(options(&cfg, &host), 256);
         let status_topic = cfg.status_topic.clone();
@@ -103,10 +101,10 @@ impl MqttBridge {
                         }
                         Ok(Event::Incoming(Packet::Publish(publish))) => {
                             if publish.topic.as_ref() == cfg.command_topic.as_bytes() {
-                                let (client, cfg, state) =
-                                    (loop_client.clone(), cfg.clone(), state.clone());
+                                let (client, cfg, commands) =
+                                    (loop_client.clone(), cfg.clone(), commands.clone());
                                 tokio::spawn(
-                                    async move { handle(&client, &cfg, &state, publish).await }
+                                    async move { handle(&client, &cfg, &commands, publish).await }
                                         .in_current_span(),
                                 );
                             }
@@ -196,7 +194,7 @@ async fn publish_reply(
     }
 }
 
-async fn handle(client: &AsyncClient, cfg: &MqttConfig, state: &ApiState, publish: Publish) {
+async fn handle(client: &AsyncClient, cfg: &MqttConfig, commands: &Commands, publish: Publish) {
     let properties = publish.properties.clone().unwrap_or_default();
     let correlation = properties.correlation_data.clone();
     let v5_topic = properties
@@ -221,43 +219,22 @@ async fn handle(client: &AsyncClient, cfg: &MqttConfig, state: &ApiState, publis
         .clone()
         .or(v5_topic)
         .unwrap_or_else(|| cfg.reply_topic.clone());
-    let session_id = command.session_id.clone().unwrap_or_else(new_session_id);
-    let run = async {
-        let request = CommandRequest {
-            text: command.text.clone(),
-            dry_run: false,
-        };
-        match run_command(state, &session_id, request).await {
-            Ok((_, body)) => body,
-            Err(e) => json!({"status": "failed", "error": {"code": e.code, "message": e.message}}),
-        }
+    let request = CommandRequest {
+        text: command.text.clone(),
+        session_id: command.session_id.clone(),
+        language: command.language.clone(),
+        dry_run: false,
     };
-    let mut body = match &command.request_id {
-        None => run.await,
-        Some(id) => match state.idempotency.claim("mqtt", id, command.text.as_bytes()) {
-            Claim::Fresh(cell) => {
-                let body = run.await;
-                state
-                    .idempotency
-                    .complete("mqtt", id, &cell, (200, body.clone()));
-                body
-            }
-            Claim::Repeat(cell) => {
-                debug!(request_id = %id, "Redelivered command answered from the first result");
-                cell.get_or_init(|| async {
-                    (
-                        503,
-                        json!({"status": "failed", "error": {"code": "in_progress",
-                            "message": "the first delivery did not finish"}}),
-                    )
-                })
-                .await
-                .1
-                .clone()
-            }
-            Claim::Mismatch => json!({"status": "failed", "error": {"code": "request_id_reused",
+    let key = command
+        .request_id
+        .clone()
+        .map(|key| IdempotencyKey { scope: "mqtt", key });
+    let mut body = match commands.submit(request, key).await.result {
+        Ok(outcome) => serde_json::to_value(&outcome).unwrap_or(Value::Null),
+        Err(e) if e.kind == ErrorKind::IdempotencyKeyReused => json!({"status": "failed",
+            "error": {"code": "request_id_reused",
                 "message": "this request_id was used for a different command"}}),
-        },
+        Err(e) => json!({"status": "failed", "error": {"code": e.code(), "message": e.message}}),
     };
     if !cfg.include_trace
         && let Some(map) = body.as_object_mut()

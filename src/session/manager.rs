@@ -11,15 +11,15 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
-use tracing::{Instrument, info, info_span, warn};
+use tracing::{Instrument, info_span};
 
 use super::store::{SessionStore, StoreError, validate_id};
-use crate::agent::approval::ApprovalStore;
-use crate::agent::run::CompactionPolicy;
-use crate::agent::{Agent, AgentConfig, Home, RunResult, ToolRegistry};
+pub use super::worker::Approved;
+use super::worker::Job;
+use crate::agent::approval::{ApprovalStore, ExecuteError};
+use crate::agent::{AgentConfig, Home, RunResult, ToolRegistry};
 use crate::config::SessionConfig;
 use crate::llm::{ChatModel, Message};
 
@@ -52,13 +52,15 @@ impl From<StoreError> for SessionError {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct CommandRequest {
+pub struct TurnRequest {
     pub text: String,
+    /// A checked language tag; the reply is written in it.
+    pub language: Option<String>,
     pub dry_run: bool,
 }
 
 #[derive(Debug, Clone)]
-pub struct CommandOutcome {
+pub struct TurnOutcome {
     pub session_id: String,
     pub result: RunResult,
     /// Notes about the session itself (a damaged file set aside, a failed write).
@@ -75,37 +77,15 @@ pub struct AgentDeps {
     pub secrets: Vec<String>,
 }
 
-struct Job {
-    request: CommandRequest,
-    reply: Reply,
-}
-
-type Reply = oneshot::Sender<Result<CommandOutcome, SessionError>>;
-
-/// How far the session file matches the history in memory.
-#[derive(Debug, Clone, Copy)]
-enum Saved {
-    /// The file holds exactly `history[..n]`.
-    Upto(usize),
-    /// The file does not match any prefix (a compaction or reset rewrote the history).
-    Stale,
-}
-
-/// A worker's queue, and the replies owed to commands that joined the running turn.
-struct Queue {
-    rx: mpsc::Receiver<Job>,
-    joined: Vec<Reply>,
-}
-
 struct WorkerHandle {
     tx: mpsc::Sender<Job>,
     generation: u64,
 }
 
-struct Inner {
-    deps: AgentDeps,
-    store: SessionStore,
-    cfg: SessionConfig,
+pub(super) struct Inner {
+    pub(super) deps: AgentDeps,
+    pub(super) store: SessionStore,
+    pub(super) cfg: SessionConfig,
     workers: Mutex<HashMap<String, WorkerHandle>>,
     next_generation: Mutex<u64>,
     tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
@@ -114,7 +94,7 @@ struct Inner {
 
 #[derive(Clone)]
 pub struct SessionManager {
-    inner: Arc<Inner>,
+    pub(super) inner: Arc<Inner>,
 }
 
 impl SessionManager {
@@ -148,8 +128,8 @@ impl SessionManager {
     pub async fn submit(
         &self,
         session_id: &str,
-        request: CommandRequest,
-    ) -> Result<CommandOutcome, SessionError> {
+        request: TurnRequest,
+    ) -> Result<TurnOutcome, SessionError> {
         validate_id(session_id)?;
         let len = request.text.chars().count();
         if len > self.inner.cfg.max_message_chars {
@@ -159,7 +139,31 @@ impl SessionManager {
             });
         }
         let (reply, rx) = oneshot::channel();
-        let mut job = Job { request, reply };
+        self.send(session_id, Job::Command { request, reply })
+            .await?;
+        rx.await.map_err(|_| SessionError::Closed)?
+    }
+
+    /// Runs the action recorded under `approval_id` in this session's worker, after the
+    /// commands queued before it, and records in the history that it ran. The outer error is
+    /// the session's; the inner one says why the action itself did not run.
+    pub async fn approve(
+        &self,
+        session_id: &str,
+        approval_id: &str,
+    ) -> Result<Result<Approved, ExecuteError>, SessionError> {
+        validate_id(session_id)?;
+        let (reply, rx) = oneshot::channel();
+        let job = Job::Approve {
+            approval_id: approval_id.to_owned(),
+            reply,
+        };
+        self.send(session_id, job).await?;
+        rx.await.map_err(|_| SessionError::Closed)
+    }
+
+    /// Queues a job for the session's worker, starting one if needed.
+    async fn send(&self, session_id: &str, mut job: Job) -> Result<(), SessionError> {
         // A worker may exit between lookup and send: then start a fresh one, once.
         for _ in 0..2 {
             if self.inner.closed.load(std::sync::atomic::Ordering::SeqCst) {
@@ -167,7 +171,7 @@ impl SessionManager {
             }
             let tx = self.worker(session_id);
             match tx.try_send(job) {
-                Ok(()) => return rx.await.map_err(|_| SessionError::Closed)?,
+                Ok(()) => return Ok(()),
                 Err(mpsc::error::TrySendError::Full(_)) => {
                     return Err(SessionError::Busy {
                         session_id: session_id.to_owned(),
@@ -216,7 +220,7 @@ impl SessionManager {
         }
     }
 
-    fn forget(&self, session_id: &str, generation: Option<u64>) {
+    pub(super) fn forget(&self, session_id: &str, generation: Option<u64>) {
         let mut workers = self
             .inner
             .workers
@@ -273,146 +277,6 @@ impl SessionManager {
         tasks.push(task);
         tx
     }
-
-    async fn run_worker(self, id: String, generation: u64, rx: mpsc::Receiver<Job>) {
-        let inner = &self.inner;
-        let (mut history, mut warnings) = match inner.store.load(&id) {
-            Ok(loaded) => (loaded.messages, loaded.warnings),
-            Err(e) => (Vec::new(), vec![e.to_string()]),
-        };
-        let mut saved = Saved::Upto(history.len());
-        if !warnings.is_empty() {
-            // Say so in the history too, so the model knows why it remembers nothing.
-            for w in &warnings {
-                history.push(Message::system(format!("[HomeClaw] {w}")));
-            }
-            saved = Saved::Stale;
-            if let Err(e) = self.save(&id, &history, &mut saved) {
-                warnings.push(e.to_string());
-            }
-        }
-        let queue = tokio::sync::Mutex::new(Queue {
-            rx,
-            joined: Vec::new(),
-        });
-        let idle = Duration::from_secs(inner.cfg.idle_timeout_secs);
-        // Jobs that raced in while the worker was retiring: still answered, then it ends.
-        let mut late: Option<std::collections::VecDeque<Job>> = None;
-        loop {
-            let job = match late.as_mut() {
-                Some(jobs) => match jobs.pop_front() {
-                    Some(job) => job,
-                    None => break,
-                },
-                None => {
-                    let received = {
-                        let mut q = queue.lock().await;
-                        tokio::time::timeout(idle, q.rx.recv()).await
-                    };
-                    match received {
-                        Ok(Some(job)) => job,
-                        Ok(None) => break,
-                        Err(_) => {
-                            info!("Idle session worker exits");
-                            self.forget(&id, Some(generation));
-                            let mut q = queue.lock().await;
-                            q.rx.close();
-                            late = Some(std::iter::from_fn(|| q.rx.try_recv().ok()).collect());
-                            continue;
-                        }
-                    }
-                }
-            };
-            self.process(&id, job, &mut history, &mut saved, &mut warnings, &queue)
-                .await;
-        }
-    }
-
-    /// Brings the file up to `history`: appends what is not saved yet, or rewrites the whole
-    /// file when it no longer matches (after a compaction, or a rewrite that failed). A failed
-    /// save leaves `saved` as it was, so the next one catches up and nothing is dropped.
-    fn save(&self, id: &str, history: &[Message], saved: &mut Saved) -> Result<(), StoreError> {
-        let store = &self.inner.store;
-        match *saved {
-            Saved::Upto(n) if n <= history.len() => {
-                store.append(id, &history[..n], &history[n..])?;
-            }
-            _ => store.rewrite(id, history)?,
-        }
-        *saved = Saved::Upto(history.len());
-        Ok(())
-    }
-
-    async fn process(
-        &self,
-        id: &str,
-        job: Job,
-        history: &mut Vec<Message>,
-        saved: &mut Saved,
-        warnings: &mut Vec<String>,
-        queue: &tokio::sync::Mutex<Queue>,
-    ) {
-        let inner = &self.inner;
-        let Job { request, reply } = job;
-        let duplicate =
-            matches!(history.last(), Some(Message::User { content }) if *content == request.text);
-        if !duplicate {
-            history.push(Message::user(request.text.clone()));
-            if let Err(e) = self.save(id, history, saved) {
-                // Not accepted: nothing runs for a message that could not be kept.
-                history.pop();
-                warn!(error = %e, "Cannot store the user's message");
-                let _ = reply.send(Err(e.into()));
-                return;
-            }
-        }
-        let deps = &inner.deps;
-        // The worker does not hold the queue while a run is in progress, so this never waits.
-        let drain = || -> Vec<String> {
-            let mut texts = Vec::new();
-            if let Ok(mut q) = queue.try_lock() {
-                while let Ok(job) = q.rx.try_recv() {
-                    texts.push(job.request.text);
-                    q.joined.push(job.reply);
-                }
-            }
-            texts
-        };
-        let mut agent = Agent::new(
-            deps.model.as_ref(),
-            deps.home.as_ref(),
-            &deps.tools,
-            &deps.cfg,
-            &deps.approvals,
-        );
-        agent.session_id = Some(id.to_owned());
-        agent.dry_run = request.dry_run;
-        agent.secrets = deps.secrets.clone();
-        agent.compaction = Some(CompactionPolicy::for_window(deps.cfg.context_window_tokens));
-        agent.inbox = Some(&drain);
-        let result = agent.run(history).await;
-        let mut notes = std::mem::take(warnings);
-        if result.compacted || result.reset {
-            *saved = Saved::Stale;
-        }
-        if let Err(e) = self.save(id, history, saved) {
-            warn!(error = %e, "Cannot store the run's messages");
-            notes.push(format!(
-                "this exchange could not be saved yet ({e}); it is kept in memory and saved with \
-                 the next one"
-            ));
-        }
-        let outcome = CommandOutcome {
-            session_id: id.to_owned(),
-            result,
-            warnings: notes,
-        };
-        let joined: Vec<_> = std::mem::take(&mut queue.lock().await.joined);
-        for other in joined {
-            let _ = other.send(Ok(outcome.clone()));
-        }
-        let _ = reply.send(Ok(outcome));
-    }
 }
 
 #[cfg(test)]
@@ -423,6 +287,7 @@ mod tests {
     use crate::agent::sim::{EchoModel, MemoryHome, ScriptedModel, synthetic_home, text_reply};
     use crate::llm::{ChatRequest, ChatResponse, LlmError};
     use futures_util::future::BoxFuture;
+    use std::time::Duration;
     use tokio::sync::Semaphore;
 
     fn manager(
@@ -449,9 +314,10 @@ mod tests {
         }
     }
 
-    fn ask(text: &str) -> CommandRequest {
-        CommandRequest {
+    fn ask(text: &str) -> TurnRequest {
+        TurnRequest {
             text: text.into(),
+            language: None,
             dry_run: false,
         }
     }

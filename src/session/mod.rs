@@ -3,3 +3,4 @@
 
 pub mod manager;
 pub mod store;
+mod worker;

@@ -15,8 +15,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWrite
 use tokio::net::TcpListener;
 use tracing::{Instrument, debug, info, info_span, warn};
 
-use crate::api::{ApiState, run_command};
-use crate::session::manager::CommandRequest;
+use crate::command::{CommandRequest, Commands, Status};
 
 /// The protocol version we speak (that of Home Assistant's bundled `wyoming` package).
 pub const VERSION: &str = "1.5.4";
@@ -202,8 +201,24 @@ async fn send<W: AsyncWrite + Unpin>(
     writer.flush().await
 }
 
+/// The transcript's language when it is one we announced (Home Assistant sends the pipeline's
+/// language); otherwise none, and the agent answers in the language it was spoken to.
+fn language_of(data: &Map<String, Value>, announced: &[String]) -> Option<String> {
+    let language = data.get("language").and_then(Value::as_str)?;
+    announced
+        .iter()
+        .find(|l| {
+            language.eq_ignore_ascii_case(l)
+                || language
+                    .split(['-', '_'])
+                    .next()
+                    .is_some_and(|base| base.eq_ignore_ascii_case(l))
+        })
+        .map(|_| language.to_owned())
+}
+
 /// Serves Wyoming connections until the listener fails or the task is aborted.
-pub async fn serve(listener: TcpListener, state: Arc<ApiState>, languages: Vec<String>) {
+pub async fn serve(listener: TcpListener, commands: Arc<Commands>, languages: Vec<String>) {
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(c) => c,
@@ -212,7 +227,7 @@ pub async fn serve(listener: TcpListener, state: Arc<ApiState>, languages: Vec<S
                 continue;
             }
         };
-        let state = state.clone();
+        let commands = commands.clone();
         let languages = languages.clone();
         tokio::spawn(
             async move {
@@ -254,23 +269,22 @@ pub async fn serve(listener: TcpListener, state: Arc<ApiState>, languages: Vec<S
                                 )
                                 .await
                             } else {
-                                let session = session_for(&event.data);
                                 let request = CommandRequest {
                                     text,
+                                    session_id: Some(session_for(&event.data)),
+                                    language: language_of(&event.data, &languages),
                                     dry_run: false,
                                 };
-                                match run_command(&state, &session, request).await {
-                                    Ok((_, body)) if body["status"] == "failed" => {
-                                        let text = body["reply"]
-                                            .as_str()
+                                match commands.submit(request, None).await.result {
+                                    Ok(outcome) if outcome.status == Status::Failed => {
+                                        let text = Some(outcome.reply)
                                             .filter(|r| !r.is_empty())
-                                            .or(body["error"].as_str())
-                                            .unwrap_or("That failed.")
-                                            .to_owned();
+                                            .or(outcome.error)
+                                            .unwrap_or_else(|| "That failed.".to_owned());
                                         send(&mut write, "not-handled", json!({"text": text})).await
                                     }
-                                    Ok((_, body)) => {
-                                        let mut data = json!({"text": body["reply"]});
+                                    Ok(outcome) => {
+                                        let mut data = json!({"text": outcome.reply});
                                         if let Some(id) = event
                                             .data
                                             .get("context")
@@ -303,13 +317,13 @@ pub async fn serve(listener: TcpListener, state: Arc<ApiState>, languages: Vec<S
 /// Binds and serves in the background; returns the bound address.
 pub async fn start(
     listen: &str,
-    state: Arc<ApiState>,
+    commands: Arc<Commands>,
     languages: Vec<String>,
 ) -> std::io::Result<(std::net::SocketAddr, tokio::task::JoinHandle<()>)> {
     let listener = TcpListener::bind(listen).await?;
     let addr = listener.local_addr()?;
     info!(%addr, "Wyoming handle service listening");
-    Ok((addr, tokio::spawn(serve(listener, state, languages))))
+    Ok((addr, tokio::spawn(serve(listener, commands, languages))))
 }
 
 #[cfg(test)]

@@ -75,6 +75,11 @@ async fn turn_on_the_kitchen_light_changes_the_real_state() {
 }
 
 pub(crate) fn scripted_chain(server: &ScriptedLlm) -> LlmChain {
+    chain_streaming(server, false)
+}
+
+/// As [`scripted_chain`], with the model asked for streamed replies when `stream`.
+pub(crate) fn chain_streaming(server: &ScriptedLlm, stream: bool) -> LlmChain {
     LlmChain::from_config(&LlmConfig {
         models: vec![ModelConfig {
             name: Some("scripted".into()),
@@ -87,6 +92,7 @@ pub(crate) fn scripted_chain(server: &ScriptedLlm) -> LlmChain {
             temperature: None,
             max_tools: None,
             short_descriptions: false,
+            stream,
         }],
         ..Default::default()
     })

@@ -5,12 +5,10 @@ use std::time::{Duration, Instant};
 
 use homeclaw::config::{LlmConfig, ModelConfig, Provider};
 use homeclaw::llm::{
-    ChatModel, ChatRequest, LlmChain, LlmError, Message, StopReason, StreamDelta, ToolChoice,
-    ToolDef,
+    ChatModel, ChatRequest, LlmChain, LlmError, Message, StopReason, ToolChoice, ToolDef,
 };
 use homeclaw::secret::Secret;
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
 
 use crate::common::scripted_llm::{
     Reply, ScriptedLlm, anthropic_calls, anthropic_text, gemini_calls, gemini_text, openai_calls,
@@ -31,6 +29,15 @@ fn model(provider: Provider, base_url: String, name: &str) -> ModelConfig {
         temperature: Some(0.0),
         max_tools: None,
         short_descriptions: false,
+        stream: false,
+    }
+}
+
+/// A model asked for streamed replies.
+fn streaming(provider: Provider, base_url: String, name: &str) -> ModelConfig {
+    ModelConfig {
+        stream: true,
+        ..model(provider, base_url, name)
     }
 }
 
@@ -244,32 +251,19 @@ fn stream_rest() -> Vec<String> {
     ]
 }
 
-async fn collect(mut rx: mpsc::Receiver<StreamDelta>) -> Vec<StreamDelta> {
-    let mut out = Vec::new();
-    while let Some(d) = rx.recv().await {
-        out.push(d);
-    }
-    out
-}
-
 #[tokio::test]
-async fn openai_streaming_yields_text_and_assembles_tool_calls() {
+async fn openai_streaming_assembles_text_and_tool_calls() {
     let server = ScriptedLlm::start().await;
     let mut events = stream_events(true);
     events.extend(stream_rest());
     server.push(Reply::Sse(events));
-    let chain = chain(vec![model(
+    let chain = chain(vec![streaming(
         Provider::Openai,
         server.openai_url(),
         "primary",
     )]);
-    let (tx, rx) = mpsc::channel(64);
-    let collector = tokio::spawn(collect(rx));
     let reply = chain
-        .chat_stream(
-            &request(vec![Message::user("kitchen?")], ToolChoice::Auto),
-            tx,
-        )
+        .chat(&request(vec![Message::user("kitchen?")], ToolChoice::Auto))
         .await
         .unwrap();
     assert_eq!(reply.text, "Let me check.");
@@ -279,53 +273,32 @@ async fn openai_streaming_yields_text_and_assembles_tool_calls() {
         json!({"entity_id": "light.kitchen"})
     );
     assert_eq!(reply.usage.unwrap().input_tokens, 50);
-    assert_eq!(
-        collector.await.unwrap(),
-        vec![
-            StreamDelta::Text("Let me ".into()),
-            StreamDelta::Text("check.".into())
-        ]
-    );
     assert_eq!(server.requests()[0].body["stream"], true);
 }
 
 #[tokio::test]
-async fn a_stream_cut_mid_tool_call_is_retried_and_the_partial_text_withdrawn() {
+async fn a_stream_cut_mid_tool_call_is_retried_and_no_partial_reply_is_used() {
     let server = ScriptedLlm::start().await;
     server.push(Reply::SseCut(stream_events(true)));
     let mut events = stream_events(false);
     events.extend(stream_rest());
     server.push(Reply::Sse(events));
-    let chain = chain(vec![model(
+    let chain = chain(vec![streaming(
         Provider::Openai,
         server.openai_url(),
         "primary",
     )]);
-    let (tx, rx) = mpsc::channel(64);
-    let collector = tokio::spawn(collect(rx));
     let reply = chain
-        .chat_stream(
-            &request(vec![Message::user("kitchen?")], ToolChoice::Auto),
-            tx,
-        )
+        .chat(&request(vec![Message::user("kitchen?")], ToolChoice::Auto))
         .await
         .unwrap();
     assert_eq!(
         reply.tool_calls[0].arguments,
         json!({"entity_id": "light.kitchen"})
     );
+    // The cut attempt's "Let me check." is not part of the answer.
+    assert_eq!(reply.text, "");
     assert_eq!(reply.attempts[0].attempts, 2);
-    let deltas = collector.await.unwrap();
-    assert_eq!(
-        deltas,
-        vec![
-            StreamDelta::Text("Let me ".into()),
-            StreamDelta::Text("check.".into()),
-            StreamDelta::Restart {
-                model: "primary".into()
-            }
-        ]
-    );
 }
 
 #[tokio::test]
@@ -335,21 +308,34 @@ async fn a_reset_connection_mid_stream_is_retried() {
     let mut events = stream_events(false);
     events.extend(stream_rest());
     server.push(Reply::Sse(events));
+    let chain = chain(vec![streaming(
+        Provider::Openai,
+        server.openai_url(),
+        "primary",
+    )]);
+    let reply = chain
+        .chat(&request(vec![Message::user("kitchen?")], ToolChoice::Auto))
+        .await
+        .unwrap();
+    assert_eq!(reply.tool_calls[0].name, "get_state");
+    assert_eq!(reply.attempts[0].attempts, 2);
+}
+
+#[tokio::test]
+async fn a_model_without_stream_is_asked_for_a_whole_reply() {
+    let server = ScriptedLlm::start().await;
+    server.push(openai_text("whole"));
     let chain = chain(vec![model(
         Provider::Openai,
         server.openai_url(),
         "primary",
     )]);
-    let (tx, _rx) = mpsc::channel(64);
     let reply = chain
-        .chat_stream(
-            &request(vec![Message::user("kitchen?")], ToolChoice::Auto),
-            tx,
-        )
+        .chat(&request(vec![Message::user("hi")], ToolChoice::Auto))
         .await
         .unwrap();
-    assert_eq!(reply.tool_calls[0].name, "get_state");
-    assert_eq!(reply.attempts[0].attempts, 2);
+    assert_eq!(reply.text, "whole");
+    assert!(server.requests()[0].body.get("stream").is_none());
 }
 
 #[tokio::test]

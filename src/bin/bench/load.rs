@@ -7,15 +7,13 @@ use serde_json::json;
 
 use crate::print_quantiles;
 
-/// The server side of the load and soak benches, in this process: the real App (Home
-/// Assistant connection, registry, sessions, agent) with the zero-latency echo model, and the
-/// HTTP API on a free port.
+/// The server side of the load and soak benches, in this process: the service's own start-up
+/// (Home Assistant connection, registry, sessions, agent, and the transports the configuration
+/// turns on) with the zero-latency echo model, on free ports.
 pub(crate) struct Stack {
-    app: std::sync::Arc<homeclaw::app::App>,
-    pub(crate) state: std::sync::Arc<homeclaw::api::ApiState>,
+    server: homeclaw::server::Server,
     pub(crate) addr: std::net::SocketAddr,
-    stop: tokio::sync::oneshot::Sender<()>,
-    server: tokio::task::JoinHandle<std::io::Result<()>>,
+    pub(crate) wyoming: Option<std::net::SocketAddr>,
 }
 
 pub(crate) fn stack_config(
@@ -43,6 +41,11 @@ pub(crate) fn stack_config(
             "64".to_string(),
         ),
         ("HOMECLAW_LOG__LEVEL".to_string(), "warn".to_string()),
+        (
+            "HOMECLAW_API__LISTEN".to_string(),
+            "127.0.0.1:0".to_string(),
+        ),
+        ("HOMECLAW_WYOMING__ENABLED".to_string(), "false".to_string()),
     ]);
     Ok(Config::load(&Sources {
         file: None,
@@ -53,44 +56,24 @@ pub(crate) fn stack_config(
 
 impl Stack {
     pub(crate) async fn start(cfg: homeclaw::config::Config) -> anyhow::Result<Self> {
-        use homeclaw::api::ApiState;
-        use homeclaw::api::auth::AuthLimiter;
-        use homeclaw::api::idempotency::IdempotencyStore;
         use homeclaw::app::App;
         use std::sync::Arc;
-        let app = Arc::new(App::start_with_model(
-            cfg,
-            Arc::new(homeclaw::agent::sim::EchoModel),
-        )?);
+        let app = App::start_with_model(cfg, Arc::new(homeclaw::agent::sim::EchoModel))?;
         if !app.wait_ready(Duration::from_secs(30)).await {
             bail!(
                 "Home Assistant not reachable or registry not loaded (start it with scripts/ha-dev.sh start)"
             );
         }
-        let state = Arc::new(ApiState {
-            app: app.clone(),
-            idempotency: IdempotencyStore::new(Duration::from_secs(60), 10_000),
-            limiter: AuthLimiter::new(10, Duration::from_secs(60)),
-        });
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        let addr = listener.local_addr()?;
-        let (stop, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(homeclaw::api::serve(state.clone(), listener, async {
-            let _ = stop_rx.await;
-        }));
+        let server = homeclaw::server::Server::start(app).await?;
         Ok(Self {
-            app,
-            state,
-            addr,
-            stop,
+            addr: server.http_addr,
+            wyoming: server.wyoming_addr,
             server,
         })
     }
 
     pub(crate) async fn stop(self) {
-        let _ = self.stop.send(());
-        let _ = self.server.await;
-        self.app.shutdown().await;
+        self.server.shutdown().await;
     }
 }
 

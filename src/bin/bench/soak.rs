@@ -147,19 +147,15 @@ pub fn run(
     cfg.mqtt.port = broker.port;
     cfg.mqtt.client_id = format!("homeclaw-soak-{}", broker.port);
     cfg.mqtt.discovery = false;
+    cfg.wyoming.enabled = true;
+    cfg.wyoming.listen = "127.0.0.1:0".into();
+    cfg.wyoming.languages = vec!["en".into()];
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async move {
         let stack = Stack::start(cfg.clone()).await?;
-        let bridge = homeclaw::mqtt::MqttBridge::start(cfg.mqtt.clone(), stack.state.clone())
-            .context("MQTT bridge")?;
-        let (wyoming, wyoming_task) = homeclaw::wyoming::start(
-            "127.0.0.1:0",
-            stack.state.clone(),
-            vec!["en".into()],
-        )
-        .await?;
+        let wyoming = stack.wyoming.context("the Wyoming service did not start")?;
         let running = Arc::new(AtomicBool::new(true));
         let (rss_start, _) = rss_kib()?;
         let started = Instant::now();
@@ -191,8 +187,6 @@ pub fn run(
         }
         let elapsed = started.elapsed();
         let total = summarise(&mut all, elapsed);
-        bridge.shutdown().await;
-        wyoming_task.abort();
         stack.stop().await;
         let baseline = samples
             .iter()

@@ -1,5 +1,6 @@
 //! `Idempotency-Key` (HTTP) and `request_id` (MQTT): a retried request gets the first answer
-//! without running again — also after a crash or restart.
+//! without running again — also after a crash or restart, and also when the first request's
+//! client went away before the answer (the run goes on and its answer is kept).
 //!
 //! Invariants: bounded (oldest keys go first) and expiring; a retry that arrives while the
 //! first request still runs waits for its answer instead of running twice; the same key with a
@@ -18,22 +19,31 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::sync::OnceCell;
+use tokio::sync::watch;
 use tracing::warn;
 
-/// A stored answer: HTTP status and JSON body.
-pub type Answer = (u16, Value);
+/// A stored answer: the JSON of the typed result (its shape belongs to the command layer).
+pub type Answer = Value;
+
+enum State {
+    Answered(Answer),
+    /// The first request runs; its [`Ticket`] sends the answer here.
+    Running(watch::Receiver<Option<Answer>>),
+}
 
 struct Entry {
     at: Instant,
     fingerprint: u64,
-    answer: Arc<OnceCell<Answer>>,
+    /// Which claim made the entry, so a late release never forgets a newer claim's key.
+    serial: u64,
+    state: State,
 }
 
 #[derive(Default)]
 struct Entries {
     map: HashMap<String, Entry>,
     order: VecDeque<String>,
+    serial: u64,
 }
 
 /// One answered key on disk.
@@ -43,8 +53,7 @@ struct JournalLine {
     fingerprint: u64,
     /// Seconds since the Unix epoch when the key was first claimed.
     at: u64,
-    status: u16,
-    body: Value,
+    answer: Answer,
 }
 
 /// The file is opened for each append rather than held open: a held write handle would keep a
@@ -80,12 +89,59 @@ pub struct IdempotencyStore {
 }
 
 pub enum Claim {
-    /// First time: run, then [`IdempotencyStore::complete`].
-    Fresh(Arc<OnceCell<Answer>>),
-    /// Seen before: this answers (possibly after waiting for the first run).
-    Repeat(Arc<OnceCell<Answer>>),
-    /// The key was used with a different body.
+    /// First time: run, then [`Ticket::complete`].
+    Fresh(Ticket),
+    /// Seen before: [`Waiter::answer`] gives the first answer, waiting for it if need be.
+    Repeat(Waiter),
+    /// The key was used with a different request.
     Mismatch,
+}
+
+/// The duty to answer a fresh key. Dropped without [`Ticket::complete`] it forgets the key
+/// (nothing worth repeating happened), and repeats waiting for it are told so.
+pub struct Ticket {
+    store: Arc<IdempotencyStore>,
+    id: String,
+    serial: u64,
+    tx: Option<watch::Sender<Option<Answer>>>,
+}
+
+impl Ticket {
+    /// Records the answer (on disk first, when journalled) and hands it to waiting repeats.
+    pub fn complete(mut self, answer: Answer) {
+        self.store.complete(&self.id, self.serial, answer.clone());
+        if let Some(tx) = self.tx.take() {
+            let _ = tx.send(Some(answer));
+        }
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        if self.tx.is_some() {
+            self.store.release(&self.id, self.serial);
+        }
+    }
+}
+
+/// A repeat's view of the first answer.
+pub enum Waiter {
+    Ready(Answer),
+    Waiting(watch::Receiver<Option<Answer>>),
+}
+
+impl Waiter {
+    /// The first request's answer; `None` when it ended without one (it may be retried).
+    pub async fn answer(self) -> Option<Answer> {
+        match self {
+            Self::Ready(answer) => Some(answer),
+            Self::Waiting(mut rx) => rx
+                .wait_for(Option::is_some)
+                .await
+                .ok()
+                .and_then(|answer| answer.clone()),
+        }
+    }
 }
 
 /// FNV-1a: stable across processes and Rust versions, which a persisted fingerprint needs
@@ -155,7 +211,6 @@ impl IdempotencyStore {
                     continue;
                 }
                 let at = Instant::now().checked_sub(age).unwrap_or_else(Instant::now);
-                let cell = Arc::new(OnceCell::new_with(Some((line.status, line.body))));
                 entries.order.retain(|k| *k != line.id);
                 entries.order.push_back(line.id.clone());
                 entries.map.insert(
@@ -163,7 +218,8 @@ impl IdempotencyStore {
                     Entry {
                         at,
                         fingerprint: line.fingerprint,
-                        answer: cell,
+                        serial: 0,
+                        state: State::Answered(line.answer),
                     },
                 );
             }
@@ -195,7 +251,9 @@ impl IdempotencyStore {
             .iter()
             .filter_map(|id| {
                 let entry = entries.map.get(id)?;
-                let (status, body) = entry.answer.get()?.clone();
+                let State::Answered(answer) = &entry.state else {
+                    return None;
+                };
                 if entry.at.elapsed() >= self.ttl {
                     return None;
                 }
@@ -203,8 +261,7 @@ impl IdempotencyStore {
                     id: id.clone(),
                     fingerprint: entry.fingerprint,
                     at: now.saturating_sub(entry.at.elapsed().as_secs()),
-                    status,
-                    body,
+                    answer: answer.clone(),
                 })
             })
             .collect()
@@ -230,58 +287,76 @@ impl IdempotencyStore {
         Ok(())
     }
 
-    pub fn claim(&self, scope: &str, key: &str, body: &[u8]) -> Claim {
+    /// Claims `key` in `scope` for a request whose canonical bytes are `request`.
+    pub fn claim(self: &Arc<Self>, scope: &str, key: &str, request: &[u8]) -> Claim {
         let id = id_of(scope, key);
-        let print = fingerprint(body);
+        let print = fingerprint(request);
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(entry) = entries.map.get(&id)
             && entry.at.elapsed() < self.ttl
         {
-            return if entry.fingerprint == print {
-                Claim::Repeat(entry.answer.clone())
-            } else {
-                Claim::Mismatch
-            };
+            if entry.fingerprint != print {
+                return Claim::Mismatch;
+            }
+            return Claim::Repeat(match &entry.state {
+                State::Answered(answer) => Waiter::Ready(answer.clone()),
+                State::Running(rx) => Waiter::Waiting(rx.clone()),
+            });
         }
-        let cell = Arc::new(OnceCell::new());
+        let (tx, rx) = watch::channel(None);
+        entries.serial += 1;
+        let serial = entries.serial;
         entries.map.insert(
             id.clone(),
             Entry {
                 at: Instant::now(),
                 fingerprint: print,
-                answer: cell.clone(),
+                serial,
+                state: State::Running(rx),
             },
         );
         entries.order.retain(|k| *k != id);
-        entries.order.push_back(id);
+        entries.order.push_back(id.clone());
         Self::trim(self.capacity, &mut entries);
-        Claim::Fresh(cell)
+        Claim::Fresh(Ticket {
+            store: self.clone(),
+            id,
+            serial,
+            tx: Some(tx),
+        })
     }
 
-    /// Records the first answer for a fresh claim: on disk first (when journalled), then for
-    /// the waiting repeats. A journal that cannot be written is logged and the answer still
-    /// given: the command has already run, and refusing to answer would not undo it.
-    pub fn complete(&self, scope: &str, key: &str, cell: &OnceCell<Answer>, answer: Answer) {
+    /// Records the first answer for a fresh claim: on disk first (when journalled), then in
+    /// memory. A journal that cannot be written is logged and the answer still given: the
+    /// command has already run, and refusing to answer would not undo it.
+    fn complete(&self, id: &str, serial: u64, answer: Answer) {
+        let claimed = {
+            let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+            entries
+                .map
+                .get(id)
+                .filter(|e| e.serial == serial)
+                .map(|e| (e.fingerprint, e.at))
+        };
+        let Some((fingerprint, at)) = claimed else {
+            // Evicted or expired meanwhile: nothing to keep.
+            return;
+        };
         if let Some(journal) = &self.journal {
-            let id = id_of(scope, key);
-            let fingerprint = {
-                let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-                entries.map.get(&id).map(|e| (e.fingerprint, e.at))
+            let line = JournalLine {
+                id: id.to_owned(),
+                fingerprint,
+                at: unix_now().saturating_sub(at.elapsed().as_secs()),
+                answer: answer.clone(),
             };
-            if let Some((fingerprint, at)) = fingerprint {
-                let line = JournalLine {
-                    id,
-                    fingerprint,
-                    at: unix_now().saturating_sub(at.elapsed().as_secs()),
-                    status: answer.0,
-                    body: answer.1.clone(),
-                };
-                if let Err(e) = self.append(journal, &line) {
-                    warn!(error = %e, "Cannot record an idempotency key; a retry after a restart may run again");
-                }
+            if let Err(e) = self.append(journal, &line) {
+                warn!(error = %e, "Cannot record an idempotency key; a retry after a restart may run again");
             }
         }
-        let _ = cell.set(answer);
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(entry) = entries.map.get_mut(id).filter(|e| e.serial == serial) {
+            entry.state = State::Answered(answer);
+        }
     }
 
     fn append(&self, journal: &Mutex<Journal>, line: &JournalLine) -> Result<(), JournalError> {
@@ -300,7 +375,7 @@ impl IdempotencyStore {
         journal.lines += 1;
         if journal.lines > self.capacity.saturating_mul(2) {
             let mut lines = self.snapshot();
-            // The new answer is not in the cell yet; keep it.
+            // The new answer is not in memory yet; keep it.
             lines.retain(|l| l.id != line.id);
             lines.push(line.clone());
             Self::rewrite(&path, &lines).map_err(|e| err(&e))?;
@@ -309,12 +384,13 @@ impl IdempotencyStore {
         Ok(())
     }
 
-    /// Forgets a key whose first request failed before producing an answer worth keeping.
-    pub fn release(&self, scope: &str, key: &str) {
-        let id = id_of(scope, key);
+    /// Forgets a key whose first request ended without an answer worth keeping.
+    fn release(&self, id: &str, serial: u64) {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        entries.map.remove(&id);
-        entries.order.retain(|k| *k != id);
+        if entries.map.get(id).is_some_and(|e| e.serial == serial) {
+            entries.map.remove(id);
+            entries.order.retain(|k| k != id);
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -335,51 +411,100 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn fresh(store: &IdempotencyStore, key: &str, body: &[u8]) -> Arc<OnceCell<Answer>> {
-        match store.claim("/api/command", key, body) {
-            Claim::Fresh(cell) => cell,
+    fn memory(capacity: usize) -> Arc<IdempotencyStore> {
+        Arc::new(IdempotencyStore::new(Duration::from_secs(60), capacity))
+    }
+
+    fn fresh(store: &Arc<IdempotencyStore>, key: &str, body: &[u8]) -> Ticket {
+        match store.claim("command", key, body) {
+            Claim::Fresh(ticket) => ticket,
             _ => panic!("first claim of {key} must be fresh"),
+        }
+    }
+
+    async fn repeat(store: &Arc<IdempotencyStore>, key: &str, body: &[u8]) -> Option<Answer> {
+        match store.claim("command", key, body) {
+            Claim::Repeat(waiter) => waiter.answer().await,
+            _ => panic!("expected a repeat of {key}"),
         }
     }
 
     #[tokio::test]
     async fn a_repeat_gets_the_first_answer() {
-        let store = IdempotencyStore::new(Duration::from_secs(60), 10);
-        let cell = fresh(&store, "k1", b"body");
-        store.complete(
-            "/api/command",
-            "k1",
-            &cell,
-            (200, json!({"reply": "first"})),
+        let store = memory(10);
+        fresh(&store, "k1", b"body").complete(json!({"reply": "first"}));
+        assert_eq!(
+            repeat(&store, "k1", b"body").await.unwrap()["reply"],
+            "first"
         );
-        match store.claim("/api/command", "k1", b"body") {
-            Claim::Repeat(cell) => assert_eq!(cell.get().unwrap().1["reply"], "first"),
-            _ => panic!("expected a repeat"),
-        }
         assert!(matches!(
-            store.claim("/api/command", "k1", b"other"),
+            store.claim("command", "k1", b"other"),
             Claim::Mismatch
         ));
         assert!(matches!(
-            store.claim("/api/approve", "k1", b"body"),
+            store.claim("approve", "k1", b"body"),
             Claim::Fresh(_)
         ));
     }
 
+    #[tokio::test]
+    async fn a_repeat_during_the_first_run_waits_for_its_answer() {
+        let store = memory(10);
+        let ticket = fresh(&store, "k", b"body");
+        let Claim::Repeat(waiter) = store.claim("command", "k", b"body") else {
+            panic!("expected a repeat");
+        };
+        let waiting = tokio::spawn(waiter.answer());
+        ticket.complete(json!({"reply": "once"}));
+        assert_eq!(waiting.await.unwrap().unwrap()["reply"], "once");
+        assert_eq!(repeat(&store, "k", b"body").await.unwrap()["reply"], "once");
+    }
+
+    #[tokio::test]
+    async fn a_first_run_that_ends_without_an_answer_frees_the_key_and_tells_the_waiters() {
+        let store = memory(10);
+        let ticket = fresh(&store, "k", b"body");
+        let Claim::Repeat(waiter) = store.claim("command", "k", b"body") else {
+            panic!("expected a repeat");
+        };
+        drop(ticket);
+        assert_eq!(waiter.answer().await, None);
+        assert!(matches!(
+            store.claim("command", "k", b"body"),
+            Claim::Fresh(_)
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_late_release_does_not_forget_a_newer_claim() {
+        let store = Arc::new(IdempotencyStore::new(Duration::ZERO, 10));
+        let old = fresh(&store, "k", b"x");
+        // Expired at once: the next claim is fresh and owns the key now.
+        let newer = fresh(&store, "k", b"x");
+        drop(old);
+        newer.complete(json!(2));
+        assert_eq!(store.len(), 1);
+    }
+
     #[test]
     fn the_store_is_bounded_and_expires() {
-        let store = IdempotencyStore::new(Duration::from_secs(60), 2);
-        for k in ["a", "b", "c"] {
-            let _ = store.claim("s", k, b"x");
-        }
+        let store = memory(2);
+        let tickets: Vec<_> = ["a", "b", "c"]
+            .iter()
+            .map(|k| fresh(&store, k, b"x"))
+            .collect();
         assert_eq!(store.len(), 2);
         assert!(
-            matches!(store.claim("s", "a", b"x"), Claim::Fresh(_)),
+            matches!(store.claim("command", "a", b"x"), Claim::Fresh(_)),
             "oldest evicted"
         );
-        let expired = IdempotencyStore::new(Duration::ZERO, 10);
-        let _ = expired.claim("s", "a", b"x");
-        assert!(matches!(expired.claim("s", "a", b"x"), Claim::Fresh(_)));
+        drop(tickets);
+        let expired = Arc::new(IdempotencyStore::new(Duration::ZERO, 10));
+        let _first = fresh(&expired, "a", b"x");
+        assert!(matches!(
+            expired.claim("command", "a", b"x"),
+            Claim::Fresh(_)
+        ));
     }
 
     #[test]
@@ -389,29 +514,29 @@ mod tests {
         assert_eq!(fingerprint(b"a"), 0xaf63_dc4c_8601_ec8c);
     }
 
-    #[test]
-    fn answered_keys_survive_a_reopen_and_unanswered_ones_do_not() {
+    #[tokio::test]
+    async fn answered_keys_survive_a_reopen_and_unanswered_ones_do_not() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(".idempotency.jsonl");
         let ttl = Duration::from_secs(3600);
         {
-            let store = IdempotencyStore::open(&path, ttl, 10).unwrap();
-            let done = fresh(&store, "done", b"body");
-            store.complete("/api/command", "done", &done, (200, json!({"reply": "ok"})));
-            let _running = fresh(&store, "running", b"body");
-            // Dropped without a clean shutdown: only what was fsynced counts.
+            let store = Arc::new(IdempotencyStore::open(&path, ttl, 10).unwrap());
+            fresh(&store, "done", b"body").complete(json!({"reply": "ok"}));
+            let running = fresh(&store, "running", b"body");
+            // The process dies here: only what was fsynced counts.
+            std::mem::forget(running);
         }
-        let store = IdempotencyStore::open(&path, ttl, 10).unwrap();
-        match store.claim("/api/command", "done", b"body") {
-            Claim::Repeat(cell) => assert_eq!(cell.get().unwrap(), &(200, json!({"reply": "ok"}))),
-            _ => panic!("an acknowledged answer must survive"),
-        }
+        let store = Arc::new(IdempotencyStore::open(&path, ttl, 10).unwrap());
+        assert_eq!(
+            repeat(&store, "done", b"body").await,
+            Some(json!({"reply": "ok"}))
+        );
         assert!(matches!(
-            store.claim("/api/command", "done", b"changed"),
+            store.claim("command", "done", b"changed"),
             Claim::Mismatch
         ));
         assert!(matches!(
-            store.claim("/api/command", "running", b"body"),
+            store.claim("command", "running", b"body"),
             Claim::Fresh(_)
         ));
     }
@@ -422,36 +547,31 @@ mod tests {
         let path = dir.path().join(".idempotency.jsonl");
         let ttl = Duration::from_secs(3600);
         {
-            let store = IdempotencyStore::open(&path, ttl, 10).unwrap();
-            let cell = fresh(&store, "a", b"x");
-            store.complete("/api/command", "a", &cell, (200, json!(1)));
+            let store = Arc::new(IdempotencyStore::open(&path, ttl, 10).unwrap());
+            fresh(&store, "a", b"x").complete(json!(1));
         }
         let mut text = std::fs::read_to_string(&path).unwrap();
-        text.push_str("{\"id\": \"/api/command\\u0000b\", \"finger");
+        text.push_str("{\"id\": \"command\\u0000b\", \"finger");
         std::fs::write(&path, text).unwrap();
         let store = IdempotencyStore::open(&path, ttl, 10).unwrap();
         assert_eq!(store.len(), 1);
         assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 1);
     }
 
-    #[test]
-    fn the_journal_stays_bounded() {
+    #[tokio::test]
+    async fn the_journal_stays_bounded() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(".idempotency.jsonl");
-        let store = IdempotencyStore::open(&path, Duration::from_secs(3600), 3).unwrap();
+        let store = Arc::new(IdempotencyStore::open(&path, Duration::from_secs(3600), 3).unwrap());
         for i in 0..20 {
-            let key = format!("k{i}");
-            let cell = fresh(&store, &key, b"x");
-            store.complete("/api/command", &key, &cell, (200, json!(i)));
+            fresh(&store, &format!("k{i}"), b"x").complete(json!(i));
         }
         let lines = std::fs::read_to_string(&path).unwrap().lines().count();
         assert!(lines <= 7, "{lines} lines for capacity 3");
-        let reopened = IdempotencyStore::open(&path, Duration::from_secs(3600), 3).unwrap();
+        let reopened =
+            Arc::new(IdempotencyStore::open(&path, Duration::from_secs(3600), 3).unwrap());
         assert_eq!(reopened.len(), 3);
-        assert!(matches!(
-            reopened.claim("/api/command", "k19", b"x"),
-            Claim::Repeat(_)
-        ));
+        assert_eq!(repeat(&reopened, "k19", b"x").await, Some(json!(19)));
     }
 
     #[test]

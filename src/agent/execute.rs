@@ -1,0 +1,242 @@
+//! Executing a validated tool call: the guards, approval for high-risk services, the dry run,
+//! the service call, and the verification that turns "Home Assistant accepted it" into "the
+//! home is in the expected state".
+
+use std::time::Duration;
+
+use serde_json::Value;
+use tracing::debug;
+
+use super::approval::{PendingAction, needs_approval};
+use super::guards::Verdict;
+use super::home::with_registry;
+use super::normalize::{call_hash, normalise_args, result_hash};
+use super::run::{Agent, RunState};
+use super::tools::{ToolKind, ToolOutput, ValidCall};
+use super::truncate::truncate;
+use super::verify::{ActionReport, before_states, target_entities, verify};
+use crate::llm::{Message, ToolCall};
+
+pub(super) enum CallEnd {
+    Continue,
+    /// A guard stopped the run; this is why.
+    Stop(String),
+    /// A high-risk call was recorded for approval.
+    Approval(Box<PendingAction>),
+}
+
+impl Agent<'_> {
+    /// A validated service call: approval check, dry run, the call, then verification.
+    /// `Err` carries the action recorded for approval.
+    async fn service_call(
+        &self,
+        checked: crate::ha::services::CheckedCall,
+        call: &ToolCall,
+        state: &mut RunState,
+    ) -> Result<ToolOutput, PendingAction> {
+        let targets = target_entities(self.home, &checked);
+        let rules = self.cfg.high_risk_rules();
+        let risk = with_registry(self.home, |r| needs_approval(&rules, &checked, &targets, r));
+        if self.dry_run {
+            state.trace.push(format!(
+                "dry run: would call {}.{} on {:?}",
+                checked.domain, checked.service, targets
+            ));
+            state.actions.push(ActionReport {
+                domain: checked.domain.clone(),
+                service: checked.service.clone(),
+                entity_ids: targets.clone(),
+                verified: false,
+                observed_state: targets
+                    .iter()
+                    .map(|t| (t.clone(), "dry run: not called".to_owned()))
+                    .collect(),
+            });
+            return Ok(ToolOutput {
+                content: serde_json::json!({
+                    "dry_run": true,
+                    "would_call": format!("{}.{}", checked.domain, checked.service),
+                    "entity_id": targets,
+                    "data": checked.data,
+                    "needs_approval": risk,
+                })
+                .to_string(),
+                is_error: false,
+                performed: None,
+            });
+        }
+        if let Some(reason) = risk {
+            return Err(self
+                .approvals
+                .request(checked, targets, self.session_id.clone(), reason));
+        }
+        let before = before_states(self.home, &targets);
+        let mut output = self
+            .tools
+            .dispatch(&ValidCall::CallService(checked.clone()), self.home)
+            .await;
+        if output.performed.is_none() {
+            return Ok(output);
+        }
+        let timeout = Duration::from_millis(self.cfg.verify_timeout_ms);
+        let report = verify(self.home, &checked, &targets, &before, timeout).await;
+        if report.verified {
+            state.stats.verified_actions += 1;
+        } else {
+            state.stats.unverified_actions += 1;
+        }
+        state.trace.push(format!(
+            "called {} via {}: verified={} observed={:?}",
+            report.describe(),
+            call.name,
+            report.verified,
+            report.observed_state
+        ));
+        output.content = serde_json::json!({
+            "called": format!("{}.{}", checked.domain, checked.service),
+            "entity_id": targets,
+            "data": checked.data,
+            "verified": report.verified,
+            "observed_state": report.observed_state,
+            "note": if report.verified {
+                "Home Assistant shows the expected state."
+            } else if output.is_error {
+                "The call was sent but the connection to Home Assistant broke before it answered: it may or may not have run. Check with get_state before calling it again, and do not tell the user it was done."
+            } else {
+                "NOT verified: the expected state was not observed. Do not tell the user this was done."
+            },
+        })
+        .to_string();
+        state.actions.push(report);
+        Ok(output)
+    }
+
+    /// Runs one tool call through the guards; always appends exactly one result.
+    pub(super) async fn run_call(
+        &self,
+        call: &ToolCall,
+        state: &mut RunState,
+        history: &mut Vec<Message>,
+    ) -> CallEnd {
+        state.stats.tool_calls += 1;
+        let push = |history: &mut Vec<Message>, content: String, is_error: bool| {
+            history.push(Message::tool_result(call, content, is_error));
+        };
+        let Some(kind) = ToolKind::from_name(&call.name) else {
+            state.stats.rejected_tool_calls += 1;
+            state.trace.push(format!("unknown tool {:?}", call.name));
+            let verdict = state.detector.unknown_tool(&call.name);
+            let message = format!(
+                "unknown tool {:?}; available tools: {}",
+                call.name,
+                self.tools.names().join(", ")
+            );
+            push(history, ToolOutput::error(message).content, true);
+            return match verdict {
+                Verdict::Critical(reason) => CallEnd::Stop(reason),
+                _ => CallEnd::Continue,
+            };
+        };
+        let normalised = with_registry(self.home, |r| normalise_args(&call.arguments, r));
+        let hash = call_hash(&call.name, &normalised);
+        debug!(tool = %call.name, args = %normalised, "Tool call");
+        let before = state
+            .detector
+            .before_call(&call.name, hash, kind.is_read_only());
+        match &before {
+            Verdict::Critical(reason) => {
+                push(history, ToolOutput::error(reason.clone()).content, true);
+                return CallEnd::Stop(reason.clone());
+            }
+            Verdict::Block(text) => {
+                state.stats.loop_blocks += 1;
+                state
+                    .trace
+                    .push(format!("blocked {}: repeated call", call.name));
+                push(history, ToolOutput::error(text.clone()).content, true);
+                return match state.detector.record_no_progress() {
+                    Verdict::Critical(reason) => CallEnd::Stop(reason),
+                    _ => CallEnd::Continue,
+                };
+            }
+            _ => {}
+        }
+        let (mut content, is_error, raw_for_hash) =
+            if let Some(earlier) = state.breaker.earlier_result(hash) {
+                state.stats.breaker_hits += 1;
+                state
+                    .trace
+                    .push(format!("breaker: {} {normalised} already ran", call.name));
+                let raw = state.breaker.raw(hash).unwrap_or_default().to_owned();
+                (earlier, false, raw)
+            } else {
+                let validated = with_registry(self.home, |r| self.tools.validate(call, r));
+                let output = match validated {
+                    Ok(ValidCall::CallService(checked)) => {
+                        match self.service_call(checked, call, state).await {
+                            Ok(output) => output,
+                            Err(pending) => {
+                                push(
+                                    history,
+                                    serde_json::json!({
+                                        "status": "awaiting the user's approval",
+                                        "approval_id": pending.id,
+                                        "reason": pending.reason,
+                                    })
+                                    .to_string(),
+                                    false,
+                                );
+                                return CallEnd::Approval(Box::new(pending));
+                            }
+                        }
+                    }
+                    Ok(valid) => self.tools.dispatch(&valid, self.home).await,
+                    Err(message) => {
+                        state.stats.rejected_tool_calls += 1;
+                        state
+                            .trace
+                            .push(format!("invalid {} call: {message}", call.name));
+                        ToolOutput::error(message)
+                    }
+                };
+                if output.performed.is_none() && !output.is_error {
+                    state.trace.push(format!("{} {normalised}: ok", call.name));
+                }
+                let limit = self
+                    .cfg
+                    .truncation
+                    .result_limit(self.cfg.context_window_tokens);
+                let content = truncate(&output.content, limit);
+                if is_empty_result(&content) {
+                    state.stats.empty_tool_results += 1;
+                }
+                state.breaker.record(hash, &content);
+                (content.clone(), output.is_error, content)
+            };
+        let after = state.detector.after_call(result_hash(&raw_for_hash));
+        let verdict = before.max(after);
+        let end = match verdict {
+            Verdict::Warn(warning) => {
+                state.stats.loop_warnings += 1;
+                state.trace.push(format!("loop warning on {}", call.name));
+                content.push('\n');
+                content.push_str(&warning);
+                CallEnd::Continue
+            }
+            Verdict::Critical(reason) => CallEnd::Stop(reason),
+            _ => CallEnd::Continue,
+        };
+        push(history, content, is_error);
+        end
+    }
+}
+
+fn is_empty_result(content: &str) -> bool {
+    match serde_json::from_str::<Value>(content) {
+        Ok(Value::Object(map)) => map
+            .values()
+            .any(|v| v.as_array().is_some_and(Vec::is_empty)),
+        Ok(Value::Null) => true,
+        _ => content.trim().is_empty(),
+    }
+}

@@ -1,0 +1,106 @@
+//! What the person is told. Every text here is built from what HomeClaw knows happened — the
+//! verified actions, the recorded approval, the guard that stopped a run — never from the
+//! model's word alone, so no reply can say an action happened that did not.
+
+use super::approval::PendingAction;
+use super::verify::ActionReport;
+
+/// The reply when the model kept claiming something no tool did.
+pub const UNBACKED: &str = "I did not do or check anything for this request: the model \
+claimed a result without using Home Assistant, so I am not repeating that claim.";
+
+/// The reply after the provider rejected the conversation and it was started over.
+pub const RESET: &str = "Sorry, I had to start our conversation over because the model provider \
+rejected it. Please repeat your request.";
+
+/// What to say when the model gave no final text.
+pub fn fallback_summary(actions: &[ActionReport]) -> String {
+    if actions.is_empty() {
+        return "I could not finish this request, and I made no changes.".into();
+    }
+    let list = |verified: bool| -> Vec<String> {
+        actions
+            .iter()
+            .filter(|a| a.verified == verified)
+            .map(ActionReport::describe)
+            .collect()
+    };
+    let (done, unsure) = (list(true), list(false));
+    let mut out = String::from("I could not finish this request.");
+    if !done.is_empty() {
+        out.push_str(&format!(" Done and confirmed: {}.", done.join("; ")));
+    }
+    if !unsure.is_empty() {
+        out.push_str(&format!(" Sent but not confirmed: {}.", unsure.join("; ")));
+    }
+    out
+}
+
+/// The model's reply, plus a plain statement of every action that was not verified, so the
+/// answer never lets an unconfirmed action pass as done.
+pub fn honest(reply: String, actions: &[ActionReport]) -> String {
+    let unverified: Vec<String> = actions
+        .iter()
+        .filter(|a| !a.verified)
+        .map(|a| {
+            let seen: Vec<String> = a
+                .observed_state
+                .iter()
+                .map(|(id, state)| format!("{id}: {state}"))
+                .collect();
+            format!(
+                "{} (Home Assistant shows {})",
+                a.describe(),
+                seen.join(", ")
+            )
+        })
+        .collect();
+    if unverified.is_empty() {
+        return reply;
+    }
+    format!(
+        "{}\n\nNote: I could not confirm that this took effect: {}.",
+        reply.trim_end(),
+        unverified.join("; ")
+    )
+}
+
+/// The question that ends a run holding a high-risk action.
+pub fn approval_question(pending: &PendingAction) -> String {
+    format!(
+        "This needs your approval: {} ({}). Approve it with approval id {}.",
+        pending.reason,
+        describe_call(pending),
+        pending.id
+    )
+}
+
+/// After an approved action ran: done only when Home Assistant shows the expected state.
+pub fn approved(report: &ActionReport) -> String {
+    if report.verified {
+        format!("Done: {}.", report.describe())
+    } else {
+        format!(
+            "Home Assistant accepted {}, but the expected state was not observed ({:?}).",
+            report.describe(),
+            report.observed_state
+        )
+    }
+}
+
+/// A guard stop becomes a question for the user instead of a dead end.
+pub fn stuck(reason: &str) -> String {
+    format!(
+        "I got stuck on this request ({reason}). Could you tell me more precisely what you want, \
+         for example the exact device or room?"
+    )
+}
+
+fn describe_call(pending: &PendingAction) -> String {
+    format!(
+        "{}.{} on {}",
+        pending.call.domain,
+        pending.call.service,
+        pending.targets.join(", ")
+    )
+}

@@ -1,0 +1,146 @@
+//! One start-up and one shutdown for the whole service, used by `homeclaw serve` and the
+//! benchmarks: the core ([`App`]), the command front door ([`Commands`]) and every transport
+//! the configuration turns on — HTTP (always), Wyoming, MQTT.
+//!
+//! Shutdown order: stop taking requests on every transport, then let the core finish the runs
+//! in flight and flush their sessions, then close the Home Assistant connection.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tracing::{info, warn};
+
+use crate::api::ApiState;
+use crate::api::auth::AuthLimiter;
+use crate::app::App;
+use crate::command::Commands;
+use crate::command::idempotency::IdempotencyStore;
+use crate::config::Config;
+use crate::mqtt::MqttBridge;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("cannot listen on {listen} ({key}): {source}")]
+    Listen {
+        key: &'static str,
+        listen: String,
+        source: std::io::Error,
+    },
+}
+
+/// The running service.
+pub struct Server {
+    pub app: Arc<App>,
+    pub commands: Arc<Commands>,
+    pub http_addr: SocketAddr,
+    pub wyoming_addr: Option<SocketAddr>,
+    stop: oneshot::Sender<()>,
+    http: JoinHandle<std::io::Result<()>>,
+    wyoming: Option<JoinHandle<()>>,
+    bridge: Option<MqttBridge>,
+}
+
+/// The idempotency journal lives beside the sessions (a leading dot keeps it out of the
+/// session id space). If it cannot be opened the keys are kept in memory, and that is said.
+fn open_idempotency(cfg: &Config) -> IdempotencyStore {
+    let ttl = Duration::from_secs(cfg.api.idempotency_ttl_secs);
+    let path = cfg.session.dir.join(".idempotency.jsonl");
+    let _ = std::fs::create_dir_all(&cfg.session.dir);
+    IdempotencyStore::open(&path, ttl, cfg.api.idempotency_capacity).unwrap_or_else(|e| {
+        warn!(error = %e, "Idempotency keys are kept in memory only: a restart forgets them");
+        IdempotencyStore::new(ttl, cfg.api.idempotency_capacity)
+    })
+}
+
+impl Server {
+    /// Binds every configured transport and starts serving. `app.cfg.mqtt` is used as it is
+    /// (the add-on fills in the Supervisor's broker before this).
+    pub async fn start(app: App) -> Result<Self, ServerError> {
+        let app = Arc::new(app);
+        let cfg = &app.cfg;
+        let listen = cfg.api.listen.clone();
+        if cfg.api.token.is_none() && !listen.starts_with("127.") && !listen.starts_with("[::1]") {
+            warn!(%listen, "The API listens beyond loopback without a token: set api.token");
+        }
+        let commands = Arc::new(Commands::new(app.clone(), open_idempotency(cfg)));
+        let listener = tokio::net::TcpListener::bind(&listen)
+            .await
+            .map_err(|source| ServerError::Listen {
+                key: "api.listen",
+                listen: listen.clone(),
+                source,
+            })?;
+        let http_addr = listener
+            .local_addr()
+            .map_err(|source| ServerError::Listen {
+                key: "api.listen",
+                listen,
+                source,
+            })?;
+        let (wyoming_addr, wyoming) = if cfg.wyoming.enabled {
+            let (addr, task) = crate::wyoming::start(
+                &cfg.wyoming.listen,
+                commands.clone(),
+                cfg.wyoming.languages.clone(),
+            )
+            .await
+            .map_err(|source| ServerError::Listen {
+                key: "wyoming.listen",
+                listen: cfg.wyoming.listen.clone(),
+                source,
+            })?;
+            (Some(addr), Some(task))
+        } else {
+            (None, None)
+        };
+        let bridge = if cfg.mqtt.active() {
+            MqttBridge::start(cfg.mqtt.clone(), commands.clone())
+        } else {
+            None
+        };
+        let state = Arc::new(ApiState {
+            commands: commands.clone(),
+            limiter: AuthLimiter::new(
+                cfg.api.auth_failures_before_lockout,
+                Duration::from_secs(60),
+            ),
+        });
+        let (stop, stopped) = oneshot::channel::<()>();
+        let http = tokio::spawn(crate::api::serve(state, listener, async {
+            let _ = stopped.await;
+        }));
+        info!(%http_addr, ?wyoming_addr, models = ?app.model_names, "HomeClaw serving");
+        Ok(Self {
+            app,
+            commands,
+            http_addr,
+            wyoming_addr,
+            stop,
+            http,
+            wyoming,
+            bridge,
+        })
+    }
+
+    /// Stops taking requests, lets the runs in flight finish, and closes everything in order.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(());
+        match self.http.await {
+            Ok(Err(e)) => warn!(error = %e, "The HTTP server ended with an error"),
+            Err(e) => warn!(error = %e, "The HTTP server task failed"),
+            Ok(Ok(())) => {}
+        }
+        info!("Stopped accepting requests; finishing runs in flight");
+        if let Some(task) = self.wyoming {
+            task.abort();
+        }
+        if let Some(bridge) = self.bridge {
+            bridge.shutdown().await;
+        }
+        self.app.shutdown().await;
+        info!("Shut down cleanly");
+    }
+}
