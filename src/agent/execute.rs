@@ -11,19 +11,11 @@ use super::approval::{PendingAction, needs_approval};
 use super::guards::Verdict;
 use super::home::with_registry;
 use super::normalize::{call_hash, normalise_args, result_hash};
-use super::run::{Agent, RunState};
+use super::state::{Agent, CallEnd, RunState};
 use super::tools::{ToolKind, ToolOutput, ValidCall};
 use super::truncate::truncate;
 use super::verify::{ActionReport, before_states, target_entities, verify};
 use crate::llm::{Message, ToolCall};
-
-pub(super) enum CallEnd {
-    Continue,
-    /// A guard stopped the run; this is why.
-    Stop(String),
-    /// A high-risk call was recorded for approval.
-    Approval(Box<PendingAction>),
-}
 
 impl Agent<'_> {
     /// A validated service call: approval check, dry run, the call, then verification.

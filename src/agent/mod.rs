@@ -14,11 +14,12 @@ pub mod reply;
 pub mod run;
 pub mod selfcheck;
 pub mod sim;
+pub mod state;
 pub mod tools;
 pub mod truncate;
 pub mod verify;
 
 pub use crate::config::AgentConfig;
 pub use home::{Home, LiveHome};
-pub use run::{Agent, RunResult, RunStatus, Stats};
+pub use state::{Agent, CompactionPolicy, RunResult, RunStatus, Stats};
 pub use tools::ToolRegistry;

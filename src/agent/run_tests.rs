@@ -5,6 +5,8 @@ use serde_json::json;
 use super::*;
 use crate::agent::approval::ApprovalStore;
 use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
+use crate::agent::tools::ToolRegistry;
+use crate::config::AgentConfig;
 
 fn cfg() -> AgentConfig {
     AgentConfig::default()

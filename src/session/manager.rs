@@ -15,92 +15,22 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::{mpsc, oneshot};
 use tracing::{Instrument, info_span};
 
-use super::store::{SessionStore, StoreError, validate_id};
-pub use super::worker::Approved;
-use super::worker::Job;
-use crate::agent::approval::{ApprovalStore, ExecuteError};
-use crate::agent::{AgentConfig, Home, RunResult, ToolRegistry};
+use super::store::{SessionStore, validate_id};
+pub use super::turn::{AgentDeps, Approved, SessionError, TurnOutcome, TurnRequest};
+use super::worker::{Job, Shared, WorkerHandle};
+use crate::agent::approval::ExecuteError;
 use crate::config::SessionConfig;
-use crate::llm::{ChatModel, Message};
-
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum SessionError {
-    /// The session's queue is full; retry later.
-    #[error("session {session_id} is busy: {capacity} commands are already waiting")]
-    Busy { session_id: String, capacity: usize },
-    /// Not retryable.
-    #[error("invalid session id {0:?}: use 1-64 letters, digits, '-' or '_'")]
-    InvalidId(String),
-    /// The message could not be stored (disk full, read-only, invalid); nothing ran.
-    #[error("{0}")]
-    Store(String),
-    /// Not retryable as is.
-    #[error("message too long: {len} characters, at most {max}")]
-    TooLong { len: usize, max: usize },
-    /// The service is shutting down.
-    #[error("HomeClaw is shutting down")]
-    Closed,
-}
-
-impl From<StoreError> for SessionError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::InvalidId(id) => SessionError::InvalidId(id),
-            other => SessionError::Store(other.to_string()),
-        }
-    }
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct TurnRequest {
-    pub text: String,
-    /// A checked language tag; the reply is written in it.
-    pub language: Option<String>,
-    pub dry_run: bool,
-}
-
-#[derive(Debug, Clone)]
-pub struct TurnOutcome {
-    pub session_id: String,
-    pub result: RunResult,
-    /// Notes about the session itself (a damaged file set aside, a failed write).
-    pub warnings: Vec<String>,
-}
-
-/// What every worker needs to run the agent.
-pub struct AgentDeps {
-    pub model: Arc<dyn ChatModel>,
-    pub home: Arc<dyn Home>,
-    pub tools: ToolRegistry,
-    pub cfg: AgentConfig,
-    pub approvals: Arc<ApprovalStore>,
-    pub secrets: Vec<String>,
-}
-
-struct WorkerHandle {
-    tx: mpsc::Sender<Job>,
-    generation: u64,
-}
-
-pub(super) struct Inner {
-    pub(super) deps: AgentDeps,
-    pub(super) store: SessionStore,
-    pub(super) cfg: SessionConfig,
-    workers: Mutex<HashMap<String, WorkerHandle>>,
-    next_generation: Mutex<u64>,
-    tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
-    closed: std::sync::atomic::AtomicBool,
-}
+use crate::llm::Message;
 
 #[derive(Clone)]
 pub struct SessionManager {
-    pub(super) inner: Arc<Inner>,
+    inner: Arc<Shared>,
 }
 
 impl SessionManager {
     pub fn new(deps: AgentDeps, store: SessionStore, cfg: SessionConfig) -> Self {
         Self {
-            inner: Arc::new(Inner {
+            inner: Arc::new(Shared {
                 deps,
                 store,
                 cfg,
@@ -179,7 +109,7 @@ impl SessionManager {
                     });
                 }
                 Err(mpsc::error::TrySendError::Closed(back)) => {
-                    self.forget(session_id, None);
+                    self.inner.forget(session_id, None);
                     job = back;
                 }
             }
@@ -220,20 +150,6 @@ impl SessionManager {
         }
     }
 
-    pub(super) fn forget(&self, session_id: &str, generation: Option<u64>) {
-        let mut workers = self
-            .inner
-            .workers
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if workers
-            .get(session_id)
-            .is_some_and(|w| generation.is_none_or(|g| w.generation == g))
-        {
-            workers.remove(session_id);
-        }
-    }
-
     fn worker(&self, session_id: &str) -> mpsc::Sender<Job> {
         let mut workers = self
             .inner
@@ -262,11 +178,11 @@ impl SessionManager {
                 generation,
             },
         );
-        let manager = self.clone();
+        let shared = self.inner.clone();
         let id = session_id.to_owned();
         let span = info_span!("session", session = %id);
         let task = tokio::spawn(
-            async move { manager.run_worker(id, generation, rx).await }.instrument(span),
+            async move { shared.run_worker(id, generation, rx).await }.instrument(span),
         );
         let mut tasks = self
             .inner
@@ -282,9 +198,11 @@ impl SessionManager {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::RunStatus;
+    use crate::agent::approval::ApprovalStore;
     use crate::agent::compaction::REFRESH_PREFIX;
     use crate::agent::sim::{EchoModel, MemoryHome, ScriptedModel, synthetic_home, text_reply};
+    use crate::agent::{AgentConfig, RunStatus, ToolRegistry};
+    use crate::llm::ChatModel;
     use crate::llm::{ChatRequest, ChatResponse, LlmError};
     use futures_util::future::BoxFuture;
     use std::time::Duration;
@@ -490,6 +408,69 @@ mod tests {
         let history = again.history("s1").unwrap();
         assert_eq!(history.len(), 4);
         assert_eq!(history[2], Message::user("two"));
+    }
+
+    #[tokio::test]
+    async fn an_approval_runs_in_its_session_and_the_history_records_it() {
+        use crate::agent::sim::calls_reply;
+        let dir = tempfile::tempdir().unwrap();
+        let home = Arc::new(MemoryHome::new(synthetic_home(30)));
+        let model = Arc::new(ScriptedModel::new(vec![
+            calls_reply(
+                "1",
+                &[(
+                    "call_service",
+                    serde_json::json!({"domain": "lock", "service": "unlock",
+                        "entity_id": "lock.front_door"}),
+                )],
+            ),
+            text_reply("It is unlocked."),
+        ]));
+        let approvals = Arc::new(ApprovalStore::new(Duration::from_secs(60)));
+        let deps = AgentDeps {
+            model: model.clone(),
+            home: home.clone(),
+            tools: ToolRegistry,
+            cfg: AgentConfig::default(),
+            approvals: approvals.clone(),
+            secrets: vec![],
+        };
+        let m = SessionManager::new(deps, SessionStore::new(dir.path(), 20_000, 100_000), cfg());
+        let held = m.submit("s1", ask("unlock the front door")).await.unwrap();
+        assert_eq!(held.result.status, RunStatus::ApprovalRequired);
+        let id = held.result.approval.unwrap().id;
+        assert_eq!(approvals.session_of(&id).as_deref(), Some("s1"));
+        assert_eq!(home.state("lock.front_door").as_deref(), Some("locked"));
+
+        let done = m.approve("s1", &id).await.unwrap().unwrap();
+        assert!(done.report.verified);
+        assert_eq!(home.state("lock.front_door").as_deref(), Some("unlocked"));
+        let history = m.history("s1").unwrap();
+        let n = history.len();
+        assert_eq!(
+            history[n - 2],
+            Message::user(format!(
+                "[HomeClaw] The user approved lock.unlock on lock.front_door ({id})."
+            ))
+        );
+        assert_eq!(
+            history[n - 1],
+            Message::assistant("Done: lock.unlock on lock.front_door.")
+        );
+        // Used once: a second approval is refused and runs nothing.
+        let again = m.approve("s1", &id).await.unwrap();
+        assert!(matches!(again, Err(ExecuteError::Approval(_))), "{again:?}");
+        assert_eq!(home.calls().len(), 1);
+        // The next command of the session sees what ran.
+        m.submit("s1", ask("is it open?")).await.unwrap();
+        let seen = model.requests();
+        let last = seen.last().unwrap();
+        assert!(
+            last.messages
+                .iter()
+                .any(|msg| *msg == Message::assistant("Done: lock.unlock on lock.front_door.")),
+            "the model was not told the approved action ran"
+        );
     }
 
     #[tokio::test]

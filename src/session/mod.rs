@@ -3,4 +3,5 @@
 
 pub mod manager;
 pub mod store;
+mod turn;
 mod worker;

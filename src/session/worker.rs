@@ -1,17 +1,19 @@
 //! One session's worker: takes its jobs in order, keeps the history in memory and on disk, and
 //! runs the agent (or an approved action) for each.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 use tracing::{info, warn};
 
-use super::manager::{SessionError, SessionManager, TurnOutcome, TurnRequest};
-use super::store::StoreError;
+use super::store::{SessionStore, StoreError};
+use super::turn::{AgentDeps, Approved, SessionError, TurnOutcome, TurnRequest};
+use crate::agent::CompactionPolicy;
 use crate::agent::approval::{ExecuteError, execute_approved};
-use crate::agent::run::CompactionPolicy;
-use crate::agent::verify::ActionReport;
 use crate::agent::{Agent, reply};
+use crate::config::SessionConfig;
 use crate::llm::Message;
 
 pub(super) enum Job {
@@ -23,14 +25,6 @@ pub(super) enum Job {
         approval_id: String,
         reply: oneshot::Sender<Result<Approved, ExecuteError>>,
     },
-}
-
-/// An approved action that ran in its session.
-#[derive(Debug, Clone)]
-pub struct Approved {
-    pub report: ActionReport,
-    /// Notes about the session itself (a failed write).
-    pub warnings: Vec<String>,
 }
 
 type Reply = oneshot::Sender<Result<TurnOutcome, SessionError>>;
@@ -52,9 +46,40 @@ struct Queue {
     deferred: std::collections::VecDeque<Job>,
 }
 
-impl SessionManager {
-    pub(super) async fn run_worker(self, id: String, generation: u64, rx: mpsc::Receiver<Job>) {
-        let inner = &self.inner;
+pub(super) struct WorkerHandle {
+    pub(super) tx: mpsc::Sender<Job>,
+    pub(super) generation: u64,
+}
+
+/// What the manager and its workers share.
+pub(super) struct Shared {
+    pub(super) deps: AgentDeps,
+    pub(super) store: SessionStore,
+    pub(super) cfg: SessionConfig,
+    pub(super) workers: Mutex<HashMap<String, WorkerHandle>>,
+    pub(super) next_generation: Mutex<u64>,
+    pub(super) tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    pub(super) closed: std::sync::atomic::AtomicBool,
+}
+
+impl Shared {
+    pub(super) fn forget(&self, session_id: &str, generation: Option<u64>) {
+        let mut workers = self.workers.lock().unwrap_or_else(PoisonError::into_inner);
+        if workers
+            .get(session_id)
+            .is_some_and(|w| generation.is_none_or(|g| w.generation == g))
+        {
+            workers.remove(session_id);
+        }
+    }
+
+    pub(super) async fn run_worker(
+        self: Arc<Self>,
+        id: String,
+        generation: u64,
+        rx: mpsc::Receiver<Job>,
+    ) {
+        let inner = &self;
         let (mut history, mut warnings) = match inner.store.load(&id) {
             Ok(loaded) => (loaded.messages, loaded.warnings),
             Err(e) => (Vec::new(), vec![e.to_string()]),
@@ -138,7 +163,7 @@ impl SessionManager {
     /// file when it no longer matches (after a compaction, or a rewrite that failed). A failed
     /// save leaves `saved` as it was, so the next one catches up and nothing is dropped.
     fn save(&self, id: &str, history: &[Message], saved: &mut Saved) -> Result<(), StoreError> {
-        let store = &self.inner.store;
+        let store = &self.store;
         match *saved {
             Saved::Upto(n) if n <= history.len() => {
                 store.append(id, &history[..n], &history[n..])?;
@@ -158,7 +183,7 @@ impl SessionManager {
         warnings: &mut Vec<String>,
         queue: &tokio::sync::Mutex<Queue>,
     ) -> Result<TurnOutcome, SessionError> {
-        let inner = &self.inner;
+        let inner = self;
         let duplicate =
             matches!(history.last(), Some(Message::User { content }) if *content == request.text);
         if !duplicate {
@@ -230,7 +255,7 @@ impl SessionManager {
         saved: &mut Saved,
         warnings: &mut Vec<String>,
     ) -> Result<Approved, ExecuteError> {
-        let deps = &self.inner.deps;
+        let deps = &self.deps;
         let timeout = Duration::from_millis(deps.cfg.verify_timeout_ms);
         let report =
             execute_approved(deps.home.as_ref(), &deps.approvals, approval_id, timeout).await?;

@@ -182,6 +182,44 @@ async fn an_idempotent_retry_returns_the_first_result_and_calls_home_assistant_o
     assert_eq!(status, 422, "{err}");
 }
 
+/// A client gives up while its keyed command runs (a timeout, a dropped connection) and retries
+/// with the same key: the retry waits for the first run and gets its answer, and the command
+/// runs once — the first run is not cancelled with the client's connection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retry_while_the_first_request_still_runs_gets_its_answer() {
+    let s = setup().await;
+    // light.office_rgbw_lights belongs to this test.
+    let light = "light.office_rgbw_lights";
+    let before = ha_state(s.ha, light).await;
+    let gate = std::sync::Arc::new(tokio::sync::Notify::new());
+    s.llm.push(Reply::Gate(
+        gate.clone(),
+        Box::new(openai_calls(&[(
+            "c1",
+            "call_service",
+            json!({"domain": "light", "service": "toggle", "entity_id": light}),
+        )])),
+    ));
+    s.llm.push(openai_text("Toggled the office lights."));
+    let body = r#"{"text": "toggle the office lights", "session_id": "idem-wait"}"#;
+    let key = [("idempotency-key", "give-up-and-retry")];
+    tokio::select! {
+        _ = s.server.request("POST", "/api/command", Some(body), &key) => {
+            panic!("the first request cannot finish before the gate opens")
+        }
+        // The model has the first request: the client gives up (its request is dropped).
+        _ = s.llm.wait_requests(1) => {}
+    }
+    let retry = s.server.request("POST", "/api/command", Some(body), &key);
+    gate.notify_one();
+    let (status, answer, headers) = retry.await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(headers["idempotent-replay"], "true");
+    assert_eq!(answer["reply"], "Toggled the office lights.", "{answer}");
+    assert_eq!(s.llm.requests().len(), 2, "the command ran once");
+    assert_ne!(ha_state(s.ha, light).await, before, "toggled exactly once");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_requests_get_clear_json_errors() {
     let s = setup().await;
@@ -281,6 +319,28 @@ async fn approval_runs_the_recorded_action_once() {
     assert_eq!(status, 200, "{approved}");
     assert_eq!(approved["actions"][0]["verified"], true, "{approved}");
     assert_eq!(ha_state(s.ha, "lock.openable_lock").await, "unlocked");
+    // The approval ran in the session that asked for it: its history says so.
+    let session = body["session_id"].as_str().unwrap();
+    assert_eq!(approved["session_id"], session, "{approved}");
+    let (status, stored, _) = s
+        .server
+        .request("GET", &format!("/api/sessions/{session}"), None, &[])
+        .await;
+    assert_eq!(status, 200, "{stored}");
+    let last = stored["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["role"], "assistant", "{stored}");
+    assert!(
+        last["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("Done: lock.unlock on lock.openable_lock"),
+        "{stored}"
+    );
     let (status, again) = s
         .server
         .post_json("/api/approve", &json!({"approval_id": id}))

@@ -1,0 +1,203 @@
+//! The agent and the state of one run: the parts a run works with, what it keeps track of while
+//! it runs, and what it returns. The loop (`run`) and the execution of calls (`execute`) both
+//! build on this, and on nothing of each other.
+
+use serde::{Deserialize, Serialize};
+
+use super::approval::{ApprovalStore, PendingAction};
+use super::guards::{CircuitBreaker, LoopDetector};
+use super::home::Home;
+use super::tools::ToolRegistry;
+use super::verify::ActionReport;
+use crate::config::AgentConfig;
+use crate::llm::ChatModel;
+
+/// Longest trace line, and most trace lines per run.
+const TRACE_LINE_MAX: usize = 240;
+const TRACE_LINES_MAX: usize = 200;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunStatus {
+    Done,
+    /// The run needs the user to say more; the reply is the question. The next message in the
+    /// same session continues.
+    ClarificationRequired,
+    /// A high-risk action waits for approval ([`RunResult::approval`]).
+    ApprovalRequired,
+    /// The request could not be carried out; the reason says why.
+    Failed(String),
+    /// No model answered (every model and retry failed).
+    ModelUnavailable(String),
+}
+
+impl RunStatus {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Done => "done",
+            Self::ClarificationRequired => "clarification_required",
+            Self::ApprovalRequired => "approval_required",
+            Self::Failed(_) | Self::ModelUnavailable(_) => "failed",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Stats {
+    pub rounds: u32,
+    pub tool_calls: u32,
+    pub empty_tool_results: u32,
+    pub rejected_tool_calls: u32,
+    pub repaired_messages: u32,
+    pub breaker_hits: u32,
+    pub loop_warnings: u32,
+    pub loop_blocks: u32,
+    pub hallucination_retries: u32,
+    pub compactions: u32,
+    pub verified_actions: u32,
+    pub unverified_actions: u32,
+    pub max_iterations_reached: bool,
+    pub model_used: Option<String>,
+    pub fallbacks_used: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunResult {
+    pub status: RunStatus,
+    pub reply: String,
+    pub trace: Vec<String>,
+    pub stats: Stats,
+    /// Service calls Home Assistant accepted, in order, each verified or not.
+    pub actions: Vec<ActionReport>,
+    /// The recorded high-risk action waiting for approval.
+    pub approval: Option<PendingAction>,
+    /// The history was compacted: earlier messages were replaced, not only appended to.
+    pub compacted: bool,
+    /// The history was reset after the provider kept rejecting it.
+    pub reset: bool,
+}
+
+/// A bounded trace: each line cut to a maximum, and the whole trace capped.
+#[derive(Debug, Default)]
+pub struct Trace {
+    lines: Vec<String>,
+    dropped: usize,
+    secrets: Vec<String>,
+}
+
+impl Trace {
+    pub fn new(secrets: Vec<String>) -> Self {
+        Self {
+            secrets,
+            ..Self::default()
+        }
+    }
+
+    pub fn push(&mut self, line: impl Into<String>) {
+        let line = crate::secret::redact(&line.into(), &self.secrets);
+        if self.lines.len() >= TRACE_LINES_MAX {
+            self.dropped += 1;
+            return;
+        }
+        let line: String = line
+            .chars()
+            .map(|c| if c == '\n' { ' ' } else { c })
+            .take(TRACE_LINE_MAX)
+            .collect();
+        self.lines.push(line);
+    }
+
+    pub fn finish(mut self) -> Vec<String> {
+        if self.dropped > 0 {
+            self.lines
+                .push(format!("… {} more trace lines dropped", self.dropped));
+        }
+        self.lines
+    }
+}
+
+/// When and how far to compact the history during a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompactionPolicy {
+    /// Estimated tokens of history above which it is compacted before sampling.
+    pub limit_tokens: usize,
+    /// Reported input tokens above which it is compacted before the next iteration.
+    pub usage_ceiling_tokens: usize,
+    /// How much recent history to keep verbatim.
+    pub keep_tokens: usize,
+}
+
+impl CompactionPolicy {
+    pub fn for_window(context_tokens: usize) -> Self {
+        Self {
+            limit_tokens: context_tokens,
+            usage_ceiling_tokens: context_tokens,
+            keep_tokens: context_tokens / 4,
+        }
+    }
+}
+
+pub struct Agent<'a> {
+    pub model: &'a dyn ChatModel,
+    pub home: &'a dyn Home,
+    pub tools: &'a ToolRegistry,
+    pub cfg: &'a AgentConfig,
+    pub approvals: &'a ApprovalStore,
+    pub session_id: Option<String>,
+    /// Plan and validate only: no service is called.
+    pub dry_run: bool,
+    /// The language the person speaks, a checked language tag; the reply is written in it.
+    pub language: Option<String>,
+    /// Values to redact from the trace (tokens, API keys).
+    pub secrets: Vec<String>,
+    /// Compaction during the run; `None` never compacts.
+    pub compaction: Option<CompactionPolicy>,
+    /// Input that arrived for this session while the run is in progress: drained before each
+    /// sampling after the first, it joins the turn.
+    pub inbox: Option<&'a (dyn Fn() -> Vec<String> + Send + Sync)>,
+}
+
+pub(super) enum CallEnd {
+    Continue,
+    /// A guard stopped the run; this is why.
+    Stop(String),
+    /// A high-risk call was recorded for approval.
+    Approval(Box<PendingAction>),
+}
+
+pub(super) struct RunState {
+    pub(super) detector: LoopDetector,
+    pub(super) breaker: CircuitBreaker,
+    pub(super) stats: Stats,
+    pub(super) trace: Trace,
+    pub(super) actions: Vec<ActionReport>,
+    pub(super) approval: Option<PendingAction>,
+    pub(super) compacted: bool,
+    pub(super) reset: bool,
+}
+
+impl<'a> Agent<'a> {
+    pub fn new(
+        model: &'a dyn ChatModel,
+        home: &'a dyn Home,
+        tools: &'a ToolRegistry,
+        cfg: &'a AgentConfig,
+        approvals: &'a ApprovalStore,
+    ) -> Self {
+        Self {
+            model,
+            home,
+            tools,
+            cfg,
+            approvals,
+            session_id: None,
+            dry_run: false,
+            language: None,
+            secrets: Vec::new(),
+            compaction: None,
+            inbox: None,
+        }
+    }
+}
