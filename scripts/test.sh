@@ -23,6 +23,8 @@ trap stop_test_ha EXIT
 
 echo "== cargo fmt --check"
 cargo fmt --check
+echo "== module graph (docs/architecture.md: no cycle, no transport importing another)"
+python3 scripts/module-graph.py --quiet
 echo "== cargo clippy"
 # incompatible_msrv holds the code to Cargo.toml's rust-version (1.88: let-chains), which is the
 # only check possible here: no other toolchain can be installed on this machine.

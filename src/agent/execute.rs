@@ -232,3 +232,7 @@ fn is_empty_result(content: &str) -> bool {
         _ => content.trim().is_empty(),
     }
 }
+
+#[cfg(test)]
+#[path = "execute_tests.rs"]
+mod tests;

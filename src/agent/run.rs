@@ -408,4 +408,4 @@ fn finish(state: RunState, status: RunStatus, reply: String) -> RunResult {
 
 #[cfg(test)]
 #[path = "run_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -1,0 +1,257 @@
+//! The registry built from recorded Home Assistant shapes: snapshots, events, exposure,
+//! search and services.
+
+use super::*;
+use crate::config::ExposureConfig;
+use pretty_assertions::assert_eq;
+use serde_json::json;
+
+fn state(id: &str, st: &str, name: &str, updated: &str) -> StateObject {
+    StateObject {
+        entity_id: id.into(),
+        state: st.into(),
+        attributes: json!({"friendly_name": name}).as_object().unwrap().clone(),
+        last_changed: updated.into(),
+        last_updated: updated.into(),
+    }
+}
+
+fn home() -> Registry {
+    let snapshot = Snapshot {
+        ha_version: "2025.4.4".into(),
+        states: vec![
+            state(
+                "light.kitchen_lights",
+                "on",
+                "Kitchen Lights",
+                "2026-01-01T00:00:01",
+            ),
+            state("light.bed_light", "off", "Bed Light", "2026-01-01T00:00:01"),
+            state(
+                "cover.kitchen_window",
+                "closed",
+                "Kitchen Window",
+                "2026-01-01T00:00:01",
+            ),
+            state(
+                "lock.front_door",
+                "locked",
+                "Front Door",
+                "2026-01-01T00:00:01",
+            ),
+            state("update.core", "off", "Core update", "2026-01-01T00:00:01"),
+            state("switch.gone", "off", "Disabled", "2026-01-01T00:00:01"),
+        ],
+        entity_registry: vec![
+            EntityRegistryEntry {
+                entity_id: "light.kitchen_lights".into(),
+                device_id: Some("dev-k".into()),
+                ..Default::default()
+            },
+            EntityRegistryEntry {
+                entity_id: "lock.front_door".into(),
+                area_id: Some("hall".into()),
+                device_id: Some("dev-k".into()),
+                ..Default::default()
+            },
+            EntityRegistryEntry {
+                entity_id: "cover.kitchen_window".into(),
+                options: Some(json!({"conversation": {"should_expose": true}})),
+                ..Default::default()
+            },
+            EntityRegistryEntry {
+                entity_id: "switch.gone".into(),
+                disabled_by: Some("user".into()),
+                ..Default::default()
+            },
+        ],
+        devices: vec![DeviceEntry {
+            id: "dev-k".into(),
+            area_id: Some("kitchen".into()),
+        }],
+        areas: vec![
+            Area {
+                area_id: "kitchen".into(),
+                name: "Kitchen".into(),
+                aliases: vec!["Kuchnia".into()],
+            },
+            Area {
+                area_id: "hall".into(),
+                name: "Hall".into(),
+                aliases: vec![],
+            },
+        ],
+        services: serde_json::from_value(json!({
+            "light": {"turn_on": {"fields": {"brightness_pct": {"required": false}}}},
+            "homeassistant": {"restart": {}}
+        }))
+        .unwrap(),
+        assist: AssistExposure::Known(HashMap::from([("light.bed_light".into(), true)])),
+        location_name: Some("Test Home".into()),
+    };
+    Registry::from_snapshot(
+        snapshot,
+        ExposurePolicy::new(ExposureConfig::default()),
+        None,
+    )
+}
+
+#[test]
+fn area_comes_from_the_entity_else_its_device() {
+    let r = home();
+    assert_eq!(
+        r.get("light.kitchen_lights").unwrap().area_id.as_deref(),
+        Some("kitchen")
+    );
+    assert_eq!(
+        r.get("lock.front_door").unwrap().area_id.as_deref(),
+        Some("hall")
+    );
+    assert_eq!(r.get("light.bed_light").unwrap().area_id, None);
+}
+
+#[test]
+fn sloppy_ids_resolve_and_hidden_or_disabled_entities_do_not() {
+    let r = home();
+    assert_eq!(
+        r.get(" Light.Kitchen_Lights ").unwrap().entity_id,
+        "light.kitchen_lights"
+    );
+    assert_eq!(
+        r.get("light.kitchen lights").unwrap().entity_id,
+        "light.kitchen_lights"
+    );
+    assert!(
+        r.get("update.core").is_none(),
+        "update is not an Assist default domain"
+    );
+    assert!(
+        r.get("switch.gone").is_none(),
+        "disabled entities are skipped"
+    );
+    assert_eq!(r.len(), 4);
+    assert_eq!(r.all_entity_count(), 5);
+}
+
+#[test]
+fn domains_count_visible_entities() {
+    let got: Vec<(String, usize)> = home().domains().clone().into_iter().collect();
+    assert_eq!(
+        got,
+        vec![
+            ("cover".to_string(), 1),
+            ("light".to_string(), 2),
+            ("lock".to_string(), 1)
+        ]
+    );
+}
+
+#[test]
+fn events_update_add_and_remove_but_never_go_back_in_time() {
+    let mut r = home();
+    let newer = json!({"entity_id": "light.bed_light",
+        "new_state": {"entity_id": "light.bed_light", "state": "on",
+          "attributes": {"friendly_name": "Bed Light"}, "last_updated": "2026-01-01T00:00:05",
+          "last_changed": "2026-01-01T00:00:05"}});
+    assert_eq!(
+        r.apply_state_changed(&newer),
+        StateUpdate::Changed {
+            entity_id: "light.bed_light".into(),
+            state: "on".into()
+        }
+    );
+    let older = json!({"entity_id": "light.bed_light",
+        "new_state": {"entity_id": "light.bed_light", "state": "off",
+          "last_updated": "2026-01-01T00:00:02"}});
+    assert_eq!(r.apply_state_changed(&older), StateUpdate::Ignored);
+    assert_eq!(r.get("light.bed_light").unwrap().state, "on");
+
+    let added = json!({"entity_id": "light.new_lamp",
+        "new_state": {"entity_id": "light.new_lamp", "state": "off", "last_updated": "x"}});
+    assert!(matches!(
+        r.apply_state_changed(&added),
+        StateUpdate::Changed { .. }
+    ));
+    assert_eq!(r.get("light.new_lamp").unwrap().name, "new lamp");
+
+    let removed = json!({"entity_id": "light.new_lamp", "new_state": null});
+    assert!(matches!(
+        r.apply_state_changed(&removed),
+        StateUpdate::Removed { .. }
+    ));
+    assert!(r.get("light.new_lamp").is_none());
+    assert_eq!(
+        r.apply_state_changed(&json!({"nope": 1})),
+        StateUpdate::Ignored
+    );
+}
+
+#[test]
+fn a_resync_keeps_states_newer_than_its_snapshot() {
+    let mut first = home();
+    first.apply_state_changed(&json!({"entity_id": "light.bed_light",
+        "new_state": {"entity_id": "light.bed_light", "state": "on",
+          "last_updated": "2026-01-01T00:00:09"}}));
+    let snapshot = Snapshot {
+        states: vec![
+            state("light.bed_light", "off", "Bed Light", "2026-01-01T00:00:03"),
+            state(
+                "light.kitchen_lights",
+                "off",
+                "Kitchen Lights",
+                "2026-01-01T00:00:03",
+            ),
+        ],
+        ..Default::default()
+    };
+    let policy = ExposurePolicy::new(ExposureConfig::default());
+    let second = Registry::from_snapshot(snapshot, policy, Some(&first));
+    assert_eq!(second.get("light.bed_light").unwrap().state, "on");
+    assert_eq!(second.get("light.kitchen_lights").unwrap().state, "off");
+}
+
+#[test]
+fn search_ranks_by_name_area_and_domain_words() {
+    let r = home();
+    let got: Vec<String> = r
+        .search("kitchen light", None, None, 3)
+        .into_iter()
+        .map(|c| c.entity_id)
+        .collect();
+    assert_eq!(got[0], "light.kitchen_lights");
+    assert!(got.contains(&"cover.kitchen_window".to_string()));
+
+    let in_kitchen = r.search("", None, Some("kuchnia"), 10);
+    assert_eq!(in_kitchen.len(), 1);
+    assert_eq!(in_kitchen[0].entity_id, "light.kitchen_lights");
+    assert!(r.search("", None, Some("attic"), 10).is_empty());
+
+    let lights = r.search("lamp", Some("light"), None, 10);
+    assert_eq!(lights.len(), 2);
+    assert!(r.search("front door", Some("light"), None, 10).is_empty());
+}
+
+#[test]
+fn service_decisions_combine_existence_and_policy() {
+    let r = home();
+    assert_eq!(
+        r.service_decision("light", "turn_on"),
+        Some(ServiceDecision::Allowed)
+    );
+    assert!(matches!(
+        r.service_decision("homeassistant", "restart"),
+        Some(ServiceDecision::Denied(_))
+    ));
+    assert_eq!(r.service_decision("light", "explode"), None);
+    assert_eq!(r.service_count(), 2);
+}
+
+#[test]
+fn entity_ids_normalise() {
+    assert_eq!(normalise_entity_id(" Light.Kitchen "), "light.kitchen");
+    assert_eq!(
+        normalise_entity_id("light.kitchen   lights"),
+        "light.kitchen_lights"
+    );
+    assert_eq!(normalise_entity_id("\tLIGHT.X\n"), "light.x");
+}
