@@ -379,9 +379,7 @@ async fn a_failing_summarisation_fails_the_run_and_loses_nothing() {
     let before = m.history("s1").unwrap();
     model.push(Err(LlmError::Exhausted { attempts: vec![] }));
     let out = m.submit("s1", ask("and now?")).await.unwrap();
-    assert!(
-        matches!(&out.result.status, RunStatus::Failed(r) if r.contains("compaction failed"))
-    );
+    assert!(matches!(&out.result.status, RunStatus::Failed(r) if r.contains("compaction failed")));
     let after = m.history("s1").unwrap();
     assert_eq!(&after[..before.len()], &before[..]);
     assert_eq!(after.last(), Some(&Message::user("and now?")));
