@@ -4,6 +4,7 @@
 pub mod approval;
 pub mod compaction;
 mod execute;
+pub mod fastpath;
 pub mod guards;
 pub mod home;
 pub mod honesty;

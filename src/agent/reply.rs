@@ -3,6 +3,7 @@
 //! model's word alone, so no reply can say an action happened that did not.
 
 use super::approval::PendingAction;
+use super::fastpath::{FastCall, Lang};
 use super::verify::ActionReport;
 
 /// The reply when the model kept claiming something no tool did.
@@ -103,4 +104,98 @@ fn describe_call(pending: &PendingAction) -> String {
         pending.call.service,
         pending.targets.join(", ")
     )
+}
+
+/// What a service did, as the person would say it: (English, Polish, German).
+fn done_words(service: &str) -> (&'static str, &'static str, &'static str) {
+    match service {
+        "turn_on" => ("Turned on", "Włączono", "Eingeschaltet"),
+        "turn_off" => ("Turned off", "Wyłączono", "Ausgeschaltet"),
+        "toggle" => ("Toggled", "Przełączono", "Umgeschaltet"),
+        "open_cover" | "open_valve" => ("Opened", "Otwarto", "Geöffnet"),
+        "close_cover" | "close_valve" => ("Closed", "Zamknięto", "Geschlossen"),
+        "lock" => ("Locked", "Zablokowano", "Verriegelt"),
+        "unlock" => ("Unlocked", "Odblokowano", "Entriegelt"),
+        "start" => ("Started", "Uruchomiono", "Gestartet"),
+        "return_to_base" => (
+            "Sent back to its dock",
+            "Odesłano do stacji",
+            "Zur Station geschickt",
+        ),
+        "pause" | "media_pause" => ("Paused", "Wstrzymano", "Pausiert"),
+        "media_play" => ("Resumed", "Wznowiono", "Fortgesetzt"),
+        "media_next_track" => (
+            "Skipped to the next track on",
+            "Następny utwór na",
+            "Nächster Titel auf",
+        ),
+        "volume_mute" => ("Muted", "Wyciszono", "Stummgeschaltet"),
+        _ => ("Done", "Zrobione", "Erledigt"),
+    }
+}
+
+/// The percentage a call sets, if it sets one.
+fn percent_of(call: &FastCall) -> Option<String> {
+    let data = &call.data;
+    ["brightness_pct", "position", "percentage"]
+        .iter()
+        .find_map(|k| data.get(k).and_then(serde_json::Value::as_u64))
+        .map(|n| n.to_string())
+        .or_else(|| {
+            data.get("volume_level")
+                .and_then(serde_json::Value::as_f64)
+                .map(|v| format!("{}", (v * 100.0).round()))
+        })
+}
+
+/// The reply to a command the fast path carried out, written from what Home Assistant showed
+/// afterwards, in the person's language. `name` gives an entity's friendly name.
+pub fn from_verification(
+    calls: &[FastCall],
+    actions: &[ActionReport],
+    name: impl Fn(&str) -> Option<String>,
+    lang: Lang,
+) -> String {
+    let mut out = Vec::new();
+    for (call, action) in calls.iter().zip(actions) {
+        let names: Vec<String> = action
+            .entity_ids
+            .iter()
+            .map(|id| name(id).unwrap_or_else(|| id.clone()))
+            .collect();
+        let list = names.join(", ");
+        if !action.verified {
+            let seen: Vec<String> = action
+                .observed_state
+                .iter()
+                .map(|(id, state)| format!("{}: {state}", name(id).unwrap_or_else(|| id.clone())))
+                .collect();
+            let seen = seen.join(", ");
+            out.push(match lang {
+                Lang::En => format!(
+                    "Home Assistant accepted the request for {list}, but I could not confirm \
+                     it took effect ({seen})."
+                ),
+                Lang::Pl => format!(
+                    "Home Assistant przyjął polecenie dla {list}, ale nie mogę potwierdzić, \
+                     że zadziałało ({seen})."
+                ),
+                Lang::De => format!(
+                    "Home Assistant hat den Befehl für {list} angenommen, aber ich kann nicht \
+                     bestätigen, dass er gewirkt hat ({seen})."
+                ),
+            });
+            continue;
+        }
+        let (en, pl, de) = done_words(&call.service);
+        out.push(match (percent_of(call), lang) {
+            (Some(n), Lang::En) => format!("Set {list} to {n}%."),
+            (Some(n), Lang::Pl) => format!("Ustawiono {list} na {n}%."),
+            (Some(n), Lang::De) => format!("{list} auf {n}% eingestellt."),
+            (None, Lang::En) => format!("{en} {list}."),
+            (None, Lang::Pl) => format!("{pl}: {list}."),
+            (None, Lang::De) => format!("{de}: {list}."),
+        });
+    }
+    out.join(" ")
 }

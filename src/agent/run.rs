@@ -11,7 +11,9 @@
 
 use tracing::{Instrument, info_span};
 
+use super::approval::PendingAction;
 use super::compaction::{CompactionError, compact, estimate_tokens, refresh_note};
+use super::fastpath::{self, Lang, Plan};
 use super::guards::{CircuitBreaker, LoopDetector, Verdict};
 use super::home::with_registry;
 use super::honesty::{asks_question, claims_action, claims_action_or_observation, needs_tools};
@@ -21,7 +23,7 @@ use super::reply;
 use super::state::{Agent, CallEnd, RunResult, RunState, RunStatus, Stats, Trace};
 use super::tools::ToolOutput;
 use super::truncate::budget_history;
-use crate::llm::{ChatRequest, ChatResponse, LlmError, Message, ToolChoice};
+use crate::llm::{ChatRequest, ChatResponse, LlmError, Message, ToolCall, ToolChoice};
 
 pub const CORRECTIVE_NOTE: &str = "[HomeClaw] You said you did or checked something, but you \
 made no tool call for this request. Nothing has been done or checked. Use the tools now to \
@@ -38,6 +40,75 @@ pub const FINAL_NOTE: &str = "You have used all tool rounds for this request. Do
 Tell the user plainly what was done and what was not done, based only on the tool results above.";
 
 impl Agent<'_> {
+    /// The deterministic fast path ([`fastpath::plan`]): a command it resolves runs without the
+    /// model, through the same call path, and is answered from the verification (`Ok`), or ends
+    /// as a call can (`Err`: held for approval, stopped by a guard). `None` leaves the command
+    /// to the model (also when a planned call was refused: the model sees why).
+    async fn fast_path(
+        &self,
+        command: &str,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Option<Result<(RunStatus, String), CallEnd>> {
+        let plan = with_registry(self.home, |r| fastpath::plan(command, r));
+        let language = |lang: Lang| self.language.as_deref().map_or(lang, Lang::from_tag);
+        match plan {
+            Plan::Model => None,
+            Plan::Ask { question, lang } => {
+                let question = if language(lang) == lang {
+                    question
+                } else {
+                    return None;
+                };
+                state
+                    .trace
+                    .push("fast path: several equally good targets; asking which");
+                history.push(Message::assistant(question.clone()));
+                Some(Ok((RunStatus::ClarificationRequired, question)))
+            }
+            Plan::Act { calls, lang } => {
+                let lang = language(lang);
+                let before = state.actions.len();
+                for (i, planned) in calls.iter().enumerate() {
+                    let call = ToolCall {
+                        id: format!("fast_{}", i + 1),
+                        name: "call_service".into(),
+                        arguments: planned.arguments(),
+                        provider_data: None,
+                    };
+                    state.trace.push(format!(
+                        "fast path: {}.{} on {}",
+                        planned.domain,
+                        planned.service,
+                        planned.entity_ids.join(", ")
+                    ));
+                    history.push(Message::assistant_calls("", vec![call.clone()]));
+                    match self.run_call(&call, state, history).await {
+                        CallEnd::Continue => {}
+                        end => return Some(Err(end)),
+                    }
+                }
+                let done = &state.actions[before..];
+                if done.len() < calls.len() {
+                    state
+                        .trace
+                        .push("fast path: a planned call did not run; the model takes over");
+                    return None;
+                }
+                let text = with_registry(self.home, |r| {
+                    reply::from_verification(
+                        &calls,
+                        done,
+                        |id| r.get(id).map(|e| e.name.clone()),
+                        lang,
+                    )
+                });
+                history.push(Message::assistant(text.clone()));
+                Some(Ok((RunStatus::Done, text)))
+            }
+        }
+    }
+
     /// The request for the current history.
     pub fn build_request(&self, history: &[Message], choice: ToolChoice) -> ChatRequest {
         let (mut system, tools) =
@@ -97,6 +168,18 @@ impl Agent<'_> {
                 _ => None,
             })
             .unwrap_or_default();
+        if self.cfg.fast_path
+            && matches!(history.last(), Some(Message::User { .. }))
+            && let Some(end) = self.fast_path(&command, history, &mut state).await
+        {
+            return match end {
+                Ok((status, reply)) => finish(state, status, reply),
+                Err(CallEnd::Approval(pending)) => held(state, *pending),
+                Err(CallEnd::Stop(reason)) => stuck(state, reason),
+                // The fast path answers `None` to go on; it never ends with `Continue`.
+                Err(CallEnd::Continue) => stuck(state, "nothing to do".into()),
+            };
+        }
         let wants_tools = with_registry(self.home, |r| needs_tools(&command, r));
         let mut choice = if wants_tools {
             state
@@ -260,14 +343,7 @@ impl Agent<'_> {
                 }
                 match end {
                     CallEnd::Stop(reason) => return stuck(state, reason),
-                    CallEnd::Approval(pending) => {
-                        let question = reply::approval_question(&pending);
-                        state
-                            .trace
-                            .push(format!("approval required: {}", pending.id));
-                        state.approval = Some(*pending);
-                        return finish(state, RunStatus::ApprovalRequired, question);
-                    }
+                    CallEnd::Approval(pending) => return held(state, *pending),
                     CallEnd::Continue => {}
                 }
             }
@@ -381,6 +457,16 @@ fn demand_tools(
     state.trace.push(why.to_owned());
     history.push(Message::user(note));
     ToolChoice::Required
+}
+
+/// A high-risk call was recorded: the run ends asking for approval.
+fn held(mut state: RunState, pending: PendingAction) -> RunResult {
+    let question = reply::approval_question(&pending);
+    state
+        .trace
+        .push(format!("approval required: {}", pending.id));
+    state.approval = Some(pending);
+    finish(state, RunStatus::ApprovalRequired, question)
 }
 
 /// A guard stop becomes a question for the user instead of a dead end.

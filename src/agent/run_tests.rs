@@ -8,8 +8,12 @@ use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, 
 use crate::agent::tools::ToolRegistry;
 use crate::config::AgentConfig;
 
+/// The model's loop: these tests script what the model says, so nothing takes the fast path.
 pub(crate) fn cfg() -> AgentConfig {
-    AgentConfig::default()
+    AgentConfig {
+        fast_path: false,
+        ..AgentConfig::default()
+    }
 }
 
 pub(crate) async fn run_with(
@@ -388,4 +392,60 @@ async fn an_action_claim_after_a_failed_call_is_not_passed_on() {
     assert!(matches!(result.status, RunStatus::Failed(_)));
     assert_eq!(result.reply, reply::UNBACKED);
     assert!(home.calls().is_empty());
+}
+
+#[tokio::test]
+async fn a_command_the_fast_path_resolves_runs_without_the_model_and_is_answered_from_verification()
+{
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![]);
+    let cfg = AgentConfig::default();
+    let mut history = vec![Message::user("Wyłącz Kitchen Lights")];
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(result.stats.rounds, 0, "no model request");
+    assert!(model.requests().is_empty());
+    assert_eq!(result.actions.len(), 1);
+    assert!(result.actions[0].verified);
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
+    assert_eq!(result.reply, "Wyłączono: Kitchen Lights.");
+    // The transcript is the one a model's call would leave: call, result, answer.
+    assert!(matches!(&history[1], Message::Assistant { tool_calls, .. } if tool_calls.len() == 1));
+    assert!(matches!(
+        &history[2],
+        Message::Tool {
+            is_error: false,
+            ..
+        }
+    ));
+    assert_eq!(history[3], Message::assistant("Wyłączono: Kitchen Lights."));
+}
+
+#[tokio::test]
+async fn a_fast_path_action_that_needs_approval_is_held_like_any_other() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![]);
+    let cfg = AgentConfig::default();
+    let mut history = vec![Message::user("unlock the front door")];
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    assert_eq!(
+        result.status,
+        RunStatus::ApprovalRequired,
+        "{:?}",
+        result.trace
+    );
+    assert!(result.approval.is_some());
+    assert!(home.calls().is_empty(), "nothing runs before approval");
+    assert_eq!(home.state("lock.front_door").as_deref(), Some("locked"));
+}
+
+#[tokio::test]
+async fn a_command_the_fast_path_cannot_resolve_goes_to_the_model() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![text_reply("Hello!")]);
+    let cfg = AgentConfig::default();
+    let mut history = vec![Message::user("hello there")];
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    assert_eq!(result.reply, "Hello!");
+    assert_eq!(result.stats.rounds, 1);
 }

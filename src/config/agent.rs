@@ -21,6 +21,8 @@ pub struct AgentConfig {
     pub truncation: TruncationConfig,
     /// How long to wait for the state change a service implies.
     pub verify_timeout_ms: u64,
+    /// Run commands that resolve unambiguously (one intent, one target set) without the model.
+    pub fast_path: bool,
     pub approval: ApprovalConfig,
 }
 
@@ -32,6 +34,7 @@ impl Default for AgentConfig {
             loop_detection: LoopDetectionConfig::default(),
             truncation: TruncationConfig::default(),
             verify_timeout_ms: 3_000,
+            fast_path: true,
             approval: ApprovalConfig::default(),
         }
     }

@@ -9,7 +9,7 @@
 use crate::text::tokens;
 
 /// Words that name a domain, folded (no diacritics).
-const DOMAIN_WORDS: [(&str, &[&str]); 10] = [
+const DOMAIN_WORDS: [(&str, &[&str]); 11] = [
     (
         "light",
         &[
@@ -50,6 +50,9 @@ const DOMAIN_WORDS: [(&str, &[&str]); 10] = [
             "shutter",
             "shutters",
             "window",
+            "curtain",
+            "curtains",
+            "awning",
             "roleta",
             "rolety",
             "okno",
@@ -110,6 +113,7 @@ const DOMAIN_WORDS: [(&str, &[&str]); 10] = [
         "media_player",
         &[
             "speaker",
+            "speakers",
             "tv",
             "player",
             "music",
@@ -120,11 +124,12 @@ const DOMAIN_WORDS: [(&str, &[&str]); 10] = [
         ],
     ),
     ("vacuum", &["vacuum", "odkurzacz", "staubsauger"]),
+    ("valve", &["valve", "zawor", "ventil"]),
     ("scene", &["scene", "scena", "szene"]),
 ];
 
 /// How well one query word matches one name word: 1 exact, 0.8 same stem, 0 otherwise.
-fn word_score(query: &str, word: &str) -> f64 {
+pub fn word_score(query: &str, word: &str) -> f64 {
     let (q, w) = (query.as_bytes(), word.as_bytes());
     // Fast exit: most pairs differ in the first byte (this runs for every entity per search).
     if q.first() != w.first() {

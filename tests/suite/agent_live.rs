@@ -47,7 +47,10 @@ async fn turn_on_the_kitchen_light_changes_the_real_state() {
     server.push(openai_text("The kitchen light is on."));
     let chain = scripted_chain(&server);
     let tools = ToolRegistry;
-    let cfg = AgentConfig::default();
+    let cfg = AgentConfig {
+        fast_path: false,
+        ..AgentConfig::default()
+    };
     let approvals = ApprovalStore::new(Duration::from_secs(60));
     let agent = Agent::new(&chain, &home, &tools, &cfg, &approvals);
     let mut history = vec![Message::user("turn on the kitchen light")];
@@ -142,7 +145,10 @@ async fn a_denied_service_never_reaches_home_assistant() {
     server.push(openai_text("I am not allowed to turn that off."));
     let chain = scripted_chain(&server);
     let tools = ToolRegistry;
-    let cfg = AgentConfig::default();
+    let cfg = AgentConfig {
+        fast_path: false,
+        ..AgentConfig::default()
+    };
     let approvals = ApprovalStore::new(Duration::from_secs(60));
     let agent = Agent::new(&chain, &home, &tools, &cfg, &approvals);
     let mut history = vec![Message::user("turn off the living room lights")];
@@ -168,7 +174,10 @@ async fn unlocking_waits_for_approval_and_runs_once_against_real_home_assistant(
     )]));
     let chain = scripted_chain(&server);
     let tools = ToolRegistry;
-    let cfg = AgentConfig::default();
+    let cfg = AgentConfig {
+        fast_path: false,
+        ..AgentConfig::default()
+    };
     let approvals = ApprovalStore::new(Duration::from_secs(60));
     let agent = Agent::new(&chain, &home, &tools, &cfg, &approvals);
     let mut history = vec![Message::user("unlock the front door")];

@@ -182,6 +182,42 @@ async fn an_idempotent_retry_returns_the_first_result_and_calls_home_assistant_o
     assert_eq!(status, 422, "{err}");
 }
 
+/// With the fast path on, a command that names one device and one intent runs against the real
+/// Home Assistant without a single model request, and the reply comes from what Home Assistant
+/// showed afterwards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fast_path_acts_without_the_model_and_answers_from_verification() {
+    let ha = shared();
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = config_for(ha, &llm.openai_url(), &dir.path().join("sessions"))
+        .replace("fast_path: false", "fast_path: true");
+    let server = Homeclaw::spawn(dir.path(), &config);
+    server.ready().await;
+    // cover.kitchen_window belongs to this test.
+    ha.rest(
+        "POST",
+        "/api/services/cover/open_cover",
+        Some(json!({"entity_id": "cover.kitchen_window"})),
+    )
+    .await;
+    let (status, body) = server.command("Close the kitchen window", "fast-1").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["status"], "done", "{body}");
+    assert_eq!(body["stats"]["rounds"], 0, "{body}");
+    assert!(llm.requests().is_empty(), "the model was asked");
+    assert_eq!(body["actions"][0]["domain"], "cover", "{body}");
+    assert_eq!(body["actions"][0]["service"], "close_cover", "{body}");
+    assert_eq!(body["actions"][0]["entity_ids"][0], "cover.kitchen_window");
+    let reply = body["reply"].as_str().unwrap();
+    assert!(reply.contains("Kitchen Window"), "{reply}");
+    let state = ha_state(ha, "cover.kitchen_window").await;
+    assert!(["closing", "closed"].contains(&state.as_str()), "{state}");
+    // Not resolvable without the model: it goes to the model (which has nothing scripted).
+    let (status, body) = server.command("make the kitchen cosy", "fast-2").await;
+    assert!(!llm.requests().is_empty(), "{status} {body}");
+}
+
 /// A client gives up while its keyed command runs (a timeout, a dropped connection) and retries
 /// with the same key: the retry waits for the first run and gets its answer, and the command
 /// runs once — the first run is not cancelled with the client's connection.

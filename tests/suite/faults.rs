@@ -326,7 +326,13 @@ async fn stream_faults_during_a_multi_tool_streaming_run_are_survived() {
     ]));
     llm.push(Reply::Sse(sse_text("The fan is on.")));
     let chain = super::agent_live::chain_streaming(&llm, true);
-    let (tools, cfg) = (ToolRegistry, AgentConfig::default());
+    let (tools, cfg) = (
+        ToolRegistry,
+        AgentConfig {
+            fast_path: false,
+            ..AgentConfig::default()
+        },
+    );
     let approvals = ApprovalStore::new(Duration::from_secs(60));
     let agent = Agent::new(&chain, &home, &tools, &cfg, &approvals);
     let mut history = vec![Message::user("turn on the preset fan")];

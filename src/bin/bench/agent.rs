@@ -45,7 +45,10 @@ pub fn run(entities: usize, runs: usize) -> anyhow::Result<()> {
         stamps: Mutex::new(Vec::new()),
     };
     let tools = ToolRegistry;
-    let cfg = AgentConfig::default();
+    let cfg = AgentConfig {
+        fast_path: false,
+        ..AgentConfig::default()
+    };
     let approvals = ApprovalStore::new(Duration::from_secs(60));
     let agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
     let mut iterations: Vec<Duration> = Vec::with_capacity(runs * 3);
@@ -109,7 +112,10 @@ pub fn tokens() -> anyhow::Result<()> {
         let home = MemoryHome::new(synthetic_home(entities));
         let model = ScriptedModel::default();
         let tools = ToolRegistry;
-        let cfg = AgentConfig::default();
+        let cfg = AgentConfig {
+            fast_path: false,
+            ..AgentConfig::default()
+        };
         let approvals = ApprovalStore::new(Duration::from_secs(60));
         let agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
         let request = agent.build_request(

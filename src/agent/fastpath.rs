@@ -1,0 +1,506 @@
+//! The deterministic fast path: a command that names one intent (on/off, open/close,
+//! lock/unlock, start, dock, pause, resume, next, mute, toggle, a percentage) and resolves to one
+//! target set in the live registry runs without asking the model at all. It is executed through
+//! the same call path as a model's call (validation, policy, approval, verification), so the only
+//! thing skipped is the guessing.
+//!
+//! Invariants: pure (the registry in, a plan out); anything uncertain — a question, no intent,
+//! two intents, a word no target explains, several equally good targets of different kinds — is
+//! [`Plan::Model`]; a single-device command with a few equally good targets of one kind asks
+//! which, naming them.
+
+use serde_json::{Value, json};
+
+use crate::ha::exposure::ServiceDecision;
+use crate::ha::registry::{Entity, Registry};
+use crate::ha::search::{Query, domain_of_word};
+use crate::text::{fold, tokens};
+
+/// The language a command was recognised in; replies are written in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    En,
+    Pl,
+    De,
+}
+
+impl Lang {
+    /// The language of a tag such as `pl` or `de-DE`; English for anything else.
+    pub fn from_tag(tag: &str) -> Self {
+        match tag.get(..2).map(str::to_ascii_lowercase).as_deref() {
+            Some("pl") => Self::Pl,
+            Some("de") => Self::De,
+            _ => Self::En,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Intent {
+    On,
+    Off,
+    Open,
+    Close,
+    Lock,
+    Unlock,
+    Start,
+    Dock,
+    Pause,
+    Resume,
+    Next,
+    Mute,
+    Toggle,
+    Percent(u8),
+}
+
+use Intent::*;
+
+/// Words (folded, contiguous) that name an intent, per language.
+const PHRASES: &[(&[&str], Intent, Lang)] = &[
+    (&["turn", "on"], On, Lang::En),
+    (&["switch", "on"], On, Lang::En),
+    (&["turn", "off"], Off, Lang::En),
+    (&["switch", "off"], Off, Lang::En),
+    (&["open"], Open, Lang::En),
+    (&["close"], Close, Lang::En),
+    (&["shut"], Close, Lang::En),
+    (&["unlock"], Unlock, Lang::En),
+    (&["lock"], Lock, Lang::En),
+    (&["start"], Start, Lang::En),
+    (&["return"], Dock, Lang::En),
+    (&["send"], Dock, Lang::En),
+    (&["dock"], Dock, Lang::En),
+    (&["unpause"], Resume, Lang::En),
+    (&["pause"], Pause, Lang::En),
+    (&["resume"], Resume, Lang::En),
+    (&["skip"], Next, Lang::En),
+    (&["next", "track"], Next, Lang::En),
+    (&["next", "song"], Next, Lang::En),
+    (&["mute"], Mute, Lang::En),
+    (&["toggle"], Toggle, Lang::En),
+    (&["wlacz"], On, Lang::Pl),
+    (&["zapal"], On, Lang::Pl),
+    (&["wylacz"], Off, Lang::Pl),
+    (&["zgas"], Off, Lang::Pl),
+    (&["otworz"], Open, Lang::Pl),
+    (&["zamknij"], Close, Lang::Pl),
+    (&["zablokuj"], Lock, Lang::Pl),
+    (&["odblokuj"], Unlock, Lang::Pl),
+    (&["uruchom"], Start, Lang::Pl),
+    (&["wstrzymaj"], Pause, Lang::Pl),
+    (&["wznow"], Resume, Lang::Pl),
+    (&["wycisz"], Mute, Lang::Pl),
+    (&["przelacz"], Toggle, Lang::Pl),
+    (&["einschalten"], On, Lang::De),
+    (&["ausschalten"], Off, Lang::De),
+    (&["offne"], Open, Lang::De),
+    (&["oeffne"], Open, Lang::De),
+    (&["schliesse"], Close, Lang::De),
+    (&["schliess"], Close, Lang::De),
+    (&["verriegle"], Lock, Lang::De),
+    (&["entriegle"], Unlock, Lang::De),
+    (&["starte"], Start, Lang::De),
+    (&["pausiere"], Pause, Lang::De),
+    (&["umschalten"], Toggle, Lang::De),
+];
+
+/// German separable verbs: the verb, then its particle anywhere later ("schalte das Licht ein").
+const SEPARABLE: [&str; 5] = ["schalte", "schalt", "mach", "mache", "dreh"];
+const PARTICLES: [(&str, Intent); 5] = [
+    ("ein", On),
+    ("an", On),
+    ("aus", Off),
+    ("auf", Open),
+    ("zu", Close),
+];
+
+/// Words that carry the request's shape but name no device.
+const FILLER: [&str; 33] = [
+    "set",
+    "turn",
+    "make",
+    "dim",
+    "to",
+    "brightness",
+    "percent",
+    "procent",
+    "prozent",
+    "volume",
+    "glosnosc",
+    "lautstarke",
+    "jasnosc",
+    "helligkeit",
+    "song",
+    "track",
+    "base",
+    "back",
+    "down",
+    "up",
+    "again",
+    "now",
+    "ustaw",
+    "stelle",
+    "setze",
+    "auf",
+    "na",
+    "the",
+    "please",
+    "can",
+    "you",
+    "could",
+    "its",
+];
+
+/// Question openers: a question about the home is not an action.
+const QUESTION_WORDS: [&str; 16] = [
+    "is", "are", "what", "which", "how", "does", "do", "did", "czy", "jaki", "jaka", "ile", "ist",
+    "sind", "welche", "wie",
+];
+
+/// Words that make a domain-only command mean every device of that kind.
+const EVERY: [&str; 5] = ["all", "every", "wszystkie", "alle", "samtliche"];
+
+/// One service call the fast path makes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FastCall {
+    pub domain: String,
+    pub service: String,
+    pub entity_ids: Vec<String>,
+    pub data: Value,
+}
+
+impl FastCall {
+    /// The `call_service` tool arguments for this call.
+    pub fn arguments(&self) -> Value {
+        let mut args = json!({
+            "domain": self.domain,
+            "service": self.service,
+            "entity_id": self.entity_ids,
+        });
+        if self.data.as_object().is_some_and(|d| !d.is_empty()) {
+            args["data"] = self.data.clone();
+        }
+        args
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    /// Run these calls (one per domain), then reply from their verification.
+    Act { calls: Vec<FastCall>, lang: Lang },
+    /// A few equally good targets for a single-device command: ask which.
+    Ask { question: String, lang: Lang },
+    /// Not certain: the model decides.
+    Model,
+}
+
+/// The service (and its fields) an intent means for a domain, if it means one.
+fn service_for(intent: Intent, domain: &str, volume: bool) -> Option<(&'static str, Value)> {
+    if volume && domain != "media_player" {
+        // "volume" names what to change: only a media player has one.
+        return None;
+    }
+    let none = || json!({});
+    let pair = match (intent, domain) {
+        (Percent(n), "media_player") if volume => {
+            ("volume_set", json!({"volume_level": f64::from(n) / 100.0}))
+        }
+        (_, "media_player") if volume && !matches!(intent, Mute) => return None,
+        (Percent(n), "light") => ("turn_on", json!({"brightness_pct": n})),
+        (Percent(n), "cover") => ("set_cover_position", json!({"position": n})),
+        (Percent(n), "valve") => ("set_valve_position", json!({"position": n})),
+        (Percent(n), "fan") => ("set_percentage", json!({"percentage": n})),
+        (
+            On,
+            "light" | "switch" | "fan" | "media_player" | "input_boolean" | "climate"
+            | "humidifier" | "siren",
+        ) => ("turn_on", none()),
+        (
+            Off,
+            "light" | "switch" | "fan" | "media_player" | "input_boolean" | "climate"
+            | "humidifier" | "siren",
+        ) => ("turn_off", none()),
+        (Toggle, "light" | "switch" | "fan" | "input_boolean" | "media_player" | "cover") => {
+            ("toggle", none())
+        }
+        (Open, "cover") => ("open_cover", none()),
+        (Close, "cover") => ("close_cover", none()),
+        (Open, "valve") => ("open_valve", none()),
+        (Close, "valve") => ("close_valve", none()),
+        (Lock, "lock") => ("lock", none()),
+        (Unlock, "lock") => ("unlock", none()),
+        (Start, "vacuum") | (Resume, "vacuum") => ("start", none()),
+        (Dock, "vacuum") => ("return_to_base", none()),
+        (Pause, "vacuum") => ("pause", none()),
+        (Pause, "media_player") => ("media_pause", none()),
+        (Resume | Start, "media_player") => ("media_play", none()),
+        (Next, "media_player") => ("media_next_track", none()),
+        (Mute, "media_player") => ("volume_mute", json!({"is_volume_muted": true})),
+        _ => return None,
+    };
+    Some(pair)
+}
+
+/// A percentage in the words ("50%", "50 percent", "50 procent"), and the words it used.
+/// `percent_at` is the word a `%` followed in the raw text (folding drops the sign).
+fn percentage(words: &[String], percent_at: Option<usize>) -> Option<(u8, Vec<usize>)> {
+    for (i, w) in words.iter().enumerate() {
+        let Ok(n) = w.parse::<u8>() else {
+            continue;
+        };
+        if n > 100 {
+            continue;
+        }
+        let unit = words
+            .get(i + 1)
+            .is_some_and(|u| ["percent", "procent", "prozent"].contains(&u.as_str()));
+        if unit {
+            return Some((n, vec![i, i + 1]));
+        }
+        if percent_at == Some(i) {
+            return Some((n, vec![i]));
+        }
+    }
+    None
+}
+
+/// The folded words, and the index of the word a raw `%` followed.
+fn words_of(text: &str) -> (Vec<String>, Option<usize>) {
+    let mut words = Vec::new();
+    let mut percent_at = None;
+    for raw in text.split_whitespace() {
+        let has_percent = raw.contains('%');
+        for w in fold(raw).split(' ').filter(|w| !w.is_empty()) {
+            words.push(w.to_owned());
+        }
+        if has_percent && !words.is_empty() {
+            percent_at = Some(words.len() - 1);
+        }
+    }
+    (words, percent_at)
+}
+
+/// The intent, its language and the word positions it used; `None` for none or two.
+fn intent(words: &[String], percent_at: Option<usize>) -> Option<(Intent, Lang, Vec<usize>)> {
+    let mut found: Vec<(Intent, Lang, Vec<usize>)> = Vec::new();
+    let mut used = vec![false; words.len()];
+    for (phrase, intent, lang) in PHRASES {
+        let n = phrase.len();
+        if let Some(start) = (0..words.len().saturating_sub(n - 1))
+            .find(|&s| !used[s] && (0..n).all(|k| words[s + k] == phrase[k]))
+        {
+            // A later "lock" in "unlock the smart lock" is the device, not a second intent.
+            if start > 0 && n == 1 && domain_of_word(&words[start]).is_some() {
+                continue;
+            }
+            (start..start + n).for_each(|k| used[k] = true);
+            found.push((*intent, *lang, (start..start + n).collect()));
+        }
+    }
+    if let Some(verb) = words.iter().position(|w| SEPARABLE.contains(&w.as_str()))
+        && let Some((offset, particle)) = words[verb + 1..]
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, w)| PARTICLES.iter().find(|(p, _)| p == w).map(|(_, x)| (i, *x)))
+    {
+        found.push((particle, Lang::De, vec![verb, verb + 1 + offset]));
+    }
+    // "kitchen light off": a trailing on/off is the intent.
+    if found.is_empty()
+        && let Some(last) = words.last()
+    {
+        let trailing = match last.as_str() {
+            "on" => Some(On),
+            "off" => Some(Off),
+            _ => None,
+        };
+        if let Some(i) = trailing {
+            found.push((i, Lang::En, vec![words.len() - 1]));
+        }
+    }
+    // "skip to the next track" says one thing twice.
+    while found.len() > 1
+        && found.iter().all(|f| f.0 == found[0].0)
+        && let Some((_, _, more)) = found.pop()
+    {
+        found[0].2.extend(more);
+    }
+    let percent = percentage(words, percent_at);
+    match (found.len(), percent) {
+        (0, Some((n, at))) => Some((Percent(n), Lang::En, at)),
+        // "turn the volume down to 50%", "set it on 50%": the number says what.
+        (1, Some((n, at))) if matches!(found[0].0, On | Off) => {
+            let mut used = found[0].2.clone();
+            used.extend(at);
+            Some((Percent(n), found[0].1, used))
+        }
+        (1, None) => found.pop(),
+        _ => None,
+    }
+}
+
+/// Every query word is explained by this entity: a word of its name, id or area, or a word
+/// for its kind.
+fn covers(entity: &Entity, query: &Query) -> bool {
+    let hay = &entity.haystack;
+    query.words.iter().all(|q| {
+        hay.name
+            .iter()
+            .chain(&hay.object_id)
+            .chain(&hay.area)
+            .any(|w| crate::ha::search::word_score(q, w) > 0.0)
+            || domain_of_word(q) == Some(entity.domain())
+    })
+}
+
+/// Every word of the entity's name is in the query.
+fn named(entity: &Entity, query: &Query) -> bool {
+    !entity.haystack.name.is_empty()
+        && entity.haystack.name.iter().all(|w| {
+            query
+                .words
+                .iter()
+                .any(|q| crate::ha::search::word_score(q, w) > 0.0)
+        })
+}
+
+/// The plan for one command.
+pub fn plan(text: &str, registry: &Registry) -> Plan {
+    let trimmed = text.trim();
+    if trimmed.is_empty() || trimmed.ends_with('?') {
+        return Plan::Model;
+    }
+    let (words, percent_at) = words_of(trimmed);
+    if words
+        .first()
+        .is_some_and(|w| QUESTION_WORDS.contains(&w.as_str()))
+    {
+        return Plan::Model;
+    }
+    let Some((intent, lang, used)) = intent(&words, percent_at) else {
+        return Plan::Model;
+    };
+    let volume = words
+        .iter()
+        .any(|w| ["volume", "glosnosc", "lautstarke"].contains(&w.as_str()));
+    let every = words.iter().any(|w| EVERY.contains(&w.as_str()));
+    let rest: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| !used.contains(i) && !FILLER.contains(&w.as_str()))
+        .map(|(_, w)| w.as_str())
+        .filter(|w| !EVERY.contains(w))
+        .collect();
+    let query = Query::new(&tokens(&rest.join(" ")).join(" "));
+    // Entities the intent can act on, with the service it means for each.
+    let able: Vec<(&Entity, &'static str, Value)> = registry
+        .entities()
+        .filter_map(|e| {
+            let (service, data) = service_for(intent, e.domain(), volume)?;
+            let allowed = matches!(
+                registry.service_decision(e.domain(), service),
+                Some(ServiceDecision::Allowed)
+            );
+            allowed.then_some((e, service, data))
+        })
+        .collect();
+    let chosen: Vec<&(&Entity, &'static str, Value)> = if query.is_empty() {
+        // Nothing named: only a lone device of a kind the request implies.
+        if able.len() == 1 && (volume || matches!(intent, Dock | Next | Mute | Pause | Resume)) {
+            able.iter().collect()
+        } else {
+            return Plan::Model;
+        }
+    } else {
+        let covering: Vec<_> = able.iter().filter(|(e, ..)| covers(e, &query)).collect();
+        let specific = query.words.iter().any(|q| domain_of_word(q).is_none());
+        let fully_named: Vec<_> = covering
+            .iter()
+            .copied()
+            .filter(|(e, ..)| named(e, &query))
+            .collect();
+        if !specific {
+            // "all lights": every one; "the lights" with one light: that one.
+            if every || covering.len() == 1 {
+                covering
+            } else {
+                return Plan::Model;
+            }
+        } else if fully_named.len() == 1 {
+            fully_named
+        } else if covering.len() == 1
+            || (covering.len() > 1 && area_command(&covering, &query, registry))
+        {
+            covering
+        } else if (2..=4).contains(&covering.len())
+            && covering
+                .iter()
+                .all(|(e, ..)| e.domain() == covering[0].0.domain())
+        {
+            let names: Vec<String> = covering.iter().map(|(e, ..)| e.name.clone()).collect();
+            return Plan::Ask {
+                question: which_question(&names, lang),
+                lang,
+            };
+        } else {
+            return Plan::Model;
+        }
+    };
+    if chosen.is_empty() {
+        return Plan::Model;
+    }
+    let mut calls: Vec<FastCall> = Vec::new();
+    for (entity, service, data) in chosen {
+        match calls
+            .iter_mut()
+            .find(|c| c.domain == entity.domain() && c.service == *service)
+        {
+            Some(call) => call.entity_ids.push(entity.entity_id.clone()),
+            None => calls.push(FastCall {
+                domain: entity.domain().to_owned(),
+                service: (*service).to_owned(),
+                entity_ids: vec![entity.entity_id.clone()],
+                data: data.clone(),
+            }),
+        }
+    }
+    Plan::Act { calls, lang }
+}
+
+/// All the covering entities share one area the query names, and every other query word only
+/// names their kind: "the kitchen lights" means every light in the kitchen.
+fn area_command(covering: &[&(&Entity, &str, Value)], query: &Query, registry: &Registry) -> bool {
+    let Some(area_id) = covering[0].0.area_id.as_deref() else {
+        return false;
+    };
+    if !covering
+        .iter()
+        .all(|(e, ..)| e.area_id.as_deref() == Some(area_id))
+    {
+        return false;
+    }
+    let Some(area) = registry.area(area_id) else {
+        return false;
+    };
+    let area_words = tokens(&area.name);
+    query.words.iter().all(|q| {
+        domain_of_word(q).is_some()
+            || area_words
+                .iter()
+                .any(|w| crate::ha::search::word_score(q, w) > 0.0)
+    })
+}
+
+fn which_question(names: &[String], lang: Lang) -> String {
+    let list = names.join(", ");
+    match lang {
+        Lang::En => format!("Which one do you mean: {list}?"),
+        Lang::Pl => format!("Które masz na myśli: {list}?"),
+        Lang::De => format!("Welches meinst du: {list}?"),
+    }
+}
+
+#[cfg(test)]
+#[path = "fastpath_tests.rs"]
+mod tests;

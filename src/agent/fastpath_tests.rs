@@ -1,0 +1,328 @@
+//! Plans for commands in English, Polish and German against a small home built from Home
+//! Assistant's own shapes.
+
+use serde_json::json;
+
+use super::*;
+use crate::config::ExposureConfig;
+use crate::ha::exposure::{AssistExposure, ExposurePolicy};
+use crate::ha::registry::{Area, EntityRegistryEntry, Snapshot, StateObject};
+
+fn home(entities: &[(&str, &str, &str)]) -> Registry {
+    home_with(entities, ExposureConfig::default())
+}
+
+fn home_with(entities: &[(&str, &str, &str)], exposure: ExposureConfig) -> Registry {
+    let areas = [
+        ("kitchen", "Kitchen"),
+        ("living_room", "Living Room"),
+        ("bedroom_1", "Bedroom 1"),
+        ("garage", "Garage"),
+        ("entry", "Entry"),
+        ("front_yard", "Front yard"),
+        ("backyard", "Backyard"),
+        ("rooftop_terrace", "Rooftop Terrace"),
+    ];
+    let states = entities
+        .iter()
+        .map(|(id, name, _)| StateObject {
+            entity_id: (*id).into(),
+            state: "off".into(),
+            attributes: json!({"friendly_name": name})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+            last_changed: String::new(),
+            last_updated: String::new(),
+        })
+        .collect();
+    let entity_registry = entities
+        .iter()
+        .map(|(id, _, area)| EntityRegistryEntry {
+            entity_id: (*id).into(),
+            area_id: Some((*area).into()),
+            ..Default::default()
+        })
+        .collect();
+    let services = json!({
+        "light": {"turn_on": {}, "turn_off": {}, "toggle": {}},
+        "switch": {"turn_on": {}, "turn_off": {}, "toggle": {}},
+        "fan": {"turn_on": {}, "turn_off": {}, "set_percentage": {}},
+        "cover": {"open_cover": {}, "close_cover": {}, "set_cover_position": {}},
+        "valve": {"open_valve": {}, "close_valve": {}, "set_valve_position": {}},
+        "lock": {"lock": {}, "unlock": {}, "open": {}},
+        "vacuum": {"start": {}, "pause": {}, "return_to_base": {}},
+        "media_player": {"media_play": {}, "media_pause": {}, "media_next_track": {},
+            "volume_set": {}, "volume_mute": {}, "turn_on": {}, "turn_off": {}},
+    });
+    Registry::from_snapshot(
+        Snapshot {
+            ha_version: "test".into(),
+            location_name: None,
+            states,
+            entity_registry,
+            devices: Vec::new(),
+            areas: areas
+                .iter()
+                .map(|(id, name)| Area {
+                    area_id: (*id).into(),
+                    name: (*name).into(),
+                    aliases: Vec::new(),
+                })
+                .collect(),
+            services: serde_json::from_value(services).unwrap(),
+            assist: AssistExposure::Unsupported,
+        },
+        ExposurePolicy::new(exposure),
+        None,
+    )
+}
+
+fn sample() -> Registry {
+    home(&[
+        ("light.kitchen_light", "Kitchen Light", "kitchen"),
+        (
+            "light.living_room_light",
+            "Living Room Light",
+            "living_room",
+        ),
+        ("light.garden_light", "Garden Light", "backyard"),
+        ("light.ceiling", "Ceiling", "kitchen"),
+        ("fan.bedroom_fan", "Bedroom Fan", "bedroom_1"),
+        ("cover.garage_door_opener", "Garage Door Opener", "garage"),
+        ("cover.smart_curtain", "Smart Curtain", "living_room"),
+        ("valve.irrigation_valve", "Irrigation Valve", "front_yard"),
+        ("lock.smart_lock", "Smart Lock", "entry"),
+        (
+            "vacuum.roborock_downstairs",
+            "Roborock Downstairs",
+            "living_room",
+        ),
+        (
+            "media_player.outdoor_speakers",
+            "Outdoor Speakers",
+            "rooftop_terrace",
+        ),
+    ])
+}
+
+/// The single call a command plans, as (domain.service, targets, data).
+fn act(text: &str) -> (String, Vec<String>, serde_json::Value, Lang) {
+    match plan(text, &sample()) {
+        Plan::Act { calls, lang } => {
+            assert_eq!(calls.len(), 1, "{text}: {calls:?}");
+            let c = &calls[0];
+            (
+                format!("{}.{}", c.domain, c.service),
+                c.entity_ids.clone(),
+                c.data.clone(),
+                lang,
+            )
+        }
+        other => panic!("{text}: expected an action, got {other:?}"),
+    }
+}
+
+#[test]
+fn single_device_commands_resolve_to_their_service_and_target() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "Please turn on the kitchen light",
+            "light.turn_on",
+            "light.kitchen_light",
+        ),
+        (
+            "Turn on the Backyard light",
+            "light.turn_on",
+            "light.garden_light",
+        ),
+        ("Kitchen light off", "light.turn_off", "light.kitchen_light"),
+        (
+            "Close the garage door",
+            "cover.close_cover",
+            "cover.garage_door_opener",
+        ),
+        (
+            "Open the living room curtains",
+            "cover.open_cover",
+            "cover.smart_curtain",
+        ),
+        ("Lock the entry lock", "lock.lock", "lock.smart_lock"),
+        ("Unlock smart lock", "lock.unlock", "lock.smart_lock"),
+        (
+            "Start vacuum in the living room",
+            "vacuum.start",
+            "vacuum.roborock_downstairs",
+        ),
+        (
+            "Return Roborock Downstairs to base",
+            "vacuum.return_to_base",
+            "vacuum.roborock_downstairs",
+        ),
+        (
+            "open the front yard valve",
+            "valve.open_valve",
+            "valve.irrigation_valve",
+        ),
+        (
+            "Turn on the bedroom 1 fan",
+            "fan.turn_on",
+            "fan.bedroom_fan",
+        ),
+        (
+            "Pause the Rooftop Terrace music",
+            "media_player.media_pause",
+            "media_player.outdoor_speakers",
+        ),
+        (
+            "Unpause Outdoor Speakers",
+            "media_player.media_play",
+            "media_player.outdoor_speakers",
+        ),
+        (
+            "Skip to the next track on the outdoor speakers",
+            "media_player.media_next_track",
+            "media_player.outdoor_speakers",
+        ),
+        (
+            "Mute the outdoor speakers",
+            "media_player.volume_mute",
+            "media_player.outdoor_speakers",
+        ),
+        (
+            "Turn off the Outdoor Speakers",
+            "media_player.turn_off",
+            "media_player.outdoor_speakers",
+        ),
+    ];
+    for (text, service, target) in cases {
+        let (got, targets, _, lang) = act(text);
+        assert_eq!(
+            (got.as_str(), targets),
+            (*service, vec![target.to_string()]),
+            "{text}"
+        );
+        assert_eq!(lang, Lang::En, "{text}");
+    }
+}
+
+#[test]
+fn percentages_become_the_domains_own_fields() {
+    let (s, _, data, _) = act("Set the living room light to 50% brightness");
+    assert_eq!(
+        (s.as_str(), data),
+        ("light.turn_on", json!({"brightness_pct": 50}))
+    );
+    let (s, _, data, _) = act("set the irrigation valve to 50%");
+    assert_eq!(
+        (s.as_str(), data),
+        ("valve.set_valve_position", json!({"position": 50}))
+    );
+    let (s, _, data, _) = act("Set the smart curtain to 30 percent");
+    assert_eq!(
+        (s.as_str(), data),
+        ("cover.set_cover_position", json!({"position": 30}))
+    );
+    let (s, t, data, _) = act("Turn the volume down to 50%");
+    assert_eq!(
+        (s.as_str(), t, data),
+        (
+            "media_player.volume_set",
+            vec!["media_player.outdoor_speakers".to_string()],
+            json!({"volume_level": 0.5})
+        )
+    );
+}
+
+#[test]
+fn polish_and_german_commands_are_recognised_and_answered_in_their_language() {
+    let (s, t, _, lang) = act("Wyłącz Kitchen Light");
+    assert_eq!(
+        (s.as_str(), t[0].as_str(), lang),
+        ("light.turn_off", "light.kitchen_light", Lang::Pl)
+    );
+    let (s, t, _, lang) = act("Schalte das Garden Light ein");
+    assert_eq!(
+        (s.as_str(), t[0].as_str(), lang),
+        ("light.turn_on", "light.garden_light", Lang::De)
+    );
+    let (s, _, _, lang) = act("Öffne das Garage Door Opener");
+    assert_eq!((s.as_str(), lang), ("cover.open_cover", Lang::De));
+    assert_eq!(Lang::from_tag("de-DE"), Lang::De);
+    assert_eq!(Lang::from_tag("pl"), Lang::Pl);
+    assert_eq!(Lang::from_tag("fr"), Lang::En);
+}
+
+#[test]
+fn a_whole_area_of_one_kind_is_one_call_for_all_of_it() {
+    match plan("turn off the kitchen lights", &sample()) {
+        Plan::Act { calls, .. } => {
+            assert_eq!(calls.len(), 1);
+            // "Kitchen Light" is named outright: it alone.
+            assert_eq!(calls[0].entity_ids, vec!["light.kitchen_light"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    match plan("turn off the lamps in the kitchen", &sample()) {
+        Plan::Act { calls, .. } => {
+            let mut ids = calls[0].entity_ids.clone();
+            ids.sort();
+            assert_eq!(ids, vec!["light.ceiling", "light.kitchen_light"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    match plan("turn on all lights", &sample()) {
+        Plan::Act { calls, .. } => assert_eq!(calls[0].entity_ids.len(), 4),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn equally_good_targets_of_one_kind_are_asked_about_by_name() {
+    let registry = home(&[
+        ("light.bed_light", "Bed Light", "bedroom_1"),
+        ("light.bed_light_2", "Bed Light", "living_room"),
+    ]);
+    match plan("turn on the bed light", &registry) {
+        Plan::Ask { question, lang } => {
+            assert_eq!(lang, Lang::En);
+            assert_eq!(question, "Which one do you mean: Bed Light, Bed Light?");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn anything_uncertain_goes_to_the_model() {
+    for text in [
+        "is the smart lock locked?",
+        "Is the kitchen light on",
+        "turn on the lights",
+        "turn on the fridge",
+        "turn on and off the kitchen light",
+        "Add history homework to my personal tasks",
+        "make it cosy",
+        "",
+        "open the smart lock",
+        "set the kitchen light to 500%",
+    ] {
+        assert_eq!(plan(text, &sample()), Plan::Model, "{text:?}");
+    }
+}
+
+#[test]
+fn a_denied_service_is_never_planned() {
+    let entities = [("lock.smart_lock", "Smart Lock", "entry")];
+    assert!(matches!(
+        plan("unlock the smart lock", &home(&entities)),
+        Plan::Act { .. }
+    ));
+    let denied = home_with(
+        &entities,
+        ExposureConfig {
+            service_deny: vec!["lock.unlock".into()],
+            ..ExposureConfig::default()
+        },
+    );
+    assert_eq!(plan("unlock the smart lock", &denied), Plan::Model);
+}
