@@ -1,6 +1,7 @@
 //! The deterministic fast path: a command that names one intent (on/off, open/close,
-//! lock/unlock, start, dock, pause, resume, next, mute, toggle, a percentage) and resolves to one
-//! target set in the live registry runs without asking the model at all. It is executed through
+//! lock/unlock, start, dock, pause, resume, next, mute, toggle, a percentage, adding an item to
+//! a to-do list) and resolves to one target set in the live registry runs without asking the
+//! model at all. It is executed through
 //! the same call path as a model's call (validation, policy, approval, verification), so the only
 //! thing skipped is the guessing.
 //!
@@ -365,11 +366,86 @@ fn named(entity: &Entity, query: &Query) -> bool {
         })
 }
 
+/// "add X to L", "put X on L", "dodaj X do L", "füge X zu L hinzu", "setze X auf L": the verb,
+/// the preposition before the list's name, and the language.
+const ADD_ITEM: [(&str, &[&str], Lang); 6] = [
+    ("add", &["to"], Lang::En),
+    ("put", &["on", "onto"], Lang::En),
+    ("dodaj", &["do", "na"], Lang::Pl),
+    ("fuge", &["zu", "zur", "zum"], Lang::De),
+    ("fuege", &["zu", "zur", "zum"], Lang::De),
+    ("setze", &["auf"], Lang::De),
+];
+
+/// Words around a list's name that do not name it.
+const LIST_FILLER: [&str; 15] = [
+    "my", "the", "list", "todo", "to", "do", "lista", "listy", "liste", "liscie", "moja", "moje",
+    "meine", "hinzu", "die",
+];
+
+/// Adding an item to a to-do list: the item is the person's own words, the list must be the one
+/// named (or the only one).
+fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
+    let raw: Vec<&str> = text.split_whitespace().collect();
+    let folded: Vec<String> = raw.iter().map(|w| fold(w)).collect();
+    let (_, preps, lang) = ADD_ITEM
+        .iter()
+        .find(|(verb, ..)| folded.first().is_some_and(|w| w == verb))?;
+    let prep = folded.iter().rposition(|w| preps.contains(&w.as_str()))?;
+    if prep < 2 {
+        return None;
+    }
+    let item = raw[1..prep]
+        .join(" ")
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_owned();
+    if item.is_empty() {
+        return None;
+    }
+    let list_words: Vec<&str> = folded[prep + 1..]
+        .iter()
+        .flat_map(|w| w.split(' '))
+        .filter(|w| !w.is_empty() && !LIST_FILLER.contains(w))
+        .collect();
+    let allowed = matches!(
+        registry.service_decision("todo", "add_item"),
+        Some(ServiceDecision::Allowed)
+    );
+    if !allowed {
+        return None;
+    }
+    let lists: Vec<&Entity> = registry
+        .entities()
+        .filter(|e| e.domain() == "todo")
+        .collect();
+    let chosen: Vec<&Entity> = if list_words.is_empty() {
+        lists
+    } else {
+        let query = Query::new(&list_words.join(" "));
+        lists.into_iter().filter(|e| covers(e, &query)).collect()
+    };
+    let [list] = chosen.as_slice() else {
+        return None;
+    };
+    Some(Plan::Act {
+        calls: vec![FastCall {
+            domain: "todo".into(),
+            service: "add_item".into(),
+            entity_ids: vec![list.entity_id.clone()],
+            data: json!({"item": item}),
+        }],
+        lang: *lang,
+    })
+}
+
 /// The plan for one command.
 pub fn plan(text: &str, registry: &Registry) -> Plan {
     let trimmed = text.trim();
     if trimmed.is_empty() || trimmed.ends_with('?') {
         return Plan::Model;
+    }
+    if let Some(plan) = add_item(trimmed, registry) {
+        return plan;
     }
     let (words, percent_at) = words_of(trimmed);
     if words

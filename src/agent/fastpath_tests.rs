@@ -52,6 +52,7 @@ fn home_with(entities: &[(&str, &str, &str)], exposure: ExposureConfig) -> Regis
         "valve": {"open_valve": {}, "close_valve": {}, "set_valve_position": {}},
         "lock": {"lock": {}, "unlock": {}, "open": {}},
         "vacuum": {"start": {}, "pause": {}, "return_to_base": {}},
+        "todo": {"add_item": {}},
         "media_player": {"media_play": {}, "media_pause": {}, "media_next_track": {},
             "volume_set": {}, "volume_mute": {}, "turn_on": {}, "turn_off": {}},
     });
@@ -325,4 +326,58 @@ fn a_denied_service_is_never_planned() {
         },
     );
     assert_eq!(plan("unlock the smart lock", &denied), Plan::Model);
+}
+
+#[test]
+fn an_item_goes_on_the_list_named_or_the_only_one() {
+    let registry = home(&[
+        ("todo.personal_tasks", "Personal Tasks", "kitchen"),
+        ("todo.trader_joe_s", "Trader Joe'S", "kitchen"),
+    ]);
+    let planned = |text: &str| match plan(text, &registry) {
+        Plan::Act { calls, lang } => {
+            Some((calls[0].entity_ids[0].clone(), calls[0].data.clone(), lang))
+        }
+        _ => None,
+    };
+    assert_eq!(
+        planned("add apples to my trader joe's list"),
+        Some((
+            "todo.trader_joe_s".into(),
+            json!({"item": "apples"}),
+            Lang::En
+        ))
+    );
+    assert_eq!(
+        planned("Put history homework on personal tasks list"),
+        Some((
+            "todo.personal_tasks".into(),
+            json!({"item": "history homework"}),
+            Lang::En
+        ))
+    );
+    assert_eq!(
+        planned("Add clean the kitchen to my tasks"),
+        Some((
+            "todo.personal_tasks".into(),
+            json!({"item": "clean the kitchen"}),
+            Lang::En
+        ))
+    );
+    assert_eq!(
+        planned("Dodaj mleko do listy Personal Tasks"),
+        Some((
+            "todo.personal_tasks".into(),
+            json!({"item": "mleko"}),
+            Lang::Pl
+        ))
+    );
+    // Two lists and none named; a list that does not exist: the model decides.
+    assert_eq!(planned("put milk on the list"), None);
+    assert_eq!(planned("put apples on the shopping list"), None);
+    let one = home(&[("todo.personal_tasks", "Personal Tasks", "kitchen")]);
+    assert!(matches!(
+        plan("put milk on the list", &one),
+        Plan::Act { .. }
+    ));
 }

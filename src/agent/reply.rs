@@ -188,6 +188,14 @@ pub fn from_verification(
             continue;
         }
         let (en, pl, de) = done_words(&call.service);
+        if let Some(item) = call.data.get("item").and_then(serde_json::Value::as_str) {
+            out.push(match lang {
+                Lang::En => format!("Added \"{item}\" to {list}."),
+                Lang::Pl => format!("Dodano „{item}” do {list}."),
+                Lang::De => format!("„{item}“ zu {list} hinzugefügt."),
+            });
+            continue;
+        }
         out.push(match (percent_of(call), lang) {
             (Some(n), Lang::En) => format!("Set {list} to {n}%."),
             (Some(n), Lang::Pl) => format!("Ustawiono {list} na {n}%."),

@@ -209,6 +209,34 @@ pub const EXPECTATIONS: &[(&str, &str, Expect)] = &[
         },
     ),
     ("vacuum", "stop", Expect::StateNotIn(&["cleaning"])),
+    ("vacuum", "pause", Expect::StateIn(&["paused"])),
+    (
+        "valve",
+        "set_valve_position",
+        Expect::AttributeEqualsField {
+            attribute: "current_position",
+            field: "position",
+        },
+    ),
+    (
+        "fan",
+        "set_percentage",
+        Expect::AttributeEqualsField {
+            attribute: "percentage",
+            field: "percentage",
+        },
+    ),
+    (
+        "media_player",
+        "volume_mute",
+        Expect::AttributeEqualsField {
+            attribute: "is_volume_muted",
+            field: "is_volume_muted",
+        },
+    ),
+    ("media_player", "media_next_track", Expect::Updated),
+    // A to-do list's state is its number of open items.
+    ("todo", "add_item", Expect::StateChanged),
     ("scene", "turn_on", Expect::Updated),
     ("script", "turn_on", Expect::Updated),
     ("button", "press", Expect::Updated),
