@@ -29,6 +29,8 @@ pub struct App {
     pub sessions: SessionManager,
     pub approvals: Arc<ApprovalStore>,
     pub model_names: Vec<String>,
+    /// The model chain, for its health.
+    pub model: Arc<dyn ChatModel>,
 }
 
 impl App {
@@ -59,7 +61,7 @@ impl App {
             .map(|m| m.label().to_owned())
             .collect();
         let deps = AgentDeps {
-            model,
+            model: model.clone(),
             home: home.clone(),
             tools: ToolRegistry,
             cfg: cfg.agent.clone(),
@@ -80,6 +82,7 @@ impl App {
             sessions,
             approvals,
             model_names,
+            model,
         })
     }
 

@@ -193,6 +193,9 @@ impl Agent<'_> {
                 };
                 if output.performed.is_none() && !output.is_error {
                     state.trace.push(format!("{} {normalised}: ok", call.name));
+                    if kind == ToolKind::GetState {
+                        state.reads += 1;
+                    }
                 }
                 let limit = self
                     .cfg

@@ -438,6 +438,34 @@ fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
     })
 }
 
+/// Whether a command asks for an action (one intent, not a question), whatever its target.
+pub fn is_action(text: &str) -> bool {
+    let trimmed = text.trim();
+    if trimmed.ends_with('?') {
+        return false;
+    }
+    let (words, percent_at) = words_of(trimmed);
+    let question = words
+        .first()
+        .is_some_and(|w| QUESTION_WORDS.contains(&w.as_str()));
+    let adds = ADD_ITEM
+        .iter()
+        .any(|(verb, ..)| words.first().is_some_and(|w| w == verb));
+    !question && (adds || intent(&words, percent_at).is_some())
+}
+
+/// The language a command's intent words are in (English when none is recognised).
+pub fn language_of(text: &str) -> Lang {
+    let (words, percent_at) = words_of(text);
+    if let Some((_, lang, _)) = intent(&words, percent_at) {
+        return lang;
+    }
+    ADD_ITEM
+        .iter()
+        .find(|(verb, ..)| words.first().is_some_and(|w| w == verb))
+        .map_or(Lang::En, |(_, _, lang)| *lang)
+}
+
 /// The plan for one command.
 pub fn plan(text: &str, registry: &Registry) -> Plan {
     let trimmed = text.trim();

@@ -314,7 +314,7 @@ mod tests {
     }
 
     #[test]
-    fn defaults_match_the_openclaw_block() {
+    fn defaults_match_the_openclaw_block_but_stop_unknown_tools_inside_the_round_budget() {
         let cfg = LoopDetectionConfig::default();
         assert_eq!(
             (
@@ -326,7 +326,7 @@ mod tests {
                 cfg.global_circuit_breaker_threshold,
                 cfg.detectors.post_compaction_guard.window_size
             ),
-            (true, 30, 10, 20, 10, 30, 3)
+            (true, 30, 10, 20, 3, 30, 3)
         );
     }
 
@@ -423,10 +423,10 @@ mod tests {
     #[test]
     fn unknown_tools_stop_the_run_at_the_threshold() {
         let mut d = detector();
-        for _ in 0..9 {
+        for _ in 0..2 {
             assert_eq!(d.unknown_tool("hack"), Verdict::Allow);
         }
-        assert!(matches!(d.unknown_tool("hack"), Verdict::Critical(c) if c.contains("10 calls")));
+        assert!(matches!(d.unknown_tool("hack"), Verdict::Critical(c) if c.contains("3 calls")));
     }
 
     #[test]

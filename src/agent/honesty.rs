@@ -105,6 +105,32 @@ pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
         Claim::Action,
         r"(?i)\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?called\s+(?:the\s+)?(?:service|tool)\b",
     ),
+    // Hedged claims are claims: "should be on" says the same as "is on" to the person.
+    (
+        "en",
+        Claim::Action,
+        r"(?i)\b(?:should|must|will)\s+(?:now\s+)?be\s+(?:on|off|open|closed|locked|unlocked|running|playing|paused)\b",
+    ),
+    (
+        "en",
+        Claim::Observation,
+        r"(?i)\b(?:is|are)\s+already\s+(?:on|off|open|closed|locked|unlocked|running|playing|paused|docked)\b",
+    ),
+    (
+        "pl",
+        Claim::Action,
+        r"(?i)\bpowinn[oaiy]\w*\s+(?:już\s+|teraz\s+)?(?:być\s+)?(?:włączon|wyłączon|zamknięt|otwart|zablokowan|odblokowan)\w*",
+    ),
+    (
+        "de",
+        Claim::Action,
+        r"(?i)\bsollten?\s+(?:jetzt\s+|nun\s+)?(?:an|aus|eingeschaltet|ausgeschaltet|offen|geöffnet|geschlossen|gesperrt|entsperrt)\b",
+    ),
+    (
+        "de",
+        Claim::Observation,
+        r"(?i)\b(?:ist|sind)\s+(?:bereits|schon)\s+(?:an|aus|eingeschaltet|ausgeschaltet|offen|geöffnet|geschlossen|gesperrt|entsperrt)\b",
+    ),
 ];
 
 /// (language, pattern) rows of commands that act or ask about live state.
@@ -161,6 +187,43 @@ pub fn claims_action(reply: &str) -> bool {
         .matches(reply)
         .iter()
         .any(|i| CLAIM_PATTERNS[i].1 == Claim::Action)
+}
+
+/// Advice instead of action: "call the `todo.add_item` service", "use light.turn_on".
+static ADVICE: LazyLock<RegexSet> = LazyLock::new(|| {
+    compile(std::iter::once(
+        r"(?i)\b(?:call|use|run|invoke|wywołaj|użyj|rufe|verwende)\b[^.\n]{0,40}`?\b[a-z_]+\.[a-z_]+\b`?",
+    ))
+});
+
+/// A reply that is a tool call written out (JSON naming a tool or a service), or advice to
+/// make one, instead of an answer: it must never reach the person as if it were one.
+pub fn is_call_as_text(reply: &str) -> bool {
+    let body = reply.replace("```json", "").replace("```", "");
+    let json_call = body.find('{').is_some_and(|start| {
+        let candidate = &body[start..body.rfind('}').map_or(body.len(), |e| e + 1)];
+        serde_json::from_str::<serde_json::Value>(candidate).is_ok_and(|v| {
+            let has = |k: &str| v.get(k).is_some();
+            (has("name") && (has("arguments") || has("parameters")))
+                || (has("domain") && has("service"))
+        })
+    });
+    json_call || ADVICE.is_match(reply)
+}
+
+/// Text HomeClaw writes for the model (guard notes, markers) that a model may echo back.
+const INTERNAL_NOTES: [&str; 6] = [
+    "[HomeClaw]",
+    "[Note: you already made this exact call",
+    "Do not call it again",
+    "Stop repeating it",
+    "Do not repeat it again",
+    "tool result unavailable (recovered)",
+];
+
+/// A reply that repeats one of HomeClaw's notes to the model: never for the person.
+pub fn echoes_internal_note(reply: &str) -> bool {
+    INTERNAL_NOTES.iter().any(|note| reply.contains(note))
 }
 
 /// Whether the reply ends by asking the user a question.
@@ -223,9 +286,43 @@ mod tests {
             "Ich habe nachgesehen, die Tür ist zu.",
             "Das Licht ist jetzt aus.",
             "Die Temperatur beträgt 21 Grad.",
+            "The ceiling lights should be on.",
+            "The garage door is already closed.",
+            "Światło powinno być włączone.",
+            "Das Licht sollte an sein.",
+            "Die Tür ist bereits geschlossen.",
         ] {
             assert!(claims_action_or_observation(text), "missed: {text}");
         }
+        assert!(claims_action("The ceiling lights should be on."));
+    }
+
+    #[test]
+    fn calls_written_as_text_and_advice_are_not_answers() {
+        for text in [
+            r#"{"name": "call_service", "arguments": {"domain": "light"}}"#,
+            "```json\n{\"domain\": \"todo\", \"service\": \"add\"}\n```",
+            "To add it, call the `todo.add_item` service with the item.",
+            "You can use light.turn_on for that.",
+        ] {
+            assert!(is_call_as_text(text), "missed: {text}");
+        }
+        for text in [
+            "Turned on Kitchen Light.",
+            "The kitchen is at 21.5 °C.",
+            "Which one do you mean: Bed Light, Ceiling?",
+        ] {
+            assert!(!is_call_as_text(text), "flagged: {text}");
+        }
+    }
+
+    #[test]
+    fn guard_notes_echoed_by_the_model_are_recognised() {
+        assert!(echoes_internal_note(
+            "I have already made this exact call in this turn. [Note: you already made this \
+             exact call in this turn; this is its earlier result. Do not call it again.]"
+        ));
+        assert!(!echoes_internal_note("Turned on Bed Light."));
     }
 
     #[test]

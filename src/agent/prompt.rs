@@ -1,6 +1,9 @@
 //! The system prompt: standing rules plus a summary of the home that stays the same size
 //! whatever the number of entities (areas and domain counts, never the entity list: the model
-//! finds entities with `search_entities`).
+//! finds entities with `search_entities`), then the grounding for the current command: the few
+//! entities its words point at, with their state and their domain's services, so that a small
+//! model picks an id and a service instead of inventing them. The grounding comes last, so the
+//! stable part stays a cacheable prefix.
 
 use std::fmt::Write;
 
@@ -53,4 +56,69 @@ pub fn system_prompt(registry: &Registry) -> String {
         out.push('.');
     }
     out
+}
+
+/// Most candidates listed for one command, and most services named per candidate.
+const MAX_CANDIDATES: usize = 5;
+const MAX_SERVICES: usize = 10;
+/// Below this search score a candidate is noise (a single shared word in a long command).
+const MIN_SCORE: f64 = 0.2;
+
+/// The entities `command` most likely means, as prompt lines; `None` when nothing matches.
+pub fn grounding(registry: &Registry, command: &str) -> Option<String> {
+    let quote = |s: &str| serde_json::Value::from(s).to_string();
+    let found: Vec<_> = registry
+        .search(command, None, None, MAX_CANDIDATES)
+        .into_iter()
+        .filter(|c| c.score >= MIN_SCORE)
+        .collect();
+    if found.is_empty() {
+        return None;
+    }
+    let mut out = String::from(
+        "\nLikely targets for this request (use these entity_ids and services; search only if \
+         none fits):",
+    );
+    for c in found {
+        let domain = c.entity_id.split('.').next().unwrap_or_default();
+        let services: Vec<&str> = registry
+            .services()
+            .get(domain)
+            .map(|s| s.keys().map(String::as_str).take(MAX_SERVICES).collect())
+            .unwrap_or_default();
+        let _ = write!(
+            out,
+            "\n- {} name {} area {} state {}; services: {}",
+            c.entity_id,
+            quote(&c.name),
+            quote(c.area.as_deref().unwrap_or("none")),
+            quote(&c.state),
+            services.join(", ")
+        );
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::sim::synthetic_home;
+
+    #[test]
+    fn grounding_lists_the_entities_the_words_point_at_with_their_services() {
+        let registry = synthetic_home(8);
+        let lines = grounding(&registry, "turn off the kitchen lights").unwrap();
+        let first = lines.lines().nth(2).unwrap();
+        assert!(
+            first.starts_with("- light.kitchen_lights name \"Kitchen Lights\""),
+            "{lines}"
+        );
+        assert!(first.contains("state \"on\""), "{first}");
+        assert!(
+            first.contains("services: toggle, turn_off, turn_on"),
+            "{first}"
+        );
+        let none = grounding(&registry, "tell me a joke");
+        assert!(none.is_none(), "{none:?}");
+    }
 }

@@ -3,7 +3,9 @@
 //! must never make a session unusable.
 //!
 //! Rules, in order:
-//! 1. Calls to names not in the whitelist are removed (their results too), with a trace line.
+//! 1. Calls to names not in the whitelist are removed, with a trace line; an answered one leaves
+//!    a note in its result's place that names the real tools, so the model learns from its
+//!    mistake instead of repeating it (providers refuse calls to tools they were not offered).
 //! 2. A result with no call is dropped; a duplicate result (same call id) is dropped.
 //! 3. Results move directly after the assistant message that made their call, in call order.
 //! 4. A call with no result gets a synthetic error result, unless its turn was aborted: an
@@ -39,12 +41,20 @@ impl RepairReport {
     }
 }
 
+/// What stands in for the result of a call to a tool that does not exist.
+pub fn unknown_tool_note(name: &str, whitelist: &[&str]) -> String {
+    format!(
+        "[HomeClaw] There is no tool {name:?}, so nothing was done. The tools are: {}.",
+        whitelist.join(", ")
+    )
+}
+
 pub fn repair(history: &mut Vec<Message>, whitelist: &[&str]) -> RepairReport {
     let mut report = RepairReport::default();
 
     // Which call ids exist (after removing unknown tools), and where results currently sit.
     let mut known_calls: HashSet<String> = HashSet::new();
-    let mut removed_ids: HashSet<String> = HashSet::new();
+    let mut removed_ids: HashMap<String, String> = HashMap::new();
     for message in history.iter_mut() {
         if let Message::Assistant { tool_calls, .. } = message {
             tool_calls.retain(|c| {
@@ -52,7 +62,7 @@ pub fn repair(history: &mut Vec<Message>, whitelist: &[&str]) -> RepairReport {
                     known_calls.insert(c.id.clone());
                     true
                 } else {
-                    removed_ids.insert(c.id.clone());
+                    removed_ids.insert(c.id.clone(), c.name.clone());
                     report.removed_calls += 1;
                     report
                         .trace
@@ -74,7 +84,8 @@ pub fn repair(history: &mut Vec<Message>, whitelist: &[&str]) -> RepairReport {
     for (index, message) in history.drain(..).enumerate() {
         match &message {
             Message::Tool { tool_call_id, .. } => {
-                if removed_ids.contains(tool_call_id) {
+                if let Some(name) = removed_ids.get(tool_call_id) {
+                    rest.push((index, Message::user(unknown_tool_note(name, whitelist))));
                     continue;
                 }
                 if !known_calls.contains(tool_call_id) {
@@ -270,7 +281,7 @@ mod tests {
     }
 
     #[test]
-    fn calls_to_unknown_tools_are_removed_with_their_results() {
+    fn calls_to_unknown_tools_are_removed_and_an_answered_one_leaves_a_note() {
         let mut history = vec![
             Message::assistant_calls("", vec![call("x", "rm_rf"), call("a", "get_state")]),
             result("x", "?"),
@@ -285,8 +296,13 @@ mod tests {
             vec![
                 Message::assistant_calls("", vec![call("a", "get_state")]),
                 result("a", "1"),
+                Message::user(unknown_tool_note("rm_rf", &TOOLS)),
             ]
         );
+        assert!(unknown_tool_note("rm_rf", &TOOLS).contains("get_state"));
+        // Stable: the next repair changes nothing.
+        let again = repair(&mut history, &TOOLS);
+        assert_eq!(again.changes(), 0);
     }
 
     #[test]

@@ -37,6 +37,16 @@ pub fn fallback_summary(actions: &[ActionReport]) -> String {
     out
 }
 
+/// What the run did, in place of a reply that cannot be passed on: the confirmed actions, or
+/// the plain account of what was and was not done.
+pub fn summary(actions: &[ActionReport]) -> String {
+    if !actions.is_empty() && actions.iter().all(|a| a.verified) {
+        let done: Vec<String> = actions.iter().map(ActionReport::describe).collect();
+        return format!("Done: {}.", done.join("; "));
+    }
+    fallback_summary(actions)
+}
+
 /// The model's reply, plus a plain statement of every action that was not verified, so the
 /// answer never lets an unconfirmed action pass as done.
 pub fn honest(reply: String, actions: &[ActionReport]) -> String {
@@ -64,6 +74,23 @@ pub fn honest(reply: String, actions: &[ActionReport]) -> String {
         reply.trim_end(),
         unverified.join("; ")
     )
+}
+
+/// An action request that ended with nothing done: said plainly, with the model's words only
+/// when they claim nothing (a question or an explanation may help; "it is already closed",
+/// unread, may not be true).
+pub fn nothing_done(model_text: &str, lang: Lang) -> String {
+    let lead = match lang {
+        Lang::En => "I did not change anything.",
+        Lang::Pl => "Niczego nie zmieniłem.",
+        Lang::De => "Ich habe nichts geändert.",
+    };
+    let text = model_text.trim();
+    if text.is_empty() || super::honesty::claims_action_or_observation(text) {
+        lead.to_owned()
+    } else {
+        format!("{lead} {text}")
+    }
 }
 
 /// The question that ends a run holding a high-risk action.

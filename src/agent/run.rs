@@ -16,8 +16,11 @@ use super::compaction::{CompactionError, compact, estimate_tokens, refresh_note}
 use super::fastpath::{self, Lang, Plan};
 use super::guards::{CircuitBreaker, LoopDetector, Verdict};
 use super::home::with_registry;
-use super::honesty::{asks_question, claims_action, claims_action_or_observation, needs_tools};
-use super::prompt::system_prompt;
+use super::honesty::{
+    asks_question, claims_action, claims_action_or_observation, echoes_internal_note,
+    is_call_as_text, needs_tools,
+};
+use super::prompt::{grounding, system_prompt};
 use super::repair::repair;
 use super::reply;
 use super::state::{Agent, CallEnd, RunResult, RunState, RunStatus, Stats, Trace};
@@ -28,6 +31,9 @@ use crate::llm::{ChatRequest, ChatResponse, LlmError, Message, ToolCall, ToolCho
 pub const CORRECTIVE_NOTE: &str = "[HomeClaw] You said you did or checked something, but you \
 made no tool call for this request. Nothing has been done or checked. Use the tools now to \
 actually do or check it, or say plainly that you did not.";
+
+pub const CALL_AS_TEXT_NOTE: &str = "[HomeClaw] You wrote a tool call (or advice to make one) \
+as your answer. Nothing was done. Make the call with the tool now, or answer the user plainly.";
 
 pub const AUDIT_NOTE: &str = "[HomeClaw] Warning: the conversation was just compacted and you \
 stated something about the home without checking it with a tool. Check it with the tools now, \
@@ -109,10 +115,29 @@ impl Agent<'_> {
         }
     }
 
+    /// The language to reply in: the request's, else the one the command was recognised in.
+    fn reply_lang(&self, command: &str) -> Lang {
+        match &self.language {
+            Some(tag) => Lang::from_tag(tag),
+            None => fastpath::language_of(command),
+        }
+    }
+
     /// The request for the current history.
     pub fn build_request(&self, history: &[Message], choice: ToolChoice) -> ChatRequest {
-        let (mut system, tools) =
-            with_registry(self.home, |r| (system_prompt(r), self.tools.definitions(r)));
+        let command = history.iter().rev().find_map(|m| match m {
+            Message::User { content } if !content.starts_with("[HomeClaw]") => Some(content),
+            _ => None,
+        });
+        let (mut system, tools) = with_registry(self.home, |r| {
+            let mut system = system_prompt(r);
+            if self.cfg.grounding
+                && let Some(lines) = command.and_then(|c| grounding(r, c))
+            {
+                system.push_str(&lines);
+            }
+            (system, self.tools.definitions(r))
+        });
         if let Some(language) = &self.language {
             system.push_str(&format!(
                 "\nThe user speaks the language tagged {language}: write your reply in it."
@@ -147,6 +172,7 @@ impl Agent<'_> {
 
     async fn run_inner(&self, history: &mut Vec<Message>) -> RunResult {
         let mut state = RunState {
+            reads: 0,
             detector: LoopDetector::new(self.cfg.loop_detection.clone()),
             breaker: CircuitBreaker::default(),
             stats: Stats::default(),
@@ -277,7 +303,33 @@ impl Agent<'_> {
                 if !response.rejected.is_empty() {
                     continue;
                 }
-                let text = response.text;
+                let mut text = response.text;
+                if echoes_internal_note(&text) {
+                    state
+                        .trace
+                        .push("the reply echoed a guard note; replaced by what was verified");
+                    text = reply::summary(&state.actions);
+                }
+                if is_call_as_text(&text) {
+                    if state.stats.hallucination_retries == 0 {
+                        choice = demand_tools(
+                            &mut state,
+                            history,
+                            "the reply was a call written as text; retrying",
+                            CALL_AS_TEXT_NOTE,
+                        );
+                        continue;
+                    }
+                    state
+                        .trace
+                        .push("the reply stayed a call written as text; not passing it on");
+                    let reply = reply::fallback_summary(&state.actions);
+                    return finish(
+                        state,
+                        RunStatus::Failed("the model wrote a call instead of making it".into()),
+                        reply,
+                    );
+                }
                 if audit_now && claims_action_or_observation(&text) {
                     choice = demand_tools(
                         &mut state,
@@ -321,6 +373,19 @@ impl Agent<'_> {
                 // request for clarification (small talk ending in "?" is not).
                 if wants_tools && state.actions.is_empty() && asks_question(&text) {
                     return finish(state, RunStatus::ClarificationRequired, text);
+                }
+                // "Done" means the request was fulfilled: an action request with nothing done
+                // and nothing read (so no "it already is") failed, and the reply says so.
+                if state.actions.is_empty() && state.reads == 0 && fastpath::is_action(&command) {
+                    state
+                        .trace
+                        .push("an action was asked for and nothing was done: failed");
+                    let reply = reply::nothing_done(&text, self.reply_lang(&command));
+                    return finish(
+                        state,
+                        RunStatus::Failed("the request asked for an action and none ran".into()),
+                        reply,
+                    );
                 }
                 let reply = reply::honest(text, &state.actions);
                 return finish(state, RunStatus::Done, reply);

@@ -364,7 +364,13 @@ async fn rejected_text_calls_are_reported_back_and_the_run_goes_on() {
     let model = ScriptedModel::new(vec![rejected, text_reply("I cannot do that.")]);
     let mut history = vec![Message::user("open all")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
-    assert_eq!(result.status, RunStatus::Done);
+    // An action was asked for and none ran: not "done", and the reply says so first.
+    assert!(
+        matches!(result.status, RunStatus::Failed(_)),
+        "{:?}",
+        result.status
+    );
+    assert_eq!(result.reply, "I did not change anything. I cannot do that.");
     assert_eq!(result.stats.rejected_tool_calls, 1);
     let second = &model.requests()[1].messages;
     assert!(
@@ -448,4 +454,49 @@ async fn a_command_the_fast_path_cannot_resolve_goes_to_the_model() {
     let result = run_with(&model, &home, &cfg, &mut history).await;
     assert_eq!(result.reply, "Hello!");
     assert_eq!(result.stats.rounds, 1);
+}
+
+#[tokio::test]
+async fn a_call_written_as_text_is_sent_back_once_then_the_real_call_runs() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.set_state("light.kitchen_lights", "off");
+    let model = ScriptedModel::new(vec![
+        text_reply("To do that, call the `light.turn_on` service on light.kitchen_lights."),
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_on", "entity_id": "light.kitchen_lights"}),
+            )],
+        ),
+        text_reply("The kitchen lights are on."),
+    ]);
+    let mut history = vec![Message::user("turn on the kitchen lights")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(result.stats.hallucination_retries, 1);
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("on"));
+    assert!(!result.reply.contains("light.turn_on"), "{}", result.reply);
+}
+
+#[tokio::test]
+async fn a_reply_that_echoes_a_guard_note_is_replaced_by_what_was_verified() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.set_state("light.bed_light", "off");
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_on", "entity_id": "light.bed_light"}),
+            )],
+        ),
+        text_reply(
+            "[Note: you already made this exact call in this turn; this is its earlier result. \
+             Do not call it again.]",
+        ),
+    ]);
+    let mut history = vec![Message::user("make the bed light red")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.reply, "Done: light.turn_on on light.bed_light.");
 }

@@ -168,6 +168,8 @@ pub(super) enum CallEnd {
 }
 
 pub(super) struct RunState {
+    /// Successful state reads (`get_state`): what lets a reply say how things are.
+    pub(super) reads: u32,
     pub(super) detector: LoopDetector,
     pub(super) breaker: CircuitBreaker,
     pub(super) stats: Stats,

@@ -299,7 +299,7 @@ async fn health(
         "version": env!("CARGO_PKG_VERSION"),
         "home_assistant": {"state": ha.label(), "version": version},
         "registry": {"entities": entities, "synced": app.registry_ready()},
-        "llm": {"models": app.model_names},
+        "llm": {"models": app.model_names, "health": app.model.health()},
         "pending_approvals": app.approvals.pending_count(),
     }))
     .into_response()

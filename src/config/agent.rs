@@ -23,6 +23,9 @@ pub struct AgentConfig {
     pub verify_timeout_ms: u64,
     /// Run commands that resolve unambiguously (one intent, one target set) without the model.
     pub fast_path: bool,
+    /// List the entities the command's words point at (id, name, area, state, services) in the
+    /// prompt, so the model picks instead of inventing.
+    pub grounding: bool,
     pub approval: ApprovalConfig,
 }
 
@@ -35,6 +38,7 @@ impl Default for AgentConfig {
             truncation: TruncationConfig::default(),
             verify_timeout_ms: 3_000,
             fast_path: true,
+            grounding: true,
             approval: ApprovalConfig::default(),
         }
     }
@@ -96,7 +100,9 @@ impl Default for LoopDetectionConfig {
             history_size: 30,
             warning_threshold: 10,
             critical_threshold: 20,
-            unknown_tool_threshold: 10,
+            // Well inside max_iterations: a model that keeps calling a tool that does not
+            // exist is stopped after three tries, not after the whole budget.
+            unknown_tool_threshold: 3,
             global_circuit_breaker_threshold: 30,
             detectors: Detectors::default(),
         }

@@ -9,7 +9,7 @@
 //!   consumer to discard what it showed.
 //! - API keys go only into request headers; error bodies are cut short and scrubbed of them.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
@@ -17,6 +17,7 @@ use serde_json::Value;
 use tracing::{Instrument, debug, info_span, warn};
 
 use super::fallback::{self, TextCall};
+use super::health::{HealthBook, ModelHealth};
 use super::retry::{Decision, RetryPolicy, parse_retry_after};
 use super::sse::SseParser;
 use super::types::{ChatRequest, ChatResponse, LlmError, ModelAttempts};
@@ -33,6 +34,11 @@ pub trait ChatModel: Send + Sync {
         &'a self,
         request: &'a ChatRequest,
     ) -> BoxFuture<'a, Result<ChatResponse, LlmError>>;
+
+    /// Each model's state, for `/api/health`; a scripted model has none.
+    fn health(&self) -> Vec<ModelHealth> {
+        Vec::new()
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -328,6 +334,7 @@ pub fn select_tools(
 pub struct LlmChain {
     models: Vec<ModelClient>,
     policy: RetryPolicy,
+    health: HealthBook,
 }
 
 impl LlmChain {
@@ -349,6 +356,7 @@ impl LlmChain {
                 .map(|m| ModelClient::new(m.clone(), http.clone(), cfg))
                 .collect(),
             policy: RetryPolicy::from_config(cfg),
+            health: HealthBook::new(cfg.models.len()),
         })
     }
 
@@ -358,7 +366,17 @@ impl LlmChain {
 
     async fn run(&self, request: &ChatRequest) -> Result<ChatResponse, LlmError> {
         let mut history: Vec<ModelAttempts> = Vec::new();
-        for model in &self.models {
+        // A cooling model is skipped while another one may answer; when all are cooling, all are
+        // tried in order rather than failing without a request.
+        let all_cooling = (0..self.models.len()).all(|i| self.health.cooling(i, Instant::now()));
+        for (index, model) in self.models.iter().enumerate() {
+            if !all_cooling && self.health.cooling(index, Instant::now()) {
+                debug!(
+                    model = model.label(),
+                    "Skipping a model that is cooling down"
+                );
+                continue;
+            }
             let span = info_span!("llm", model = model.label());
             let mut attempt = 0;
             let outcome = async {
@@ -380,6 +398,7 @@ impl LlmChain {
             .await;
             match outcome {
                 Ok(reply) => {
+                    self.health.succeeded(index);
                     history.push(ModelAttempts {
                         model: model.label().to_owned(),
                         attempts: attempt,
@@ -392,6 +411,7 @@ impl LlmChain {
                     return Ok(response);
                 }
                 Err(error) => {
+                    self.health.failed(index, &error, Instant::now());
                     warn!(model = model.label(), %error, attempts = attempt, "Model failed; next in chain");
                     history.push(ModelAttempts {
                         model: model.label().to_owned(),
@@ -415,6 +435,10 @@ impl ChatModel for LlmChain {
         request: &'a ChatRequest,
     ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
         Box::pin(self.run(request))
+    }
+
+    fn health(&self) -> Vec<ModelHealth> {
+        self.health.report(&self.model_names(), Instant::now())
     }
 }
 

@@ -7,6 +7,7 @@ pub mod anthropic;
 pub mod client;
 pub mod fallback;
 pub mod gemini;
+pub mod health;
 pub mod message;
 pub mod openai;
 pub mod retry;

@@ -450,6 +450,36 @@ async fn client_errors_are_not_retried_and_fall_back_across_formats() {
     }
 }
 
+/// A model that answered 4xx is not asked again on the next round: the fallback answers at once,
+/// and the chain's health says which model cools down and why.
+#[tokio::test]
+async fn a_model_that_failed_with_a_client_error_cools_down_and_health_says_so() {
+    let server = ScriptedLlm::start().await;
+    server.push(Reply::Status {
+        status: 404,
+        body: r#"{"error": "no such model"}"#.into(),
+        retry_after: None,
+    });
+    server.push(gemini_text("first"));
+    server.push(gemini_text("second"));
+    let chain = chain(vec![
+        model(Provider::Openai, server.openai_url(), "primary"),
+        model(Provider::Gemini, server.root_url(), "backup"),
+    ]);
+    let hi = request(vec![Message::user("hi")], ToolChoice::Auto);
+    assert_eq!(chain.chat(&hi).await.unwrap().text, "first");
+    let second = chain.chat(&hi).await.unwrap();
+    assert_eq!(second.text, "second");
+    assert_eq!(second.attempts.len(), 1, "the broken model was asked again");
+    assert_eq!(second.attempts[0].model, "backup");
+    assert_eq!(server.requests().len(), 3);
+    let health = chain.health();
+    assert_eq!(health[0].name, "primary");
+    assert_eq!(health[0].state, "cooling_down");
+    assert!(health[0].last_error.as_deref().unwrap().contains("404"));
+    assert_eq!(health[1].state, "ok");
+}
+
 #[tokio::test]
 async fn when_every_model_fails_the_error_says_how_each_failed() {
     let server = ScriptedLlm::start().await;
