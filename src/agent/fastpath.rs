@@ -100,6 +100,8 @@ const PHRASES: &[(&[&str], Intent, Lang)] = &[
     (&["schliess"], Close, Lang::De),
     (&["verriegle"], Lock, Lang::De),
     (&["entriegle"], Unlock, Lang::De),
+    (&["entsperre"], Unlock, Lang::De),
+    (&["sperre"], Lock, Lang::De),
     (&["starte"], Start, Lang::De),
     (&["pausiere"], Pause, Lang::De),
     (&["umschalten"], Toggle, Lang::De),
@@ -341,6 +343,44 @@ fn intent(words: &[String], percent_at: Option<usize>) -> Option<(Intent, Lang, 
     }
 }
 
+/// Room words in Polish and German (folded, common inflections) and the English word a home
+/// set up in English names the room with: "w kuchni" finds the "Kitchen" area. A home named in
+/// Polish or German matches its own words directly.
+const ROOM_WORDS: [(&str, &[&str]); 10] = [
+    (
+        "kitchen",
+        &["kuchnia", "kuchni", "kuchnie", "kuche", "kueche"],
+    ),
+    (
+        "bedroom",
+        &["sypialnia", "sypialni", "sypialnie", "schlafzimmer"],
+    ),
+    ("living", &["salon", "salonie", "wohnzimmer"]),
+    ("bathroom", &["lazienka", "lazience", "badezimmer", "bad"]),
+    (
+        "office",
+        &["biuro", "biurze", "buro", "bueros", "arbeitszimmer"],
+    ),
+    (
+        "hall",
+        &["korytarz", "korytarzu", "przedpokoj", "flur", "diele"],
+    ),
+    ("garage", &["garaz", "garazu"]),
+    ("garden", &["ogrod", "ogrodzie", "garten"]),
+    ("dining", &["jadalnia", "jadalni", "esszimmer"]),
+    ("entrance", &["wejscie", "wejsciu", "eingang"]),
+];
+
+/// A query word matches a name word, itself or as the English room word it translates to.
+fn word_matches(query: &str, word: &str) -> bool {
+    use crate::ha::search::word_score;
+    word_score(query, word) > 0.0
+        || ROOM_WORDS
+            .iter()
+            .find(|(_, forms)| forms.contains(&query))
+            .is_some_and(|(english, _)| word_score(english, word) > 0.0)
+}
+
 /// Every query word is explained by this entity: a word of its name, id or area, or a word
 /// for its kind.
 fn covers(entity: &Entity, query: &Query) -> bool {
@@ -350,7 +390,7 @@ fn covers(entity: &Entity, query: &Query) -> bool {
             .iter()
             .chain(&hay.object_id)
             .chain(&hay.area)
-            .any(|w| crate::ha::search::word_score(q, w) > 0.0)
+            .any(|w| word_matches(q, w))
             || domain_of_word(q) == Some(entity.domain())
     })
 }
@@ -358,12 +398,11 @@ fn covers(entity: &Entity, query: &Query) -> bool {
 /// Every word of the entity's name is in the query.
 fn named(entity: &Entity, query: &Query) -> bool {
     !entity.haystack.name.is_empty()
-        && entity.haystack.name.iter().all(|w| {
-            query
-                .words
-                .iter()
-                .any(|q| crate::ha::search::word_score(q, w) > 0.0)
-        })
+        && entity
+            .haystack
+            .name
+            .iter()
+            .all(|w| query.words.iter().any(|q| word_matches(q, w)))
 }
 
 /// "add X to L", "put X on L", "dodaj X do L", "füge X zu L hinzu", "setze X auf L": the verb,
@@ -452,6 +491,15 @@ pub fn is_action(text: &str) -> bool {
         .iter()
         .any(|(verb, ..)| words.first().is_some_and(|w| w == verb));
     !question && (adds || intent(&words, percent_at).is_some())
+}
+
+/// Words that join two requests in one command.
+const JOINERS: [&str; 6] = ["and", "then", "also", "i", "oraz", "und"];
+
+/// One action and nothing more: no second request joined on, no question.
+pub fn is_single_action(text: &str) -> bool {
+    let (words, _) = words_of(text);
+    is_action(text) && !text.contains(',') && !words.iter().any(|w| JOINERS.contains(&w.as_str()))
 }
 
 /// The language a command's intent words are in (English when none is recognised).
@@ -588,12 +636,10 @@ fn area_command(covering: &[&(&Entity, &str, Value)], query: &Query, registry: &
         return false;
     };
     let area_words = tokens(&area.name);
-    query.words.iter().all(|q| {
-        domain_of_word(q).is_some()
-            || area_words
-                .iter()
-                .any(|w| crate::ha::search::word_score(q, w) > 0.0)
-    })
+    query
+        .words
+        .iter()
+        .all(|q| domain_of_word(q).is_some() || area_words.iter().any(|w| word_matches(q, w)))
 }
 
 fn which_question(names: &[String], lang: Lang) -> String {

@@ -249,6 +249,18 @@ fn polish_and_german_commands_are_recognised_and_answered_in_their_language() {
     );
     let (s, _, _, lang) = act("Öffne das Garage Door Opener");
     assert_eq!((s.as_str(), lang), ("cover.open_cover", Lang::De));
+    let (s, t, _, lang) = act("włącz światło w kuchni");
+    assert_eq!(lang, Lang::Pl);
+    assert_eq!(s, "light.turn_on");
+    let mut t = t;
+    t.sort();
+    assert_eq!(
+        t,
+        vec!["light.ceiling", "light.kitchen_light"],
+        "the kitchen's lights"
+    );
+    let (s, t, _, lang) = act("mach das Licht in der Küche aus");
+    assert_eq!((s.as_str(), t.len(), lang), ("light.turn_off", 2, Lang::De));
     assert_eq!(Lang::from_tag("de-DE"), Lang::De);
     assert_eq!(Lang::from_tag("pl"), Lang::Pl);
     assert_eq!(Lang::from_tag("fr"), Lang::En);

@@ -115,6 +115,48 @@ impl Agent<'_> {
         }
     }
 
+    /// One round trip: when the command asked for one action and every call of this round was
+    /// a service call Home Assistant verified, the reply is written from the verification
+    /// instead of asking the model again. Anything else (a question, a failed or unverified
+    /// call, a read) goes back to the model.
+    fn answer_from_verification(
+        &self,
+        command: &str,
+        calls: &[ToolCall],
+        state: &RunState,
+        before_round: usize,
+    ) -> Option<String> {
+        let new = &state.actions[before_round..];
+        let all_verified_services = !calls.is_empty()
+            && new.len() == calls.len()
+            && calls.iter().all(|c| c.name == "call_service")
+            && new.iter().all(|a| a.verified);
+        if !self.cfg.answer_from_verification
+            || !all_verified_services
+            || !fastpath::is_single_action(command)
+        {
+            return None;
+        }
+        let done: Vec<fastpath::FastCall> = calls
+            .iter()
+            .zip(new)
+            .map(|(call, action)| fastpath::FastCall {
+                domain: action.domain.clone(),
+                service: action.service.clone(),
+                entity_ids: action.entity_ids.clone(),
+                data: call
+                    .arguments
+                    .get("data")
+                    .cloned()
+                    .unwrap_or_else(|| serde_json::json!({})),
+            })
+            .collect();
+        let lang = self.reply_lang(command);
+        Some(with_registry(self.home, |r| {
+            reply::from_verification(&done, new, |id| r.get(id).map(|e| e.name.clone()), lang)
+        }))
+    }
+
     /// The language to reply in: the request's, else the one the command was recognised in.
     fn reply_lang(&self, command: &str) -> Lang {
         match &self.language {
@@ -391,6 +433,7 @@ impl Agent<'_> {
                 return finish(state, RunStatus::Done, reply);
             }
             let calls = response.tool_calls.clone();
+            let before_round = state.actions.len();
             for (index, call) in calls.iter().enumerate() {
                 let end = self
                     .run_call(call, &mut state, history)
@@ -411,6 +454,15 @@ impl Agent<'_> {
                     CallEnd::Approval(pending) => return held(state, *pending),
                     CallEnd::Continue => {}
                 }
+            }
+            if let Some(text) =
+                self.answer_from_verification(&command, &calls, &state, before_round)
+            {
+                state
+                    .trace
+                    .push("answered from verification: no second model request");
+                history.push(Message::assistant(text.clone()));
+                return finish(state, RunStatus::Done, text);
             }
         }
         self.final_answer(history, state).await

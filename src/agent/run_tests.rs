@@ -8,10 +8,12 @@ use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, 
 use crate::agent::tools::ToolRegistry;
 use crate::config::AgentConfig;
 
-/// The model's loop: these tests script what the model says, so nothing takes the fast path.
+/// The model's loop: these tests script what the model says, so nothing takes the fast path
+/// and the model writes every reply.
 pub(crate) fn cfg() -> AgentConfig {
     AgentConfig {
         fast_path: false,
+        answer_from_verification: false,
         ..AgentConfig::default()
     }
 }
@@ -499,4 +501,43 @@ async fn a_reply_that_echoes_a_guard_note_is_replaced_by_what_was_verified() {
     let mut history = vec![Message::user("make the bed light red")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
     assert_eq!(result.reply, "Done: light.turn_on on light.bed_light.");
+}
+
+#[tokio::test]
+async fn a_verified_single_action_is_answered_without_a_second_model_request() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.set_state("light.kitchen_lights", "off");
+    let model = ScriptedModel::new(vec![calls_reply(
+        "1",
+        &[(
+            "call_service",
+            json!({"domain": "light", "service": "turn_on", "entity_id": "light.kitchen_lights",
+                "data": {"brightness_pct": 40}}),
+        )],
+    )]);
+    let cfg = AgentConfig {
+        fast_path: false,
+        ..AgentConfig::default()
+    };
+    let mut history = vec![Message::user("set the kitchen lights to 40%")];
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(result.stats.rounds, 1);
+    assert_eq!(result.reply, "Set Kitchen Lights to 40%.");
+    // A question after the action still goes back to the model.
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "2",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_off", "entity_id": "light.kitchen_lights"}),
+            )],
+        ),
+        text_reply("Off; the bed light is still on."),
+    ]);
+    let mut history = vec![Message::user(
+        "turn off the kitchen lights and tell me which lights are still on",
+    )];
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    assert_eq!(result.stats.rounds, 2);
 }

@@ -23,6 +23,9 @@ pub struct AgentConfig {
     pub verify_timeout_ms: u64,
     /// Run commands that resolve unambiguously (one intent, one target set) without the model.
     pub fast_path: bool,
+    /// When the command asked for one action and the model's calls were verified, write the
+    /// reply from the verification instead of asking the model again (one round trip).
+    pub answer_from_verification: bool,
     /// List the entities the command's words point at (id, name, area, state, services) in the
     /// prompt, so the model picks instead of inventing.
     pub grounding: bool,
@@ -39,6 +42,7 @@ impl Default for AgentConfig {
             verify_timeout_ms: 3_000,
             fast_path: true,
             grounding: true,
+            answer_from_verification: true,
             approval: ApprovalConfig::default(),
         }
     }

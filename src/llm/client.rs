@@ -366,17 +366,14 @@ impl LlmChain {
 
     async fn run(&self, request: &ChatRequest) -> Result<ChatResponse, LlmError> {
         let mut history: Vec<ModelAttempts> = Vec::new();
-        // A cooling model is skipped while another one may answer; when all are cooling, all are
-        // tried in order rather than failing without a request.
-        let all_cooling = (0..self.models.len()).all(|i| self.health.cooling(i, Instant::now()));
-        for (index, model) in self.models.iter().enumerate() {
-            if !all_cooling && self.health.cooling(index, Instant::now()) {
-                debug!(
-                    model = model.label(),
-                    "Skipping a model that is cooling down"
-                );
-                continue;
-            }
+        // Models cooling down after a 4xx are asked last: only when every other model failed.
+        let now = Instant::now();
+        let mut order: Vec<usize> = (0..self.models.len())
+            .filter(|&i| !self.health.cooling(i, now))
+            .collect();
+        order.extend((0..self.models.len()).filter(|&i| self.health.cooling(i, now)));
+        for index in order {
+            let model = &self.models[index];
             let span = info_span!("llm", model = model.label());
             let mut attempt = 0;
             let outcome = async {

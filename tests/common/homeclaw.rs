@@ -40,8 +40,9 @@ pub fn config_yaml(
 /// The API key the scripted model is configured with (a secret that must never leak).
 pub const LLM_KEY: &str = "sk-test-llm-key-1234567890";
 
-/// As [`config_yaml`] with a whole `llm:` section of the caller's. The fast path is off: these
-/// tests script what the model says (a test of the fast path turns it on).
+/// As [`config_yaml`] with a whole `llm:` section of the caller's. The fast path and the replies
+/// from verification are off: these tests script what the model says (a test of either turns
+/// it on).
 pub fn config_with_llm(
     ha_ws_url: &str,
     ha_token: &str,
@@ -52,7 +53,7 @@ pub fn config_with_llm(
     format!(
         "ha:\n  url: {ha_ws_url}\n  token: {ha_token}\n  reconnect_initial_ms: 100\n  reconnect_max_ms: 1000\n\
          {llm}\
-         agent:\n  fast_path: false\n\
+         agent:\n  fast_path: false\n  answer_from_verification: false\n\
          session:\n  dir: {}\n\
          api:\n  listen: 127.0.0.1:0\n  token: {API_TOKEN}\n  max_body_bytes: 4096\n\
          wyoming:\n  listen: 127.0.0.1:0\n\

@@ -49,6 +49,7 @@ async fn turn_on_the_kitchen_light_changes_the_real_state() {
     let tools = ToolRegistry;
     let cfg = AgentConfig {
         fast_path: false,
+        answer_from_verification: false,
         ..AgentConfig::default()
     };
     let approvals = ApprovalStore::new(Duration::from_secs(60));
@@ -147,6 +148,7 @@ async fn a_denied_service_never_reaches_home_assistant() {
     let tools = ToolRegistry;
     let cfg = AgentConfig {
         fast_path: false,
+        answer_from_verification: false,
         ..AgentConfig::default()
     };
     let approvals = ApprovalStore::new(Duration::from_secs(60));
@@ -176,6 +178,7 @@ async fn unlocking_waits_for_approval_and_runs_once_against_real_home_assistant(
     let tools = ToolRegistry;
     let cfg = AgentConfig {
         fast_path: false,
+        answer_from_verification: false,
         ..AgentConfig::default()
     };
     let approvals = ApprovalStore::new(Duration::from_secs(60));

@@ -214,7 +214,8 @@ async fn every_llm_fault_during_multi_tool_runs_is_survived() {
     assert_eq!(body["stats"]["model_used"], "fallback", "{body}");
     assert_eq!(state_of(ha, fan).await, "on");
 
-    // Run 2: a 401 moves to the fallback at once (not retried); the run goes on there.
+    // Run 2: a 401 moves to the fallback at once (not retried); the run goes on there, and the
+    // primary, cooling down after its 401, is not asked again in the next round.
     let seen = llm.requests().len();
     llm.push(status(401));
     llm.push(anthropic_calls(&[(
@@ -222,13 +223,34 @@ async fn every_llm_fault_during_multi_tool_runs_is_survived() {
         "call_service",
         json!({"domain": "fan", "service": "turn_off", "entity_id": fan}),
     )]));
-    llm.push(status(404));
     llm.push(anthropic_text("The fan is off."));
     let (code, body) = server.command("turn off the limited fan", "faulty-2").await;
     assert_eq!(code, 200, "{body}");
     assert_eq!(body["status"], "done", "{body}");
-    assert_eq!(llm.requests().len() - seen, 4, "4xx are not retried");
+    assert_eq!(
+        llm.requests().len() - seen,
+        3,
+        "4xx are not retried, and the broken model is not asked every round"
+    );
     assert_eq!(state_of(ha, fan).await, "off");
+    let (_, health, _) = server.request("GET", "/api/health", None, &[]).await;
+    assert_eq!(
+        health["llm"]["health"][0]["state"], "cooling_down",
+        "{health}"
+    );
+    assert_eq!(health["llm"]["health"][1]["state"], "ok", "{health}");
+    // A fresh server (its primary healthy again) for the last run.
+    drop(server);
+    let dir = tempfile::tempdir().unwrap();
+    let config = config_with_llm(
+        &ha.ws_url(),
+        &ha.token,
+        &two_model_llm(&llm),
+        dir.path(),
+        "",
+    );
+    let server = Homeclaw::spawn(dir.path(), &config);
+    server.ready().await;
 
     // Run 3: every model fails after a call ran. The answer says what was done, and a retry
     // with the same key gets that answer instead of running the call again.

@@ -47,6 +47,7 @@ pub fn run(entities: usize, runs: usize) -> anyhow::Result<()> {
     let tools = ToolRegistry;
     let cfg = AgentConfig {
         fast_path: false,
+        answer_from_verification: false,
         ..AgentConfig::default()
     };
     let approvals = ApprovalStore::new(Duration::from_secs(60));
