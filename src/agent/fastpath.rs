@@ -68,6 +68,9 @@ const PHRASES: &[(&[&str], Intent, Lang)] = &[
     (&["unlock"], Unlock, Lang::En),
     (&["lock"], Lock, Lang::En),
     (&["start"], Start, Lang::En),
+    (&["vacuum"], Start, Lang::En),
+    (&["clean"], Start, Lang::En),
+    (&["water"], Open, Lang::En),
     (&["return"], Dock, Lang::En),
     (&["send"], Dock, Lang::En),
     (&["dock"], Dock, Lang::En),
@@ -118,8 +121,12 @@ const PARTICLES: [(&str, Intent); 5] = [
 ];
 
 /// Words that carry the request's shape but name no device.
-const FILLER: [&str; 33] = [
+const FILLER: [&str; 37] = [
     "set",
+    "playing",
+    "vacuuming",
+    "cleaning",
+    "water",
     "turn",
     "make",
     "dim",
@@ -189,6 +196,8 @@ impl FastCall {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Plan {
+    /// A question about the home answered from the live registry.
+    Answer { text: String, lang: Lang },
     /// Run these calls (one per domain), then reply from their verification.
     Act { calls: Vec<FastCall>, lang: Lang },
     /// A few equally good targets for a single-device command: ask which.
@@ -228,8 +237,8 @@ fn service_for(intent: Intent, domain: &str, volume: bool) -> Option<(&'static s
         }
         (Open, "cover") => ("open_cover", none()),
         (Close, "cover") => ("close_cover", none()),
-        (Open, "valve") => ("open_valve", none()),
-        (Close, "valve") => ("close_valve", none()),
+        (Open | On, "valve") => ("open_valve", none()),
+        (Close | Off, "valve") => ("close_valve", none()),
         (Lock, "lock") => ("lock", none()),
         (Unlock, "lock") => ("unlock", none()),
         (Start, "vacuum") | (Resume, "vacuum") => ("start", none()),
@@ -292,8 +301,13 @@ fn intent(words: &[String], percent_at: Option<usize>) -> Option<(Intent, Lang, 
         if let Some(start) = (0..words.len().saturating_sub(n - 1))
             .find(|&s| !used[s] && (0..n).all(|k| words[s + k] == phrase[k]))
         {
-            // A later "lock" in "unlock the smart lock" is the device, not a second intent.
-            if start > 0 && n == 1 && domain_of_word(&words[start]).is_some() {
+            // A later "lock" in "unlock the smart lock" is the device, not a second intent;
+            // "water" and "clean" are verbs only first ("turn off the water").
+            if start > 0
+                && n == 1
+                && (domain_of_word(&words[start]).is_some()
+                    || ["water", "clean"].contains(&phrase[0]))
+            {
                 continue;
             }
             (start..start + n).for_each(|k| used[k] = true);
@@ -346,7 +360,7 @@ fn intent(words: &[String], percent_at: Option<usize>) -> Option<(Intent, Lang, 
 /// Room words in Polish and German (folded, common inflections) and the English word a home
 /// set up in English names the room with: "w kuchni" finds the "Kitchen" area. A home named in
 /// Polish or German matches its own words directly.
-const ROOM_WORDS: [(&str, &[&str]); 10] = [
+const ROOM_WORDS: [(&str, &[&str]); 14] = [
     (
         "kitchen",
         &["kuchnia", "kuchni", "kuchnie", "kuche", "kueche"],
@@ -369,6 +383,19 @@ const ROOM_WORDS: [(&str, &[&str]); 10] = [
     ("garden", &["ogrod", "ogrodzie", "garten"]),
     ("dining", &["jadalnia", "jadalni", "esszimmer"]),
     ("entrance", &["wejscie", "wejsciu", "eingang"]),
+    (
+        "outside",
+        &["zewnatrz", "draussen", "aussen", "outdoor", "outdoors"],
+    ),
+    (
+        "outdoor",
+        &["outside", "outdoors", "zewnatrz", "draussen", "aussen"],
+    ),
+    ("temperature", &["temperatura", "temperatur"]),
+    (
+        "humidity",
+        &["wilgotnosc", "luftfeuchtigkeit", "feuchtigkeit"],
+    ),
 ];
 
 /// A query word matches a name word, itself or as the English room word it translates to.
@@ -377,8 +404,8 @@ fn word_matches(query: &str, word: &str) -> bool {
     word_score(query, word) > 0.0
         || ROOM_WORDS
             .iter()
-            .find(|(_, forms)| forms.contains(&query))
-            .is_some_and(|(english, _)| word_score(english, word) > 0.0)
+            .filter(|(_, forms)| forms.contains(&query))
+            .any(|(english, _)| word_score(english, word) > 0.0)
 }
 
 /// Every query word is explained by this entity: a word of its name, id or area, or a word
@@ -514,10 +541,271 @@ pub fn language_of(text: &str) -> Lang {
         .map_or(Lang::En, |(_, _, lang)| *lang)
 }
 
-/// The plan for one command.
+/// States a question may ask about (folded words, en/pl/de) and the state they mean.
+const STATE_WORDS: [(&str, &[&str]); 8] = [
+    (
+        "on",
+        &[
+            "on",
+            "wlaczone",
+            "wlaczony",
+            "wlaczona",
+            "an",
+            "eingeschaltet",
+        ],
+    ),
+    (
+        "off",
+        &[
+            "off",
+            "wylaczone",
+            "wylaczony",
+            "wylaczona",
+            "aus",
+            "ausgeschaltet",
+        ],
+    ),
+    (
+        "open",
+        &["open", "otwarte", "otwarty", "otwarta", "offen", "geoffnet"],
+    ),
+    (
+        "closed",
+        &[
+            "closed",
+            "zamkniete",
+            "zamkniety",
+            "zamknieta",
+            "geschlossen",
+        ],
+    ),
+    (
+        "locked",
+        &[
+            "locked",
+            "zablokowane",
+            "zablokowany",
+            "verriegelt",
+            "abgeschlossen",
+        ],
+    ),
+    (
+        "unlocked",
+        &["unlocked", "odblokowane", "odblokowany", "entriegelt"],
+    ),
+    ("playing", &["playing", "gra", "spielt"]),
+    ("paused", &["paused", "wstrzymany", "pausiert"]),
+];
+
+/// Question words and the verbs around them, which name nothing in the home.
+const QUESTION_FILLER: [&str; 20] = [
+    "what", "whats", "s", "is", "are", "how", "high", "much", "which", "czy", "jaka", "jaki",
+    "jest", "sa", "ile", "wie", "hoch", "ist", "sind", "welche",
+];
+
+/// The language a question is in, from its first word.
+fn question_lang(first: &str) -> Lang {
+    match first {
+        "czy" | "jaka" | "jaki" | "ile" | "ktore" => Lang::Pl,
+        "ist" | "sind" | "wie" | "welche" | "welcher" => Lang::De,
+        _ => Lang::En,
+    }
+}
+
+/// A plain question about the state of named things, answered from the registry: "is the
+/// front door locked?", "what is the outside temperature?", "czy światło w kuchni jest
+/// włączone?". `None` when it is not such a question or the target is not certain.
+fn answer(text: &str, registry: &Registry) -> Option<Plan> {
+    let (words, _) = words_of(text);
+    let first = words.first()?;
+    if !(text.trim_end().ends_with('?') || QUESTION_WORDS.contains(&first.as_str())) {
+        return None;
+    }
+    let lang = question_lang(first);
+    let asked = words.iter().find_map(|w| {
+        STATE_WORDS
+            .iter()
+            .find(|(_, forms)| forms.contains(&w.as_str()))
+            .map(|(state, _)| *state)
+    });
+    let rest: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| {
+            !QUESTION_FILLER.contains(w)
+                && !FILLER.contains(w)
+                && !STATE_WORDS.iter().any(|(_, forms)| forms.contains(w))
+        })
+        .collect();
+    let query = Query::new(&tokens(&rest.join(" ")).join(" "));
+    if query.is_empty() {
+        return None;
+    }
+    let covering: Vec<&Entity> = registry.entities().filter(|e| covers(e, &query)).collect();
+    let named: Vec<&Entity> = covering
+        .iter()
+        .copied()
+        .filter(|e| named(e, &query))
+        .collect();
+    let specific = query.words.iter().any(|q| domain_of_word(q).is_none());
+    let targets: Vec<&Entity> = if named.len() == 1 {
+        named
+    } else if covering.len() == 1 {
+        covering
+    } else if specific
+        && (2..=6).contains(&covering.len())
+        && same_area(&covering, &query, registry)
+    {
+        covering
+    } else {
+        return None;
+    };
+    let value = |e: &Entity| {
+        let unit = e
+            .attributes
+            .get("unit_of_measurement")
+            .and_then(serde_json::Value::as_str)
+            .map(|u| format!(" {u}"))
+            .unwrap_or_default();
+        format!("{}{unit}", e.state)
+    };
+    let listed: Vec<String> = targets
+        .iter()
+        .map(|e| match lang {
+            Lang::De => format!("{} ist {}", e.name, value(e)),
+            Lang::Pl => format!("{}: {}", e.name, value(e)),
+            Lang::En => format!("{} is {}", e.name, value(e)),
+        })
+        .collect();
+    let listed = listed.join("; ");
+    let text = match asked {
+        Some(state) => {
+            let yes = targets.iter().all(|e| e.state == state);
+            let word = match (lang, yes) {
+                (Lang::En, true) => "Yes",
+                (Lang::En, false) => "No",
+                (Lang::Pl, true) => "Tak",
+                (Lang::Pl, false) => "Nie",
+                (Lang::De, true) => "Ja",
+                (Lang::De, false) => "Nein",
+            };
+            format!("{word}: {listed}.")
+        }
+        None => format!("{listed}."),
+    };
+    Some(Plan::Answer { text, lang })
+}
+
+/// All in one area the query names (the other words only name their kind or the measure).
+fn same_area(entities: &[&Entity], query: &Query, registry: &Registry) -> bool {
+    let Some(area_id) = entities[0].area_id.as_deref() else {
+        return false;
+    };
+    if !entities
+        .iter()
+        .all(|e| e.area_id.as_deref() == Some(area_id))
+    {
+        return false;
+    }
+    let Some(area) = registry.area(area_id) else {
+        return false;
+    };
+    let area_words = tokens(&area.name);
+    query
+        .words
+        .iter()
+        .all(|q| domain_of_word(q).is_some() || area_words.iter().any(|w| word_matches(q, w)))
+}
+
+/// The plan for a command: one request, or several joined by "and", "then" or commas
+/// ("turn on the kitchen light and then turn off the living room light"). A part without its
+/// own verb takes the one before ("turn on the kitchen light and the hall light"). Joined
+/// requests run only when every part resolves; otherwise the model decides for the whole.
 pub fn plan(text: &str, registry: &Registry) -> Plan {
+    let parts = split_requests(text);
+    if parts.len() < 2 {
+        return plan_one(text, registry);
+    }
+    let mut calls: Vec<FastCall> = Vec::new();
+    let mut first_lang = None;
+    let mut verb: Option<String> = None;
+    for part in &parts {
+        let (words, percent_at) = words_of(part);
+        let own = intent(&words, percent_at).is_some() || add_item(part, registry).is_some();
+        let text = match (&verb, own) {
+            (_, true) => {
+                verb = leading_verb(part);
+                part.clone()
+            }
+            (Some(v), false) => format!("{v} {part}"),
+            (None, false) => return Plan::Model,
+        };
+        match plan_one(&text, registry) {
+            Plan::Act { calls: more, lang } => {
+                first_lang.get_or_insert(lang);
+                calls.extend(more);
+            }
+            _ => return Plan::Model,
+        }
+    }
+    Plan::Act {
+        calls,
+        lang: first_lang.unwrap_or(Lang::En),
+    }
+}
+
+/// The parts of a command joined by "and", "then", "i", "und" or commas.
+fn split_requests(text: &str) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    for raw in text.split_inclusive([',', ' ']) {
+        let word = fold(raw.trim_end_matches([',', ' ']));
+        let ends_part = raw.ends_with(',');
+        if word == "both" {
+            // "both the kitchen light and the hall light": the "and" splits.
+            continue;
+        }
+        if JOINERS.contains(&word.as_str()) {
+            if !parts.last().is_some_and(|p| p.trim().is_empty()) {
+                parts.push(String::new());
+            }
+            continue;
+        }
+        if let Some(last) = parts.last_mut() {
+            last.push_str(raw.trim_end_matches(','));
+            if ends_part {
+                last.push(' ');
+            }
+        }
+        if ends_part {
+            parts.push(String::new());
+        }
+    }
+    parts
+        .into_iter()
+        .map(|p| p.trim().to_owned())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// The verb words a part starts with, for the parts after it that have none ("turn on").
+fn leading_verb(part: &str) -> Option<String> {
+    let raw: Vec<&str> = part.split_whitespace().collect();
+    let (words, percent_at) = words_of(part);
+    let (_, _, used) = intent(&words, percent_at)?;
+    let last = *used.iter().max()?;
+    (used.contains(&0) && last < 3 && last < raw.len()).then(|| raw[..=last].join(" "))
+}
+
+/// The plan for one request.
+fn plan_one(text: &str, registry: &Registry) -> Plan {
     let trimmed = text.trim();
-    if trimmed.is_empty() || trimmed.ends_with('?') {
+    if trimmed.is_empty() {
+        return Plan::Model;
+    }
+    if let Some(answer) = answer(trimmed, registry) {
+        return answer;
+    }
+    if trimmed.ends_with('?') {
         return Plan::Model;
     }
     if let Some(plan) = add_item(trimmed, registry) {
@@ -537,6 +825,19 @@ pub fn plan(text: &str, registry: &Registry) -> Plan {
         .iter()
         .any(|w| ["volume", "glosnosc", "lautstarke"].contains(&w.as_str()));
     let every = words.iter().any(|w| EVERY.contains(&w.as_str()));
+    // "start vacuuming", "clean the living room": only a vacuum cleans.
+    let cleaning = words.iter().any(|w| {
+        [
+            "vacuum",
+            "vacuuming",
+            "clean",
+            "cleaning",
+            "odkurz",
+            "odkurzaj",
+            "sauge",
+        ]
+        .contains(&w.as_str())
+    });
     let rest: Vec<&str> = words
         .iter()
         .enumerate()
@@ -548,6 +849,7 @@ pub fn plan(text: &str, registry: &Registry) -> Plan {
     // Entities the intent can act on, with the service it means for each.
     let able: Vec<(&Entity, &'static str, Value)> = registry
         .entities()
+        .filter(|e| !cleaning || e.domain() == "vacuum")
         .filter_map(|e| {
             let (service, data) = service_for(intent, e.domain(), volume)?;
             let allowed = matches!(
@@ -559,7 +861,9 @@ pub fn plan(text: &str, registry: &Registry) -> Plan {
         .collect();
     let chosen: Vec<&(&Entity, &'static str, Value)> = if query.is_empty() {
         // Nothing named: only a lone device of a kind the request implies.
-        if able.len() == 1 && (volume || matches!(intent, Dock | Next | Mute | Pause | Resume)) {
+        if able.len() == 1
+            && (volume || cleaning || matches!(intent, Dock | Next | Mute | Pause | Resume))
+        {
             able.iter().collect()
         } else {
             return Plan::Model;
@@ -623,23 +927,16 @@ pub fn plan(text: &str, registry: &Registry) -> Plan {
 /// All the covering entities share one area the query names, and every other query word only
 /// names their kind: "the kitchen lights" means every light in the kitchen.
 fn area_command(covering: &[&(&Entity, &str, Value)], query: &Query, registry: &Registry) -> bool {
-    let Some(area_id) = covering[0].0.area_id.as_deref() else {
-        return false;
-    };
-    if !covering
-        .iter()
-        .all(|(e, ..)| e.area_id.as_deref() == Some(area_id))
-    {
-        return false;
-    }
-    let Some(area) = registry.area(area_id) else {
-        return false;
-    };
-    let area_words = tokens(&area.name);
-    query
+    // "Turn on the living room" names no kind: not everything in it.
+    let kinds: Vec<&str> = query
         .words
         .iter()
-        .all(|q| domain_of_word(q).is_some() || area_words.iter().any(|w| word_matches(q, w)))
+        .filter_map(|q| domain_of_word(q))
+        .collect();
+    let entities: Vec<&Entity> = covering.iter().map(|(e, ..)| *e).collect();
+    !kinds.is_empty()
+        && entities.iter().all(|e| kinds.contains(&e.domain()))
+        && same_area(&entities, query, registry)
 }
 
 fn which_question(names: &[String], lang: Lang) -> String {

@@ -308,8 +308,6 @@ fn equally_good_targets_of_one_kind_are_asked_about_by_name() {
 #[test]
 fn anything_uncertain_goes_to_the_model() {
     for text in [
-        "is the smart lock locked?",
-        "Is the kitchen light on",
         "turn on the lights",
         "turn on the fridge",
         "turn on and off the kitchen light",
@@ -392,4 +390,91 @@ fn an_item_goes_on_the_list_named_or_the_only_one() {
         plan("put milk on the list", &one),
         Plan::Act { .. }
     ));
+}
+
+#[test]
+fn plain_questions_are_answered_from_the_registry() {
+    let mut registry = sample();
+    let answer = |text: &str, registry: &Registry| match plan(text, registry) {
+        Plan::Answer { text, lang } => Some((text, lang)),
+        _ => None,
+    };
+    assert_eq!(
+        answer("is the smart lock locked?", &registry),
+        Some(("No: Smart Lock is off.".into(), Lang::En))
+    );
+    registry.apply_state_changed(&json!({"entity_id": "lock.smart_lock",
+        "new_state": {"entity_id": "lock.smart_lock", "state": "locked",
+            "attributes": {"friendly_name": "Smart Lock"},
+            "last_changed": "2026-01-01T00:00:01+00:00", "last_updated": "2026-01-01T00:00:01+00:00"}}));
+    assert_eq!(
+        answer("is the smart lock locked?", &registry),
+        Some(("Yes: Smart Lock is locked.".into(), Lang::En))
+    );
+    assert_eq!(
+        answer("czy Kitchen Light jest włączone?", &registry),
+        Some(("Nie: Kitchen Light: off.".into(), Lang::Pl))
+    );
+    assert_eq!(
+        answer("Ist das Garden Light an?", &registry),
+        Some(("Nein: Garden Light ist off.".into(), Lang::De))
+    );
+    // Not a question about a named thing, or not certain: the model answers.
+    assert_eq!(answer("is it going to rain tomorrow?", &registry), None);
+    assert_eq!(answer("what can you do?", &registry), None);
+}
+
+#[test]
+fn joined_requests_run_together_only_when_every_part_resolves() {
+    let calls = |text: &str| match plan(text, &sample()) {
+        Plan::Act { calls, .. } => calls
+            .iter()
+            .map(|c| format!("{}.{} {}", c.domain, c.service, c.entity_ids.join(",")))
+            .collect::<Vec<_>>(),
+        other => panic!("{text}: {other:?}"),
+    };
+    assert_eq!(
+        calls("Turn on the kitchen light and then turn off the living room light"),
+        vec![
+            "light.turn_on light.kitchen_light",
+            "light.turn_off light.living_room_light"
+        ]
+    );
+    assert_eq!(
+        calls("Turn on the light in the kitchen, then turn off the garden light"),
+        vec![
+            "light.turn_on light.kitchen_light",
+            "light.turn_off light.garden_light"
+        ]
+    );
+    assert_eq!(
+        calls("Turn on both the kitchen light and living room light"),
+        vec![
+            "light.turn_on light.kitchen_light",
+            "light.turn_on light.living_room_light"
+        ]
+    );
+    // One part the fast path cannot resolve: the model gets the whole command.
+    assert_eq!(
+        plan("turn on the kitchen light and make it cosy", &sample()),
+        Plan::Model
+    );
+    // "the kitchen" names no kind: not everything in it, but which of its lights.
+    assert!(matches!(
+        plan("turn on the kitchen", &sample()),
+        Plan::Ask { .. }
+    ));
+}
+
+#[test]
+fn vacuum_and_valve_verbs_and_outdoor_words_resolve() {
+    assert_eq!(act("Start vacuuming").0, "vacuum.start");
+    assert_eq!(act("Vacuum downstairs").0, "vacuum.start");
+    assert_eq!(act("water the front yard").0, "valve.open_valve");
+    assert_eq!(
+        act("turn off the water in the front yard").0,
+        "valve.close_valve"
+    );
+    assert_eq!(act("Resume playing the music").0, "media_player.media_play");
+    assert_eq!(act("Pause the music outside").0, "media_player.media_pause");
 }

@@ -60,6 +60,15 @@ impl Agent<'_> {
         let language = |lang: Lang| self.language.as_deref().map_or(lang, Lang::from_tag);
         match plan {
             Plan::Model => None,
+            Plan::Answer { text, lang } => {
+                if self.language.is_some() && language(lang) != lang {
+                    return None;
+                }
+                state.reads += 1;
+                state.trace.push("fast path: answered from the registry");
+                history.push(Message::assistant(text.clone()));
+                Some(Ok((RunStatus::Done, text)))
+            }
             Plan::Ask { question, lang } => {
                 let question = if language(lang) == lang {
                     question
@@ -353,6 +362,8 @@ impl Agent<'_> {
                     text = reply::summary(&state.actions);
                 }
                 if is_call_as_text(&text) {
+                    let excerpt: String = text.chars().take(160).collect();
+                    state.trace.push(format!("call written as text: {excerpt}"));
                     if state.stats.hallucination_retries == 0 {
                         choice = demand_tools(
                             &mut state,

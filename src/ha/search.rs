@@ -107,6 +107,7 @@ const DOMAIN_WORDS: [(&str, &[&str]); 11] = [
             "wilgotnosc",
             "temperatur",
             "feuchtigkeit",
+            "luftfeuchtigkeit",
         ],
     ),
     (

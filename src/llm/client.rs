@@ -271,14 +271,20 @@ impl ModelClient {
     fn interpret(&self, mut reply: WireReply, request: &ChatRequest) -> ChatResponse {
         let mut rejected = Vec::new();
         if !self.cfg.native_tools && reply.tool_calls.is_empty() && !request.tools.is_empty() {
-            match fallback::parse_text_call(&reply.text, &request.tool_names()) {
-                TextCall::Call { name, arguments } => {
-                    reply.tool_calls = vec![fallback::to_tool_call(name, arguments)];
-                    reply.text.clear();
-                    reply.stop = super::types::StopReason::ToolCalls;
+            for parsed in fallback::parse_text_calls(&reply.text, &request.tool_names()) {
+                match parsed {
+                    TextCall::Call { name, arguments } => {
+                        reply
+                            .tool_calls
+                            .push(fallback::to_tool_call(name, arguments));
+                    }
+                    TextCall::Rejected(r) => rejected.push(r),
+                    TextCall::NotACall => {}
                 }
-                TextCall::Rejected(r) => rejected.push(r),
-                TextCall::NotACall => {}
+            }
+            if !reply.tool_calls.is_empty() {
+                reply.text.clear();
+                reply.stop = super::types::StopReason::ToolCalls;
             }
         }
         ChatResponse {

@@ -1,10 +1,10 @@
 //! Text fallback for models without native tool calling (`native_tools: false`).
 //!
 //! Invariants:
-//! - A call is parsed only from a reply that is *wholly* one JSON object, or wholly one fenced
-//!   ```json block, of the form `{"tool"|"name"|"function": str,
-//!   "arguments"|"args"|"parameters": {...}}`. JSON inside prose is never a call: models quote
-//!   example calls when they explain themselves.
+//! - Calls are parsed only from a reply that is *wholly* JSON calls — one object, several
+//!   objects one after another, or an array of them, bare or in one fenced ```json block — each
+//!   of the form `{"tool"|"name"|"function": str, "arguments"|"args"|"parameters": {...}}`.
+//!   JSON inside prose is never a call: models quote example calls when they explain themselves.
 //! - Every parsed name is checked against the caller's whitelist; an unknown name comes back as
 //!   a rejection for the loop to report, never as a call.
 //! - For such models the tools are described in the system prompt and tool traffic in history is
@@ -53,11 +53,45 @@ fn string_field<'a>(map: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a st
 
 /// Parses a model's whole reply as one tool call, against the tool whitelist.
 pub fn parse_text_call(reply: &str, whitelist: &[&str]) -> TextCall {
-    let body = unfence(reply);
-    if !body.starts_with('{') {
-        return TextCall::NotACall;
+    match parse_text_calls(reply, whitelist).as_slice() {
+        [one] => one.clone(),
+        _ => TextCall::NotACall,
     }
-    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(body) else {
+}
+
+/// Parses a model's whole reply as its tool calls (several for "turn on the kitchen light and
+/// turn off the hall light"): all of it must be calls, or it is one `NotACall`.
+pub fn parse_text_calls(reply: &str, whitelist: &[&str]) -> Vec<TextCall> {
+    let body = unfence(reply);
+    let values: Vec<Value> = if body.starts_with('[') {
+        match serde_json::from_str::<Value>(body) {
+            Ok(Value::Array(items)) if !items.is_empty() => items,
+            _ => return vec![TextCall::NotACall],
+        }
+    } else if body.starts_with('{') {
+        let stream: Result<Vec<Value>, _> = serde_json::Deserializer::from_str(body)
+            .into_iter::<Value>()
+            .collect();
+        match stream {
+            Ok(values) if !values.is_empty() => values,
+            _ => return vec![TextCall::NotACall],
+        }
+    } else {
+        return vec![TextCall::NotACall];
+    };
+    let calls: Vec<TextCall> = values
+        .into_iter()
+        .map(|v| object_call(v, whitelist))
+        .collect();
+    if calls.iter().any(|c| matches!(c, TextCall::NotACall)) {
+        return vec![TextCall::NotACall];
+    }
+    calls
+}
+
+/// One JSON value as a call.
+fn object_call(value: Value, whitelist: &[&str]) -> TextCall {
+    let Value::Object(map) = value else {
         return TextCall::NotACall;
     };
     // OpenAI-style nesting: {"function": {"name": ..., "arguments": ...}}.
@@ -191,6 +225,31 @@ pub fn render_for_text_model(request: &ChatRequest) -> ChatRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn several_whole_calls_are_several_calls_and_prose_around_them_is_none() {
+        let tools = ["call_service", "get_state"];
+        let two = "{\"name\": \"call_service\", \"arguments\": {\"service\": \"turn_on\"}}\n\
+                   {\"name\": \"call_service\", \"arguments\": {\"service\": \"turn_off\"}}";
+        assert_eq!(parse_text_calls(two, &tools).len(), 2);
+        let array = "```json\n[{\"name\": \"get_state\", \"arguments\": {}}, \
+                     {\"name\": \"get_state\", \"arguments\": {}}]\n```";
+        let parsed = parse_text_calls(array, &tools);
+        assert_eq!(parsed.len(), 2);
+        assert!(parsed.iter().all(|c| matches!(c, TextCall::Call { .. })));
+        let with_prose = "Sure: {\"name\": \"get_state\", \"arguments\": {}}";
+        assert_eq!(
+            parse_text_calls(with_prose, &tools),
+            vec![TextCall::NotACall]
+        );
+        let one_not_a_call = "{\"name\": \"get_state\", \"arguments\": {}} {\"note\": 1}";
+        assert_eq!(
+            parse_text_calls(one_not_a_call, &tools),
+            vec![TextCall::NotACall]
+        );
+        // A single call is still one call for the single-call parser; two are not.
+        assert!(matches!(parse_text_call(two, &tools), TextCall::NotACall));
+    }
     use pretty_assertions::assert_eq;
     use serde_json::json;
 
