@@ -650,11 +650,8 @@ fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     let specific = query.words.iter().any(|q| domain_of_word(q).is_none());
     let targets: Vec<&Entity> = if named.len() == 1 {
         named
-    } else if covering.len() == 1 {
-        covering
-    } else if specific
-        && (2..=6).contains(&covering.len())
-        && same_area(&covering, &query, registry)
+    } else if covering.len() == 1
+        || (specific && (2..=6).contains(&covering.len()) && same_area(&covering, &query, registry))
     {
         covering
     } else {
