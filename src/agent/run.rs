@@ -543,12 +543,46 @@ impl Agent<'_> {
                     *provider_data = response.provider_data.clone();
                 }
                 history.push(message);
-                let reply = if response.text.trim().is_empty() {
+                let text = response.text;
+                let verified = state.actions.iter().any(|a| a.verified);
+                // The last word after the round budget is held to the same rules as any reply:
+                // no claim without its action or read, no call as text, no guard note.
+                let unusable = text.trim().is_empty()
+                    || is_call_as_text(&text)
+                    || echoes_internal_note(&text)
+                    || (claims_action(&text) && !verified)
+                    || (state.reads == 0 && !verified && claims_action_or_observation(&text));
+                let nothing_done = state.actions.is_empty()
+                    && state.reads == 0
+                    && fastpath::is_action(&command_of(history));
+                if nothing_done {
+                    state
+                        .trace
+                        .push("an action was asked for and nothing was done: failed");
+                    let reply = reply::nothing_done(
+                        if unusable { "" } else { &text },
+                        self.reply_lang(&command_of(history)),
+                    );
+                    return finish(
+                        state,
+                        RunStatus::Failed("the request asked for an action and none ran".into()),
+                        reply,
+                    );
+                }
+                let reply = if unusable {
+                    state
+                        .trace
+                        .push("the final answer could not be passed on; said what was done");
                     reply::fallback_summary(&state.actions)
                 } else {
-                    reply::honest(response.text, &state.actions)
+                    reply::honest(text, &state.actions)
                 };
-                finish(state, RunStatus::Done, reply)
+                let status = if verified || state.reads > 0 {
+                    RunStatus::Done
+                } else {
+                    RunStatus::Failed("the round budget ended with nothing done or read".into())
+                };
+                finish(state, status, reply)
             }
             Err(e) => {
                 state
@@ -559,6 +593,20 @@ impl Agent<'_> {
             }
         }
     }
+}
+
+/// The person's last command in the history (not a HomeClaw note).
+fn command_of(history: &[Message]) -> String {
+    history
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            Message::User { content } if !content.starts_with("[HomeClaw]") => {
+                Some(content.clone())
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 fn note_response(state: &mut RunState, response: &ChatResponse) {

@@ -541,3 +541,25 @@ async fn a_verified_single_action_is_answered_without_a_second_model_request() {
     let result = run_with(&model, &home, &cfg, &mut history).await;
     assert_eq!(result.stats.rounds, 2);
 }
+
+#[tokio::test]
+async fn the_last_word_after_the_round_budget_is_held_to_the_same_rules() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        calls_reply("1", &[("search_entities", json!({"query": "pool pump"}))]),
+        text_reply("The pool pump is now on."),
+    ]);
+    let cfg = AgentConfig {
+        max_iterations: 1,
+        ..cfg()
+    };
+    let mut history = vec![Message::user("turn on the pool pump")];
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    assert!(
+        matches!(result.status, RunStatus::Failed(_)),
+        "{:?}",
+        result.status
+    );
+    assert_eq!(result.reply, "I did not change anything.");
+    assert!(home.calls().is_empty());
+}
