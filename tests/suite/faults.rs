@@ -352,6 +352,7 @@ async fn stream_faults_during_a_multi_tool_streaming_run_are_survived() {
         ToolRegistry,
         AgentConfig {
             fast_path: false,
+            answer_from_verification: false,
             ..AgentConfig::default()
         },
     );
