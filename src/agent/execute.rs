@@ -4,6 +4,9 @@
 
 use std::time::Duration;
 
+/// What a dry run records as the state seen after a call it did not make.
+pub const DRY_RUN_STATE: &str = "dry run: not called";
+
 use serde_json::Value;
 use tracing::debug;
 
@@ -41,7 +44,7 @@ impl Agent<'_> {
                 verified: false,
                 observed_state: targets
                     .iter()
-                    .map(|t| (t.clone(), "dry run: not called".to_owned()))
+                    .map(|t| (t.clone(), DRY_RUN_STATE.to_owned()))
                     .collect(),
             });
             return Ok(ToolOutput {

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
-use crate::ha::search::{Query, domain_of_word};
+use crate::ha::search::{Query, domain_of_word, word_score};
 use crate::text::{fold, tokens};
 
 /// The language a command was recognised in; replies are written in it.
@@ -86,6 +86,8 @@ const PHRASES: &[(&[&str], Intent, Lang)] = &[
     (&["zapal"], On, Lang::Pl),
     (&["wylacz"], Off, Lang::Pl),
     (&["zgas"], Off, Lang::Pl),
+    // "otwórz zamek": opening a lock is unlocking it.
+    (&["otworz", "zamek"], Unlock, Lang::Pl),
     (&["otworz"], Open, Lang::Pl),
     (&["zamknij"], Close, Lang::Pl),
     (&["zablokuj"], Lock, Lang::Pl),
@@ -357,13 +359,16 @@ fn intent(words: &[String], percent_at: Option<usize>) -> Option<(Intent, Lang, 
     }
 }
 
-/// Room words in Polish and German (folded, common inflections) and the English word a home
-/// set up in English names the room with: "w kuchni" finds the "Kitchen" area. A home named in
-/// Polish or German matches its own words directly.
-const ROOM_WORDS: [(&str, &[&str]); 14] = [
+/// Room, device and measure words in Polish and German (folded, common inflections, German
+/// compound parts) and the English word a home set up in English names them with: "w kuchni"
+/// finds the "Kitchen" area, "Deckenventilator" the "Ceiling Fan". A home named in Polish or
+/// German matches its own words directly.
+const WORDS: [(&str, &[&str]); 25] = [
     (
         "kitchen",
-        &["kuchnia", "kuchni", "kuchnie", "kuche", "kueche"],
+        &[
+            "kuchnia", "kuchni", "kuchnie", "kuche", "kueche", "kuchen", "kuechen",
+        ],
     ),
     (
         "bedroom",
@@ -396,16 +401,126 @@ const ROOM_WORDS: [(&str, &[&str]); 14] = [
         "humidity",
         &["wilgotnosc", "luftfeuchtigkeit", "feuchtigkeit"],
     ),
+    (
+        "ceiling",
+        &[
+            "decke",
+            "decken",
+            "sufit",
+            "sufitowe",
+            "sufitowy",
+            "sufitowa",
+            "sufitowych",
+        ],
+    ),
+    (
+        "fan",
+        &[
+            "ventilator",
+            "ventilatoren",
+            "wentylator",
+            "wentylatora",
+            "wentylatory",
+        ],
+    ),
+    ("window", &["fenster", "okno", "okna", "oknie"]),
+    (
+        "door",
+        &["tur", "tuer", "ture", "turen", "drzwi", "drzwiach"],
+    ),
+    (
+        "front",
+        &[
+            "haus",
+            "vorder",
+            "wejsciowe",
+            "wejsciowych",
+            "wejsciowy",
+            "wejsciowej",
+            "frontowe",
+            "frontowych",
+        ],
+    ),
+    (
+        "decorative",
+        &[
+            "deko",
+            "dekorative",
+            "dekorativen",
+            "dekoracyjne",
+            "dekoracyjny",
+            "dekoracyjnych",
+        ],
+    ),
+    (
+        "ac",
+        &[
+            "klimaanlage",
+            "klimatyzacja",
+            "klimatyzacje",
+            "klimatyzacji",
+            "klimatyzator",
+        ],
+    ),
+    ("heatpump", &["warmepumpe", "waermepumpe"]),
+    ("lock", &["schloss", "zamek", "zamka"]),
+    ("bed", &["bett", "lozko", "lozku"]),
+    (
+        "curtain",
+        &["vorhang", "vorhange", "zaslona", "zaslony", "zaslone"],
+    ),
 ];
 
 /// A query word matches a name word, itself or as the English room word it translates to.
 fn word_matches(query: &str, word: &str) -> bool {
-    use crate::ha::search::word_score;
     word_score(query, word) > 0.0
-        || ROOM_WORDS
+        || WORDS
             .iter()
             .filter(|(_, forms)| forms.contains(&query))
             .any(|(english, _)| word_score(english, word) > 0.0)
+}
+
+/// A word the tables know: a translated form, the English word it translates to, or a kind.
+fn known_word(word: &str) -> bool {
+    domain_of_word(word).is_some()
+        || WORDS
+            .iter()
+            .any(|(english, forms)| *english == word || forms.contains(&word))
+}
+
+/// A German compound the home does not name as one word, split into two known words:
+/// "deckenleuchten" is "decken leuchten", "haustur" is "haus tur". A home that names a device
+/// with the compound itself ("Deckenleuchte") matches it whole and is never split.
+fn split_compound(word: &str, registry: &Registry) -> Option<[String; 2]> {
+    if word.len() < 7 || known_word(word) {
+        return None;
+    }
+    let named_so = registry.entities().any(|e| {
+        let hay = &e.haystack;
+        hay.name
+            .iter()
+            .chain(&hay.object_id)
+            .chain(&hay.area)
+            .any(|w| word_score(word, w) > 0.0)
+    });
+    if named_so {
+        return None;
+    }
+    (3..=word.len() - 3)
+        .filter(|&i| word.is_char_boundary(i))
+        .find_map(|i| {
+            let (left, right) = word.split_at(i);
+            (known_word(left) && known_word(right)).then(|| [left.to_owned(), right.to_owned()])
+        })
+}
+
+/// The words left to name the target, German compounds split, as a search query.
+fn query_of(rest: &[&str], registry: &Registry) -> Query {
+    let words: Vec<String> = rest
+        .iter()
+        .flat_map(|w| split_compound(w, registry).map_or_else(|| vec![(*w).to_owned()], Vec::from))
+        .collect();
+    Query::new(&tokens(&words.join(" ")).join(" "))
 }
 
 /// Every query word is explained by this entity: a word of its name, id or area, or a word
@@ -418,7 +533,11 @@ fn covers(entity: &Entity, query: &Query) -> bool {
             .chain(&hay.object_id)
             .chain(&hay.area)
             .any(|w| word_matches(q, w))
-            || domain_of_word(q) == Some(entity.domain())
+            || domain_of_word(q).is_some_and(|kind| {
+                // "Beleuchtung" explains a switch named "Decorative Lights": its name says the
+                // kind. It does not *name* it (a kind word never picks one device alone).
+                kind == entity.domain() || hay.name.iter().any(|w| word_score(kind, w) > 0.0)
+            })
     })
 }
 
@@ -637,7 +756,7 @@ fn answer(text: &str, registry: &Registry) -> Option<Plan> {
                 && !STATE_WORDS.iter().any(|(_, forms)| forms.contains(w))
         })
         .collect();
-    let query = Query::new(&tokens(&rest.join(" ")).join(" "));
+    let query = query_of(&rest, registry);
     if query.is_empty() {
         return None;
     }
@@ -842,7 +961,7 @@ fn plan_one(text: &str, registry: &Registry) -> Plan {
         .map(|(_, w)| w.as_str())
         .filter(|w| !EVERY.contains(w))
         .collect();
-    let query = Query::new(&tokens(&rest.join(" ")).join(" "));
+    let query = query_of(&rest, registry);
     // Entities the intent can act on, with the service it means for each.
     let able: Vec<(&Entity, &'static str, Value)> = registry
         .entities()
@@ -873,10 +992,23 @@ fn plan_one(text: &str, registry: &Registry) -> Plan {
             .copied()
             .filter(|(e, ..)| named(e, &query))
             .collect();
+        let of_kind: Vec<_> = covering
+            .iter()
+            .copied()
+            .filter(|(e, ..)| {
+                query
+                    .words
+                    .iter()
+                    .any(|q| domain_of_word(q) == Some(e.domain()))
+            })
+            .collect();
         if !specific {
-            // "all lights": every one; "the lights" with one light: that one.
+            // "all lights": every one; "the lights" with one light: that one; "the light"
+            // with several: which one.
             if every || covering.len() == 1 {
                 covering
+            } else if let Some(kind) = singular_kind(&words, &query) {
+                return ask_which(&of_kind, kind, lang);
             } else {
                 return Plan::Model;
             }
@@ -886,6 +1018,9 @@ fn plan_one(text: &str, registry: &Registry) -> Plan {
             || (covering.len() > 1 && area_command(&covering, &query, registry))
         {
             covering
+        } else if !of_kind.is_empty() && area_command(&of_kind, &query, registry) {
+            // "the lights in the living room" are its lights, not a switch named "… Lights".
+            of_kind
         } else if (2..=4).contains(&covering.len())
             && covering
                 .iter()
@@ -934,6 +1069,95 @@ fn area_command(covering: &[&(&Entity, &str, Value)], query: &Query, registry: &
     !kinds.is_empty()
         && entities.iter().all(|e| kinds.contains(&e.domain()))
         && same_area(&entities, query, registry)
+}
+
+/// Words for one device of a kind ("the light", "das Fenster", "wentylator"): with several
+/// of that kind, the person meant one of them.
+const SINGULAR: [&str; 30] = [
+    "light",
+    "lamp",
+    "fan",
+    "window",
+    "blind",
+    "curtain",
+    "shutter",
+    "door",
+    "lock",
+    "switch",
+    "plug",
+    "vacuum",
+    "valve",
+    "thermostat",
+    "swiatlo",
+    "lampa",
+    "wentylator",
+    "okno",
+    "roleta",
+    "zamek",
+    "przelacznik",
+    "gniazdko",
+    "odkurzacz",
+    "licht",
+    "lampe",
+    "leuchte",
+    "ventilator",
+    "schloss",
+    "steckdose",
+    "tur",
+];
+
+/// German words alike in both numbers: singular only after a singular article.
+const SAME_IN_PLURAL: [&str; 4] = ["fenster", "schalter", "rollladen", "lautsprecher"];
+
+/// The one kind word of a kind-only command when it names a single device.
+fn singular_kind<'a>(words: &[String], query: &'a Query) -> Option<&'a str> {
+    let [kind] = query.words.as_slice() else {
+        return None;
+    };
+    if SINGULAR.contains(&kind.as_str()) {
+        return Some(kind);
+    }
+    let at = words.iter().position(|w| w == kind)?;
+    let article = at.checked_sub(1).map(|i| words[i].as_str());
+    (SAME_IN_PLURAL.contains(&kind.as_str())
+        && matches!(
+            article,
+            Some("das" | "den" | "dem" | "der" | "ein" | "einen")
+        ))
+    .then_some(kind.as_str())
+}
+
+/// Names shown in a "which one" question; more would not be read to the end.
+const MAX_NAMED: usize = 6;
+
+/// "Which one": among the devices of the kind, those whose name says the word ("Kitchen
+/// Window" for "das Fenster", not the "Garage Door" cover), else all of the kind.
+fn ask_which(of_kind: &[&(&Entity, &'static str, Value)], kind: &str, lang: Lang) -> Plan {
+    let saying: Vec<&Entity> = of_kind
+        .iter()
+        .map(|(e, ..)| *e)
+        .filter(|e| e.haystack.name.iter().any(|w| word_matches(kind, w)))
+        .collect();
+    let candidates: Vec<&Entity> = if saying.len() >= 2 {
+        saying
+    } else {
+        of_kind.iter().map(|(e, ..)| *e).collect()
+    };
+    if candidates.len() < 2 {
+        return Plan::Model;
+    }
+    let mut names: Vec<String> = candidates
+        .iter()
+        .take(MAX_NAMED)
+        .map(|e| e.name.clone())
+        .collect();
+    if candidates.len() > MAX_NAMED {
+        names.push("…".to_owned());
+    }
+    Plan::Ask {
+        question: which_question(&names, lang),
+        lang,
+    }
 }
 
 fn which_question(names: &[String], lang: Lang) -> String {

@@ -103,7 +103,17 @@ pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
     (
         "en",
         Claim::Action,
-        r"(?i)\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?called\s+(?:the\s+)?(?:service|tool)\b",
+        r"(?i)\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:called|sent|executed|run|ran|triggered|issued)\s+(?:the\s+|a\s+)?(?:[\w.`]+\s+){0,2}(?:service|tool|command|call)\b",
+    ),
+    (
+        "pl",
+        Claim::Action,
+        r"(?i)\b(?:wywołał|wysłał|wykonał)(?:em|am)\b",
+    ),
+    (
+        "de",
+        Claim::Action,
+        r"(?i)\bich\s+habe\b(?:[^.?!]|\.\w){0,60}\b(?:aufgerufen|ausgeführt|gesendet)\b",
     ),
     // Hedged claims are claims: "should be on" says the same as "is on" to the person.
     (
@@ -332,6 +342,15 @@ mod tests {
             "I have already called the service to turn on the light."
         ));
         assert!(claims_action("Ich habe das Licht eingeschaltet."));
+        // The breaker's note retold in the model's words is still a claim of a call.
+        assert!(claims_action(
+            "I have already called the lock service for the lock entity."
+        ));
+        assert!(claims_action("Wywołałem usługę lock.unlock."));
+        assert!(claims_action("Ich habe den Dienst lock.unlock aufgerufen."));
+        assert!(!claims_action(
+            "I can call the lock service if you approve."
+        ));
         assert!(!claims_action("I checked: the door is locked."));
         assert!(!claims_action("Die Temperatur beträgt 21 Grad."));
     }

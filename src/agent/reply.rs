@@ -191,6 +191,22 @@ pub fn from_verification(
             .map(|id| name(id).unwrap_or_else(|| id.clone()))
             .collect();
         let list = names.join(", ");
+        let dry = !action.observed_state.is_empty()
+            && action
+                .observed_state
+                .values()
+                .all(|s| s == super::execute::DRY_RUN_STATE);
+        if dry {
+            let call = format!("{}.{}", action.domain, action.service);
+            out.push(match lang {
+                Lang::En => format!("Dry run: I would call {call} on {list}; nothing was changed."),
+                Lang::Pl => format!("Próba: wywołałbym {call} dla {list}; niczego nie zmieniono."),
+                Lang::De => format!(
+                    "Probelauf: ich würde {call} für {list} aufrufen; nichts wurde geändert."
+                ),
+            });
+            continue;
+        }
         if !action.verified {
             let seen: Vec<String> = action
                 .observed_state
@@ -233,4 +249,56 @@ pub fn from_verification(
         });
     }
     out.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn call() -> FastCall {
+        FastCall {
+            domain: "light".into(),
+            service: "turn_on".into(),
+            entity_ids: vec!["light.bed_light".into()],
+            data: json!({}),
+        }
+    }
+
+    fn report(verified: bool, seen: &str) -> ActionReport {
+        ActionReport {
+            domain: "light".into(),
+            service: "turn_on".into(),
+            entity_ids: vec!["light.bed_light".into()],
+            verified,
+            observed_state: BTreeMap::from([("light.bed_light".into(), seen.into())]),
+        }
+    }
+
+    fn say(action: ActionReport, lang: Lang) -> String {
+        let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
+        from_verification(&[call()], &[action], name, lang)
+    }
+
+    #[test]
+    fn a_reply_from_verification_says_what_home_assistant_showed() {
+        assert_eq!(say(report(true, "on"), Lang::En), "Turned on Bed Light.");
+        assert!(say(report(false, "off"), Lang::De).contains("Bed Light: off"));
+    }
+
+    #[test]
+    fn a_dry_run_never_says_home_assistant_accepted_anything() {
+        let reply = say(
+            report(false, super::super::execute::DRY_RUN_STATE),
+            Lang::En,
+        );
+        assert_eq!(
+            reply,
+            "Dry run: I would call light.turn_on on Bed Light; nothing was changed."
+        );
+        assert!(!super::super::honesty::claims_action(&reply));
+    }
 }

@@ -25,6 +25,8 @@ const DOMAIN_WORDS: [(&str, &[&str]); 11] = [
             "lichter",
             "lampe",
             "lampen",
+            "leuchte",
+            "leuchten",
             "beleuchtung",
             "oswietlenie",
         ],
