@@ -93,6 +93,25 @@ impl Ha {
         Ok(())
     }
 
+    /// Waits (30 s at most) until no entity a setup step touched is still moving: a demo cover
+    /// takes seconds to open, and a command sent meanwhile meets a device that ignores it
+    /// (a close while the cover starts opening from 0 does nothing), which measures the
+    /// harness, not the agent.
+    async fn settle(&self, setup: &[serde_json::Map<String, serde_json::Value>]) {
+        let entities: Vec<&str> = setup
+            .iter()
+            .filter_map(|step| step.get("entity_id").and_then(|v| v.as_str()))
+            .collect();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        for entity in entities {
+            while ["opening", "closing"].contains(&self.state(entity).await.as_str())
+                && Instant::now() < deadline
+            {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    }
+
     async fn state(&self, entity: &str) -> String {
         let response = self
             .http
@@ -186,6 +205,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 for step in &case.setup {
                     ha.service(step).await?;
                 }
+                ha.settle(&case.setup).await;
                 let started = Instant::now();
                 let row = if *agent == "homeclaw" {
                     let body: serde_json::Value = ha
