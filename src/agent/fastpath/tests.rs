@@ -3,6 +3,7 @@
 
 use serde_json::json;
 
+use super::target::split_compound;
 use super::*;
 use crate::config::ExposureConfig;
 use crate::ha::exposure::{AssistExposure, ExposurePolicy};

@@ -1,0 +1,367 @@
+//! Reading a command: its words, its intent and the language it is in.
+
+use serde_json::{Value, json};
+
+use crate::ha::search::domain_of_word;
+use crate::text::fold;
+
+/// The language a command was recognised in; replies are written in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    En,
+    Pl,
+    De,
+}
+
+impl Lang {
+    /// The language of a tag such as `pl` or `de-DE`; English for anything else.
+    pub fn from_tag(tag: &str) -> Self {
+        match tag.get(..2).map(str::to_ascii_lowercase).as_deref() {
+            Some("pl") => Self::Pl,
+            Some("de") => Self::De,
+            _ => Self::En,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Intent {
+    On,
+    Off,
+    Open,
+    Close,
+    Lock,
+    Unlock,
+    Start,
+    Dock,
+    Pause,
+    Resume,
+    Next,
+    Mute,
+    Toggle,
+    Percent(u8),
+}
+
+use Intent::*;
+
+/// Words (folded, contiguous) that name an intent, per language.
+pub(super) const PHRASES: &[(&[&str], Intent, Lang)] = &[
+    (&["turn", "on"], On, Lang::En),
+    (&["switch", "on"], On, Lang::En),
+    (&["turn", "off"], Off, Lang::En),
+    (&["switch", "off"], Off, Lang::En),
+    (&["open"], Open, Lang::En),
+    (&["close"], Close, Lang::En),
+    (&["shut"], Close, Lang::En),
+    (&["unlock"], Unlock, Lang::En),
+    (&["lock"], Lock, Lang::En),
+    (&["start"], Start, Lang::En),
+    (&["vacuum"], Start, Lang::En),
+    (&["clean"], Start, Lang::En),
+    (&["water"], Open, Lang::En),
+    (&["return"], Dock, Lang::En),
+    (&["send"], Dock, Lang::En),
+    (&["dock"], Dock, Lang::En),
+    (&["unpause"], Resume, Lang::En),
+    (&["pause"], Pause, Lang::En),
+    (&["resume"], Resume, Lang::En),
+    (&["skip"], Next, Lang::En),
+    (&["next", "track"], Next, Lang::En),
+    (&["next", "song"], Next, Lang::En),
+    (&["mute"], Mute, Lang::En),
+    (&["toggle"], Toggle, Lang::En),
+    (&["wlacz"], On, Lang::Pl),
+    (&["zapal"], On, Lang::Pl),
+    (&["wylacz"], Off, Lang::Pl),
+    (&["zgas"], Off, Lang::Pl),
+    // "otwórz zamek": opening a lock is unlocking it.
+    (&["otworz", "zamek"], Unlock, Lang::Pl),
+    (&["otworz"], Open, Lang::Pl),
+    (&["zamknij"], Close, Lang::Pl),
+    (&["zablokuj"], Lock, Lang::Pl),
+    (&["odblokuj"], Unlock, Lang::Pl),
+    (&["uruchom"], Start, Lang::Pl),
+    (&["wstrzymaj"], Pause, Lang::Pl),
+    (&["wznow"], Resume, Lang::Pl),
+    (&["wycisz"], Mute, Lang::Pl),
+    (&["przelacz"], Toggle, Lang::Pl),
+    (&["einschalten"], On, Lang::De),
+    (&["ausschalten"], Off, Lang::De),
+    (&["offne"], Open, Lang::De),
+    (&["oeffne"], Open, Lang::De),
+    (&["schliesse"], Close, Lang::De),
+    (&["schliess"], Close, Lang::De),
+    (&["verriegle"], Lock, Lang::De),
+    (&["entriegle"], Unlock, Lang::De),
+    (&["entsperre"], Unlock, Lang::De),
+    (&["sperre"], Lock, Lang::De),
+    (&["starte"], Start, Lang::De),
+    (&["pausiere"], Pause, Lang::De),
+    (&["umschalten"], Toggle, Lang::De),
+];
+
+/// German separable verbs: the verb, then its particle anywhere later ("schalte das Licht ein").
+pub(super) const SEPARABLE: [&str; 5] = ["schalte", "schalt", "mach", "mache", "dreh"];
+pub(super) const PARTICLES: [(&str, Intent); 5] = [
+    ("ein", On),
+    ("an", On),
+    ("aus", Off),
+    ("auf", Open),
+    ("zu", Close),
+];
+
+/// Words that carry the request's shape but name no device.
+pub(super) const FILLER: [&str; 37] = [
+    "set",
+    "playing",
+    "vacuuming",
+    "cleaning",
+    "water",
+    "turn",
+    "make",
+    "dim",
+    "to",
+    "brightness",
+    "percent",
+    "procent",
+    "prozent",
+    "volume",
+    "glosnosc",
+    "lautstarke",
+    "jasnosc",
+    "helligkeit",
+    "song",
+    "track",
+    "base",
+    "back",
+    "down",
+    "up",
+    "again",
+    "now",
+    "ustaw",
+    "stelle",
+    "setze",
+    "auf",
+    "na",
+    "the",
+    "please",
+    "can",
+    "you",
+    "could",
+    "its",
+];
+
+/// Question openers: a question about the home is not an action.
+pub(super) const QUESTION_WORDS: [&str; 16] = [
+    "is", "are", "what", "which", "how", "does", "do", "did", "czy", "jaki", "jaka", "ile", "ist",
+    "sind", "welche", "wie",
+];
+
+/// Words that make a domain-only command mean every device of that kind.
+pub(super) const EVERY: [&str; 5] = ["all", "every", "wszystkie", "alle", "samtliche"];
+
+/// The service (and its fields) an intent means for a domain, if it means one.
+pub(super) fn service_for(
+    intent: Intent,
+    domain: &str,
+    volume: bool,
+) -> Option<(&'static str, Value)> {
+    if volume && domain != "media_player" {
+        // "volume" names what to change: only a media player has one.
+        return None;
+    }
+    let none = || json!({});
+    let pair = match (intent, domain) {
+        (Percent(n), "media_player") if volume => {
+            ("volume_set", json!({"volume_level": f64::from(n) / 100.0}))
+        }
+        (_, "media_player") if volume && !matches!(intent, Mute) => return None,
+        (Percent(n), "light") => ("turn_on", json!({"brightness_pct": n})),
+        (Percent(n), "cover") => ("set_cover_position", json!({"position": n})),
+        (Percent(n), "valve") => ("set_valve_position", json!({"position": n})),
+        (Percent(n), "fan") => ("set_percentage", json!({"percentage": n})),
+        (
+            On,
+            "light" | "switch" | "fan" | "media_player" | "input_boolean" | "climate"
+            | "humidifier" | "siren",
+        ) => ("turn_on", none()),
+        (
+            Off,
+            "light" | "switch" | "fan" | "media_player" | "input_boolean" | "climate"
+            | "humidifier" | "siren",
+        ) => ("turn_off", none()),
+        (Toggle, "light" | "switch" | "fan" | "input_boolean" | "media_player" | "cover") => {
+            ("toggle", none())
+        }
+        (Open, "cover") => ("open_cover", none()),
+        (Close, "cover") => ("close_cover", none()),
+        (Open | On, "valve") => ("open_valve", none()),
+        (Close | Off, "valve") => ("close_valve", none()),
+        (Lock, "lock") => ("lock", none()),
+        (Unlock, "lock") => ("unlock", none()),
+        (Start, "vacuum") | (Resume, "vacuum") => ("start", none()),
+        (Dock, "vacuum") => ("return_to_base", none()),
+        (Pause, "vacuum") => ("pause", none()),
+        (Pause, "media_player") => ("media_pause", none()),
+        (Resume | Start, "media_player") => ("media_play", none()),
+        (Next, "media_player") => ("media_next_track", none()),
+        (Mute, "media_player") => ("volume_mute", json!({"is_volume_muted": true})),
+        _ => return None,
+    };
+    Some(pair)
+}
+
+/// A percentage in the words ("50%", "50 percent", "50 procent"), and the words it used.
+/// `percent_at` is the word a `%` followed in the raw text (folding drops the sign).
+pub(super) fn percentage(words: &[String], percent_at: Option<usize>) -> Option<(u8, Vec<usize>)> {
+    for (i, w) in words.iter().enumerate() {
+        let Ok(n) = w.parse::<u8>() else {
+            continue;
+        };
+        if n > 100 {
+            continue;
+        }
+        let unit = words
+            .get(i + 1)
+            .is_some_and(|u| ["percent", "procent", "prozent"].contains(&u.as_str()));
+        if unit {
+            return Some((n, vec![i, i + 1]));
+        }
+        if percent_at == Some(i) {
+            return Some((n, vec![i]));
+        }
+    }
+    None
+}
+
+/// The folded words, and the index of the word a raw `%` followed.
+pub(super) fn words_of(text: &str) -> (Vec<String>, Option<usize>) {
+    let mut words = Vec::new();
+    let mut percent_at = None;
+    for raw in text.split_whitespace() {
+        let has_percent = raw.contains('%');
+        for w in fold(raw).split(' ').filter(|w| !w.is_empty()) {
+            words.push(w.to_owned());
+        }
+        if has_percent && !words.is_empty() {
+            percent_at = Some(words.len() - 1);
+        }
+    }
+    (words, percent_at)
+}
+
+/// The intent, its language and the word positions it used; `None` for none or two.
+pub(super) fn intent(
+    words: &[String],
+    percent_at: Option<usize>,
+) -> Option<(Intent, Lang, Vec<usize>)> {
+    let mut found: Vec<(Intent, Lang, Vec<usize>)> = Vec::new();
+    let mut used = vec![false; words.len()];
+    for (phrase, intent, lang) in PHRASES {
+        let n = phrase.len();
+        if let Some(start) = (0..words.len().saturating_sub(n - 1))
+            .find(|&s| !used[s] && (0..n).all(|k| words[s + k] == phrase[k]))
+        {
+            // A later "lock" in "unlock the smart lock" is the device, not a second intent;
+            // "water" and "clean" are verbs only first ("turn off the water").
+            if start > 0
+                && n == 1
+                && (domain_of_word(&words[start]).is_some()
+                    || ["water", "clean"].contains(&phrase[0]))
+            {
+                continue;
+            }
+            (start..start + n).for_each(|k| used[k] = true);
+            found.push((*intent, *lang, (start..start + n).collect()));
+        }
+    }
+    if let Some(verb) = words.iter().position(|w| SEPARABLE.contains(&w.as_str()))
+        && let Some((offset, particle)) = words[verb + 1..]
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, w)| PARTICLES.iter().find(|(p, _)| p == w).map(|(_, x)| (i, *x)))
+    {
+        found.push((particle, Lang::De, vec![verb, verb + 1 + offset]));
+    }
+    // "kitchen light off": a trailing on/off is the intent.
+    if found.is_empty()
+        && let Some(last) = words.last()
+    {
+        let trailing = match last.as_str() {
+            "on" => Some(On),
+            "off" => Some(Off),
+            _ => None,
+        };
+        if let Some(i) = trailing {
+            found.push((i, Lang::En, vec![words.len() - 1]));
+        }
+    }
+    // "skip to the next track" says one thing twice.
+    while found.len() > 1
+        && found.iter().all(|f| f.0 == found[0].0)
+        && let Some((_, _, more)) = found.pop()
+    {
+        found[0].2.extend(more);
+    }
+    let percent = percentage(words, percent_at);
+    match (found.len(), percent) {
+        (0, Some((n, at))) => Some((Percent(n), Lang::En, at)),
+        // "turn the volume down to 50%", "set it on 50%": the number says what.
+        (1, Some((n, at))) if matches!(found[0].0, On | Off) => {
+            let mut used = found[0].2.clone();
+            used.extend(at);
+            Some((Percent(n), found[0].1, used))
+        }
+        (1, None) => found.pop(),
+        _ => None,
+    }
+}
+
+/// "add X to L", "put X on L", "dodaj X do L", "füge X zu L hinzu", "setze X auf L": the verb,
+/// the preposition before the list's name, and the language.
+pub(super) const ADD_ITEM: [(&str, &[&str], Lang); 6] = [
+    ("add", &["to"], Lang::En),
+    ("put", &["on", "onto"], Lang::En),
+    ("dodaj", &["do", "na"], Lang::Pl),
+    ("fuge", &["zu", "zur", "zum"], Lang::De),
+    ("fuege", &["zu", "zur", "zum"], Lang::De),
+    ("setze", &["auf"], Lang::De),
+];
+
+/// Whether a command asks for an action (one intent, not a question), whatever its target.
+pub fn is_action(text: &str) -> bool {
+    let trimmed = text.trim();
+    if trimmed.ends_with('?') {
+        return false;
+    }
+    let (words, percent_at) = words_of(trimmed);
+    let question = words
+        .first()
+        .is_some_and(|w| QUESTION_WORDS.contains(&w.as_str()));
+    let adds = ADD_ITEM
+        .iter()
+        .any(|(verb, ..)| words.first().is_some_and(|w| w == verb));
+    !question && (adds || intent(&words, percent_at).is_some())
+}
+
+/// Words that join two requests in one command.
+pub(super) const JOINERS: [&str; 6] = ["and", "then", "also", "i", "oraz", "und"];
+
+/// One action and nothing more: no second request joined on, no question.
+pub fn is_single_action(text: &str) -> bool {
+    let (words, _) = words_of(text);
+    is_action(text) && !text.contains(',') && !words.iter().any(|w| JOINERS.contains(&w.as_str()))
+}
+
+/// The language a command's intent words are in (English when none is recognised).
+pub fn language_of(text: &str) -> Lang {
+    let (words, percent_at) = words_of(text);
+    if let Some((_, lang, _)) = intent(&words, percent_at) {
+        return lang;
+    }
+    ADD_ITEM
+        .iter()
+        .find(|(verb, ..)| words.first().is_some_and(|w| w == verb))
+        .map_or(Lang::En, |(_, _, lang)| *lang)
+}

@@ -1,0 +1,403 @@
+//! The deterministic fast path: a command that names one intent (on/off, open/close,
+//! lock/unlock, start, dock, pause, resume, next, mute, toggle, a percentage, adding an item to
+//! a to-do list) and resolves to one target set in the live registry runs without asking the
+//! model at all. It is executed through
+//! the same call path as a model's call (validation, policy, approval, verification), so the only
+//! thing skipped is the guessing.
+//!
+//! Invariants: pure (the registry in, a plan out); anything uncertain — a question, no intent,
+//! two intents, a word no target explains, several equally good targets of different kinds — is
+//! [`Plan::Model`]; a single-device command with a few equally good targets of one kind asks
+//! which, naming them.
+
+mod intent;
+mod question;
+mod target;
+mod todo;
+
+use serde_json::{Value, json};
+
+use crate::ha::exposure::ServiceDecision;
+use crate::ha::registry::{Entity, Registry};
+use crate::ha::search::{Query, domain_of_word};
+use crate::text::fold;
+use intent::{EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, words_of};
+pub use intent::{Lang, is_action, is_single_action, language_of};
+use question::{answer, same_area};
+use target::{covers, named, query_of, word_matches};
+use todo::add_item;
+
+/// One service call the fast path makes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FastCall {
+    pub domain: String,
+    pub service: String,
+    pub entity_ids: Vec<String>,
+    pub data: Value,
+}
+
+impl FastCall {
+    /// The `call_service` tool arguments for this call.
+    pub fn arguments(&self) -> Value {
+        let mut args = json!({
+            "domain": self.domain,
+            "service": self.service,
+            "entity_id": self.entity_ids,
+        });
+        if self.data.as_object().is_some_and(|d| !d.is_empty()) {
+            args["data"] = self.data.clone();
+        }
+        args
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    /// A question about the home answered from the live registry.
+    Answer { text: String, lang: Lang },
+    /// Run these calls (one per domain), then reply from their verification.
+    Act { calls: Vec<FastCall>, lang: Lang },
+    /// A few equally good targets for a single-device command: ask which.
+    Ask { question: String, lang: Lang },
+    /// Not certain: the model decides.
+    Model,
+}
+
+/// The plan for a command: one request, or several joined by "and", "then" or commas
+/// ("turn on the kitchen light and then turn off the living room light"). A part without its
+/// own verb takes the one before ("turn on the kitchen light and the hall light"). Joined
+/// requests run only when every part resolves; otherwise the model decides for the whole.
+pub fn plan(text: &str, registry: &Registry) -> Plan {
+    let parts = split_requests(text);
+    if parts.len() < 2 {
+        return plan_one(text, registry);
+    }
+    let mut calls: Vec<FastCall> = Vec::new();
+    let mut first_lang = None;
+    let mut verb: Option<String> = None;
+    for part in &parts {
+        let (words, percent_at) = words_of(part);
+        let own = intent(&words, percent_at).is_some() || add_item(part, registry).is_some();
+        let text = match (&verb, own) {
+            (_, true) => {
+                verb = leading_verb(part);
+                part.clone()
+            }
+            (Some(v), false) => format!("{v} {part}"),
+            (None, false) => return Plan::Model,
+        };
+        match plan_one(&text, registry) {
+            Plan::Act { calls: more, lang } => {
+                first_lang.get_or_insert(lang);
+                calls.extend(more);
+            }
+            _ => return Plan::Model,
+        }
+    }
+    Plan::Act {
+        calls,
+        lang: first_lang.unwrap_or(Lang::En),
+    }
+}
+
+/// The parts of a command joined by "and", "then", "i", "und" or commas.
+fn split_requests(text: &str) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    for raw in text.split_inclusive([',', ' ']) {
+        let word = fold(raw.trim_end_matches([',', ' ']));
+        let ends_part = raw.ends_with(',');
+        if word == "both" {
+            // "both the kitchen light and the hall light": the "and" splits.
+            continue;
+        }
+        if JOINERS.contains(&word.as_str()) {
+            if !parts.last().is_some_and(|p| p.trim().is_empty()) {
+                parts.push(String::new());
+            }
+            continue;
+        }
+        if let Some(last) = parts.last_mut() {
+            last.push_str(raw.trim_end_matches(','));
+            if ends_part {
+                last.push(' ');
+            }
+        }
+        if ends_part {
+            parts.push(String::new());
+        }
+    }
+    parts
+        .into_iter()
+        .map(|p| p.trim().to_owned())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// The verb words a part starts with, for the parts after it that have none ("turn on").
+fn leading_verb(part: &str) -> Option<String> {
+    let raw: Vec<&str> = part.split_whitespace().collect();
+    let (words, percent_at) = words_of(part);
+    let (_, _, used) = intent(&words, percent_at)?;
+    let last = *used.iter().max()?;
+    (used.contains(&0) && last < 3 && last < raw.len()).then(|| raw[..=last].join(" "))
+}
+
+/// The plan for one request.
+fn plan_one(text: &str, registry: &Registry) -> Plan {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Plan::Model;
+    }
+    if let Some(answer) = answer(trimmed, registry) {
+        return answer;
+    }
+    if trimmed.ends_with('?') {
+        return Plan::Model;
+    }
+    if let Some(plan) = add_item(trimmed, registry) {
+        return plan;
+    }
+    let (words, percent_at) = words_of(trimmed);
+    if words
+        .first()
+        .is_some_and(|w| QUESTION_WORDS.contains(&w.as_str()))
+    {
+        return Plan::Model;
+    }
+    let Some((intent, lang, used)) = intent(&words, percent_at) else {
+        return Plan::Model;
+    };
+    let volume = words
+        .iter()
+        .any(|w| ["volume", "glosnosc", "lautstarke"].contains(&w.as_str()));
+    let every = words.iter().any(|w| EVERY.contains(&w.as_str()));
+    // "start vacuuming", "clean the living room": only a vacuum cleans.
+    let cleaning = words.iter().any(|w| {
+        [
+            "vacuum",
+            "vacuuming",
+            "clean",
+            "cleaning",
+            "odkurz",
+            "odkurzaj",
+            "sauge",
+        ]
+        .contains(&w.as_str())
+    });
+    let rest: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| !used.contains(i) && !FILLER.contains(&w.as_str()))
+        .map(|(_, w)| w.as_str())
+        .filter(|w| !EVERY.contains(w))
+        .collect();
+    let query = query_of(&rest, registry);
+    // Entities the intent can act on, with the service it means for each.
+    let able: Vec<(&Entity, &'static str, Value)> = registry
+        .entities()
+        .filter(|e| !cleaning || e.domain() == "vacuum")
+        .filter_map(|e| {
+            let (service, data) = service_for(intent, e.domain(), volume)?;
+            let allowed = matches!(
+                registry.service_decision(e.domain(), service),
+                Some(ServiceDecision::Allowed)
+            );
+            allowed.then_some((e, service, data))
+        })
+        .collect();
+    let chosen: Vec<&(&Entity, &'static str, Value)> = if query.is_empty() {
+        // Nothing named: only a lone device of a kind the request implies.
+        if able.len() == 1
+            && (volume || cleaning || matches!(intent, Dock | Next | Mute | Pause | Resume))
+        {
+            able.iter().collect()
+        } else {
+            return Plan::Model;
+        }
+    } else {
+        let covering: Vec<_> = able.iter().filter(|(e, ..)| covers(e, &query)).collect();
+        let specific = query.words.iter().any(|q| domain_of_word(q).is_none());
+        let fully_named: Vec<_> = covering
+            .iter()
+            .copied()
+            .filter(|(e, ..)| named(e, &query))
+            .collect();
+        let of_kind: Vec<_> = covering
+            .iter()
+            .copied()
+            .filter(|(e, ..)| {
+                query
+                    .words
+                    .iter()
+                    .any(|q| domain_of_word(q) == Some(e.domain()))
+            })
+            .collect();
+        if !specific {
+            // "all lights": every one; "the lights" with one light: that one; "the light"
+            // with several: which one.
+            if every || covering.len() == 1 {
+                covering
+            } else if let Some(kind) = singular_kind(&words, &query) {
+                return ask_which(&of_kind, kind, lang);
+            } else {
+                return Plan::Model;
+            }
+        } else if fully_named.len() == 1 {
+            fully_named
+        } else if covering.len() == 1
+            || (covering.len() > 1 && area_command(&covering, &query, registry))
+        {
+            covering
+        } else if !of_kind.is_empty() && area_command(&of_kind, &query, registry) {
+            // "the lights in the living room" are its lights, not a switch named "… Lights".
+            of_kind
+        } else if (2..=4).contains(&covering.len())
+            && covering
+                .iter()
+                .all(|(e, ..)| e.domain() == covering[0].0.domain())
+        {
+            let names: Vec<String> = covering.iter().map(|(e, ..)| e.name.clone()).collect();
+            return Plan::Ask {
+                question: which_question(&names, lang),
+                lang,
+            };
+        } else {
+            return Plan::Model;
+        }
+    };
+    if chosen.is_empty() {
+        return Plan::Model;
+    }
+    let mut calls: Vec<FastCall> = Vec::new();
+    for (entity, service, data) in chosen {
+        match calls
+            .iter_mut()
+            .find(|c| c.domain == entity.domain() && c.service == *service)
+        {
+            Some(call) => call.entity_ids.push(entity.entity_id.clone()),
+            None => calls.push(FastCall {
+                domain: entity.domain().to_owned(),
+                service: (*service).to_owned(),
+                entity_ids: vec![entity.entity_id.clone()],
+                data: data.clone(),
+            }),
+        }
+    }
+    Plan::Act { calls, lang }
+}
+
+/// All the covering entities share one area the query names, and every other query word only
+/// names their kind: "the kitchen lights" means every light in the kitchen.
+fn area_command(covering: &[&(&Entity, &str, Value)], query: &Query, registry: &Registry) -> bool {
+    // "Turn on the living room" names no kind: not everything in it.
+    let kinds: Vec<&str> = query
+        .words
+        .iter()
+        .filter_map(|q| domain_of_word(q))
+        .collect();
+    let entities: Vec<&Entity> = covering.iter().map(|(e, ..)| *e).collect();
+    !kinds.is_empty()
+        && entities.iter().all(|e| kinds.contains(&e.domain()))
+        && same_area(&entities, query, registry)
+}
+
+/// Words for one device of a kind ("the light", "das Fenster", "wentylator"): with several
+/// of that kind, the person meant one of them.
+const SINGULAR: [&str; 30] = [
+    "light",
+    "lamp",
+    "fan",
+    "window",
+    "blind",
+    "curtain",
+    "shutter",
+    "door",
+    "lock",
+    "switch",
+    "plug",
+    "vacuum",
+    "valve",
+    "thermostat",
+    "swiatlo",
+    "lampa",
+    "wentylator",
+    "okno",
+    "roleta",
+    "zamek",
+    "przelacznik",
+    "gniazdko",
+    "odkurzacz",
+    "licht",
+    "lampe",
+    "leuchte",
+    "ventilator",
+    "schloss",
+    "steckdose",
+    "tur",
+];
+
+/// German words alike in both numbers: singular only after a singular article.
+const SAME_IN_PLURAL: [&str; 4] = ["fenster", "schalter", "rollladen", "lautsprecher"];
+
+/// The one kind word of a kind-only command when it names a single device.
+fn singular_kind<'a>(words: &[String], query: &'a Query) -> Option<&'a str> {
+    let [kind] = query.words.as_slice() else {
+        return None;
+    };
+    if SINGULAR.contains(&kind.as_str()) {
+        return Some(kind);
+    }
+    let at = words.iter().position(|w| w == kind)?;
+    let article = at.checked_sub(1).map(|i| words[i].as_str());
+    (SAME_IN_PLURAL.contains(&kind.as_str())
+        && matches!(
+            article,
+            Some("das" | "den" | "dem" | "der" | "ein" | "einen")
+        ))
+    .then_some(kind.as_str())
+}
+
+/// Names shown in a "which one" question; more would not be read to the end.
+const MAX_NAMED: usize = 6;
+
+/// "Which one": among the devices of the kind, those whose name says the word ("Kitchen
+/// Window" for "das Fenster", not the "Garage Door" cover), else all of the kind.
+fn ask_which(of_kind: &[&(&Entity, &'static str, Value)], kind: &str, lang: Lang) -> Plan {
+    let saying: Vec<&Entity> = of_kind
+        .iter()
+        .map(|(e, ..)| *e)
+        .filter(|e| e.haystack.name.iter().any(|w| word_matches(kind, w)))
+        .collect();
+    let candidates: Vec<&Entity> = if saying.len() >= 2 {
+        saying
+    } else {
+        of_kind.iter().map(|(e, ..)| *e).collect()
+    };
+    if candidates.len() < 2 {
+        return Plan::Model;
+    }
+    let mut names: Vec<String> = candidates
+        .iter()
+        .take(MAX_NAMED)
+        .map(|e| e.name.clone())
+        .collect();
+    if candidates.len() > MAX_NAMED {
+        names.push("…".to_owned());
+    }
+    Plan::Ask {
+        question: which_question(&names, lang),
+        lang,
+    }
+}
+
+fn which_question(names: &[String], lang: Lang) -> String {
+    let list = names.join(", ");
+    match lang {
+        Lang::En => format!("Which one do you mean: {list}?"),
+        Lang::Pl => format!("Które masz na myśli: {list}?"),
+        Lang::De => format!("Welches meinst du: {list}?"),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,181 @@
+//! Plain questions about the state of named things, answered from the live registry.
+
+use super::Plan;
+use super::intent::{FILLER, Lang, QUESTION_WORDS, words_of};
+use super::target::{covers, named, query_of, word_matches};
+use crate::ha::registry::{Entity, Registry};
+use crate::ha::search::{Query, domain_of_word};
+use crate::text::tokens;
+
+/// States a question may ask about (folded words, en/pl/de) and the state they mean.
+pub(super) const STATE_WORDS: [(&str, &[&str]); 8] = [
+    (
+        "on",
+        &[
+            "on",
+            "wlaczone",
+            "wlaczony",
+            "wlaczona",
+            "an",
+            "eingeschaltet",
+        ],
+    ),
+    (
+        "off",
+        &[
+            "off",
+            "wylaczone",
+            "wylaczony",
+            "wylaczona",
+            "aus",
+            "ausgeschaltet",
+        ],
+    ),
+    (
+        "open",
+        &["open", "otwarte", "otwarty", "otwarta", "offen", "geoffnet"],
+    ),
+    (
+        "closed",
+        &[
+            "closed",
+            "zamkniete",
+            "zamkniety",
+            "zamknieta",
+            "geschlossen",
+        ],
+    ),
+    (
+        "locked",
+        &[
+            "locked",
+            "zablokowane",
+            "zablokowany",
+            "verriegelt",
+            "abgeschlossen",
+        ],
+    ),
+    (
+        "unlocked",
+        &["unlocked", "odblokowane", "odblokowany", "entriegelt"],
+    ),
+    ("playing", &["playing", "gra", "spielt"]),
+    ("paused", &["paused", "wstrzymany", "pausiert"]),
+];
+
+/// Question words and the verbs around them, which name nothing in the home.
+pub(super) const QUESTION_FILLER: [&str; 20] = [
+    "what", "whats", "s", "is", "are", "how", "high", "much", "which", "czy", "jaka", "jaki",
+    "jest", "sa", "ile", "wie", "hoch", "ist", "sind", "welche",
+];
+
+/// The language a question is in, from its first word.
+pub(super) fn question_lang(first: &str) -> Lang {
+    match first {
+        "czy" | "jaka" | "jaki" | "ile" | "ktore" => Lang::Pl,
+        "ist" | "sind" | "wie" | "welche" | "welcher" => Lang::De,
+        _ => Lang::En,
+    }
+}
+
+/// A plain question about the state of named things, answered from the registry: "is the
+/// front door locked?", "what is the outside temperature?", "czy światło w kuchni jest
+/// włączone?". `None` when it is not such a question or the target is not certain.
+pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
+    let (words, _) = words_of(text);
+    let first = words.first()?;
+    if !(text.trim_end().ends_with('?') || QUESTION_WORDS.contains(&first.as_str())) {
+        return None;
+    }
+    let lang = question_lang(first);
+    let asked = words.iter().find_map(|w| {
+        STATE_WORDS
+            .iter()
+            .find(|(_, forms)| forms.contains(&w.as_str()))
+            .map(|(state, _)| *state)
+    });
+    let rest: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| {
+            !QUESTION_FILLER.contains(w)
+                && !FILLER.contains(w)
+                && !STATE_WORDS.iter().any(|(_, forms)| forms.contains(w))
+        })
+        .collect();
+    let query = query_of(&rest, registry);
+    if query.is_empty() {
+        return None;
+    }
+    let covering: Vec<&Entity> = registry.entities().filter(|e| covers(e, &query)).collect();
+    let named: Vec<&Entity> = covering
+        .iter()
+        .copied()
+        .filter(|e| named(e, &query))
+        .collect();
+    let specific = query.words.iter().any(|q| domain_of_word(q).is_none());
+    let targets: Vec<&Entity> = if named.len() == 1 {
+        named
+    } else if covering.len() == 1
+        || (specific && (2..=6).contains(&covering.len()) && same_area(&covering, &query, registry))
+    {
+        covering
+    } else {
+        return None;
+    };
+    let value = |e: &Entity| {
+        let unit = e
+            .attributes
+            .get("unit_of_measurement")
+            .and_then(serde_json::Value::as_str)
+            .map(|u| format!(" {u}"))
+            .unwrap_or_default();
+        format!("{}{unit}", e.state)
+    };
+    let listed: Vec<String> = targets
+        .iter()
+        .map(|e| match lang {
+            Lang::De => format!("{} ist {}", e.name, value(e)),
+            Lang::Pl => format!("{}: {}", e.name, value(e)),
+            Lang::En => format!("{} is {}", e.name, value(e)),
+        })
+        .collect();
+    let listed = listed.join("; ");
+    let text = match asked {
+        Some(state) => {
+            let yes = targets.iter().all(|e| e.state == state);
+            let word = match (lang, yes) {
+                (Lang::En, true) => "Yes",
+                (Lang::En, false) => "No",
+                (Lang::Pl, true) => "Tak",
+                (Lang::Pl, false) => "Nie",
+                (Lang::De, true) => "Ja",
+                (Lang::De, false) => "Nein",
+            };
+            format!("{word}: {listed}.")
+        }
+        None => format!("{listed}."),
+    };
+    Some(Plan::Answer { text, lang })
+}
+
+/// All in one area the query names (the other words only name their kind or the measure).
+pub(super) fn same_area(entities: &[&Entity], query: &Query, registry: &Registry) -> bool {
+    let Some(area_id) = entities[0].area_id.as_deref() else {
+        return false;
+    };
+    if !entities
+        .iter()
+        .all(|e| e.area_id.as_deref() == Some(area_id))
+    {
+        return false;
+    }
+    let Some(area) = registry.area(area_id) else {
+        return false;
+    };
+    let area_words = tokens(&area.name);
+    query
+        .words
+        .iter()
+        .all(|q| domain_of_word(q).is_some() || area_words.iter().any(|w| word_matches(q, w)))
+}

@@ -1,0 +1,198 @@
+//! Naming a target: which entities a command's remaining words name or explain, in
+//! English, Polish and German.
+
+use crate::ha::registry::{Entity, Registry};
+use crate::ha::search::{Query, domain_of_word, word_score};
+use crate::text::tokens;
+
+/// Room, device and measure words in Polish and German (folded, common inflections, German
+/// compound parts) and the English word a home set up in English names them with: "w kuchni"
+/// finds the "Kitchen" area, "Deckenventilator" the "Ceiling Fan". A home named in Polish or
+/// German matches its own words directly.
+pub(super) const WORDS: [(&str, &[&str]); 25] = [
+    (
+        "kitchen",
+        &[
+            "kuchnia", "kuchni", "kuchnie", "kuche", "kueche", "kuchen", "kuechen",
+        ],
+    ),
+    (
+        "bedroom",
+        &["sypialnia", "sypialni", "sypialnie", "schlafzimmer"],
+    ),
+    ("living", &["salon", "salonie", "wohnzimmer"]),
+    ("bathroom", &["lazienka", "lazience", "badezimmer", "bad"]),
+    (
+        "office",
+        &["biuro", "biurze", "buro", "bueros", "arbeitszimmer"],
+    ),
+    (
+        "hall",
+        &["korytarz", "korytarzu", "przedpokoj", "flur", "diele"],
+    ),
+    ("garage", &["garaz", "garazu"]),
+    ("garden", &["ogrod", "ogrodzie", "garten"]),
+    ("dining", &["jadalnia", "jadalni", "esszimmer"]),
+    ("entrance", &["wejscie", "wejsciu", "eingang"]),
+    (
+        "outside",
+        &["zewnatrz", "draussen", "aussen", "outdoor", "outdoors"],
+    ),
+    (
+        "outdoor",
+        &["outside", "outdoors", "zewnatrz", "draussen", "aussen"],
+    ),
+    ("temperature", &["temperatura", "temperatur"]),
+    (
+        "humidity",
+        &["wilgotnosc", "luftfeuchtigkeit", "feuchtigkeit"],
+    ),
+    (
+        "ceiling",
+        &[
+            "decke",
+            "decken",
+            "sufit",
+            "sufitowe",
+            "sufitowy",
+            "sufitowa",
+            "sufitowych",
+        ],
+    ),
+    (
+        "fan",
+        &[
+            "ventilator",
+            "ventilatoren",
+            "wentylator",
+            "wentylatora",
+            "wentylatory",
+        ],
+    ),
+    ("window", &["fenster", "okno", "okna", "oknie"]),
+    (
+        "door",
+        &["tur", "tuer", "ture", "turen", "drzwi", "drzwiach"],
+    ),
+    (
+        "front",
+        &[
+            "haus",
+            "vorder",
+            "wejsciowe",
+            "wejsciowych",
+            "wejsciowy",
+            "wejsciowej",
+            "frontowe",
+            "frontowych",
+        ],
+    ),
+    (
+        "decorative",
+        &[
+            "deko",
+            "dekorative",
+            "dekorativen",
+            "dekoracyjne",
+            "dekoracyjny",
+            "dekoracyjnych",
+        ],
+    ),
+    (
+        "ac",
+        &[
+            "klimaanlage",
+            "klimatyzacja",
+            "klimatyzacje",
+            "klimatyzacji",
+            "klimatyzator",
+        ],
+    ),
+    ("heatpump", &["warmepumpe", "waermepumpe"]),
+    ("lock", &["schloss", "zamek", "zamka"]),
+    ("bed", &["bett", "lozko", "lozku"]),
+    (
+        "curtain",
+        &["vorhang", "vorhange", "zaslona", "zaslony", "zaslone"],
+    ),
+];
+
+/// A query word matches a name word, itself or as the English room word it translates to.
+pub(super) fn word_matches(query: &str, word: &str) -> bool {
+    word_score(query, word) > 0.0
+        || WORDS
+            .iter()
+            .filter(|(_, forms)| forms.contains(&query))
+            .any(|(english, _)| word_score(english, word) > 0.0)
+}
+
+/// A word the tables know: a translated form, the English word it translates to, or a kind.
+pub(super) fn known_word(word: &str) -> bool {
+    domain_of_word(word).is_some()
+        || WORDS
+            .iter()
+            .any(|(english, forms)| *english == word || forms.contains(&word))
+}
+
+/// A German compound the home does not name as one word, split into two known words:
+/// "deckenleuchten" is "decken leuchten", "haustur" is "haus tur". A home that names a device
+/// with the compound itself ("Deckenleuchte") matches it whole and is never split.
+pub(super) fn split_compound(word: &str, registry: &Registry) -> Option<[String; 2]> {
+    if word.len() < 7 || known_word(word) {
+        return None;
+    }
+    let named_so = registry.entities().any(|e| {
+        let hay = &e.haystack;
+        hay.name
+            .iter()
+            .chain(&hay.object_id)
+            .chain(&hay.area)
+            .any(|w| word_score(word, w) > 0.0)
+    });
+    if named_so {
+        return None;
+    }
+    (3..=word.len() - 3)
+        .filter(|&i| word.is_char_boundary(i))
+        .find_map(|i| {
+            let (left, right) = word.split_at(i);
+            (known_word(left) && known_word(right)).then(|| [left.to_owned(), right.to_owned()])
+        })
+}
+
+/// The words left to name the target, German compounds split, as a search query.
+pub(super) fn query_of(rest: &[&str], registry: &Registry) -> Query {
+    let words: Vec<String> = rest
+        .iter()
+        .flat_map(|w| split_compound(w, registry).map_or_else(|| vec![(*w).to_owned()], Vec::from))
+        .collect();
+    Query::new(&tokens(&words.join(" ")).join(" "))
+}
+
+/// Every query word is explained by this entity: a word of its name, id or area, or a word
+/// for its kind.
+pub(super) fn covers(entity: &Entity, query: &Query) -> bool {
+    let hay = &entity.haystack;
+    query.words.iter().all(|q| {
+        hay.name
+            .iter()
+            .chain(&hay.object_id)
+            .chain(&hay.area)
+            .any(|w| word_matches(q, w))
+            || domain_of_word(q).is_some_and(|kind| {
+                // "Beleuchtung" explains a switch named "Decorative Lights": its name says the
+                // kind. It does not *name* it (a kind word never picks one device alone).
+                kind == entity.domain() || hay.name.iter().any(|w| word_score(kind, w) > 0.0)
+            })
+    })
+}
+
+/// Every word of the entity's name is in the query.
+pub(super) fn named(entity: &Entity, query: &Query) -> bool {
+    !entity.haystack.name.is_empty()
+        && entity
+            .haystack
+            .name
+            .iter()
+            .all(|w| query.words.iter().any(|q| word_matches(q, w)))
+}

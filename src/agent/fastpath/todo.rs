@@ -1,0 +1,72 @@
+//! Adding an item to a to-do list: the one command whose target words are not all names.
+
+use serde_json::json;
+
+use super::intent::ADD_ITEM;
+use super::target::covers;
+use super::{FastCall, Plan};
+use crate::ha::exposure::ServiceDecision;
+use crate::ha::registry::{Entity, Registry};
+use crate::ha::search::Query;
+use crate::text::fold;
+
+/// Words around a list's name that do not name it.
+pub(super) const LIST_FILLER: [&str; 15] = [
+    "my", "the", "list", "todo", "to", "do", "lista", "listy", "liste", "liscie", "moja", "moje",
+    "meine", "hinzu", "die",
+];
+
+/// Adding an item to a to-do list: the item is the person's own words, the list must be the one
+/// named (or the only one).
+pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
+    let raw: Vec<&str> = text.split_whitespace().collect();
+    let folded: Vec<String> = raw.iter().map(|w| fold(w)).collect();
+    let (_, preps, lang) = ADD_ITEM
+        .iter()
+        .find(|(verb, ..)| folded.first().is_some_and(|w| w == verb))?;
+    let prep = folded.iter().rposition(|w| preps.contains(&w.as_str()))?;
+    if prep < 2 {
+        return None;
+    }
+    let item = raw[1..prep]
+        .join(" ")
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_owned();
+    if item.is_empty() {
+        return None;
+    }
+    let list_words: Vec<&str> = folded[prep + 1..]
+        .iter()
+        .flat_map(|w| w.split(' '))
+        .filter(|w| !w.is_empty() && !LIST_FILLER.contains(w))
+        .collect();
+    let allowed = matches!(
+        registry.service_decision("todo", "add_item"),
+        Some(ServiceDecision::Allowed)
+    );
+    if !allowed {
+        return None;
+    }
+    let lists: Vec<&Entity> = registry
+        .entities()
+        .filter(|e| e.domain() == "todo")
+        .collect();
+    let chosen: Vec<&Entity> = if list_words.is_empty() {
+        lists
+    } else {
+        let query = Query::new(&list_words.join(" "));
+        lists.into_iter().filter(|e| covers(e, &query)).collect()
+    };
+    let [list] = chosen.as_slice() else {
+        return None;
+    };
+    Some(Plan::Act {
+        calls: vec![FastCall {
+            domain: "todo".into(),
+            service: "add_item".into(),
+            entity_ids: vec![list.entity_id.clone()],
+            data: json!({"item": item}),
+        }],
+        lang: *lang,
+    })
+}
