@@ -3,6 +3,7 @@
 
 pub mod approval;
 pub mod compaction;
+mod direct;
 mod execute;
 pub mod fastpath;
 pub mod guards;

@@ -1,0 +1,140 @@
+//! Answers that need no second sampling: the deterministic fast path (lever "no model at
+//! all") and the reply written from Home Assistant's verification once a model's calls fully
+//! answered a single action (lever "one round trip"). Both go through the same call path as a
+//! model's call, so approval, policy and verification hold unchanged.
+
+use super::fastpath::{self, Lang, Plan};
+use super::home::with_registry;
+use super::reply;
+use super::state::{Agent, CallEnd, RunState, RunStatus};
+use crate::llm::{Message, ToolCall};
+
+impl Agent<'_> {
+    /// The deterministic fast path ([`fastpath::plan`]): a command it resolves runs without the
+    /// model, through the same call path, and is answered from the verification (`Ok`), or ends
+    /// as a call can (`Err`: held for approval, stopped by a guard). `None` leaves the command
+    /// to the model (also when a planned call was refused: the model sees why).
+    pub(super) async fn fast_path(
+        &self,
+        command: &str,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Option<Result<(RunStatus, String), CallEnd>> {
+        let plan = with_registry(self.home, |r| fastpath::plan(command, r));
+        let language = |lang: Lang| self.language.as_deref().map_or(lang, Lang::from_tag);
+        match plan {
+            Plan::Model => None,
+            Plan::Answer { text, lang } => {
+                if self.language.is_some() && language(lang) != lang {
+                    return None;
+                }
+                state.reads += 1;
+                state.trace.push("fast path: answered from the registry");
+                history.push(Message::assistant(text.clone()));
+                Some(Ok((RunStatus::Done, text)))
+            }
+            Plan::Ask { question, lang } => {
+                let question = if language(lang) == lang {
+                    question
+                } else {
+                    return None;
+                };
+                state
+                    .trace
+                    .push("fast path: several equally good targets; asking which");
+                history.push(Message::assistant(question.clone()));
+                Some(Ok((RunStatus::ClarificationRequired, question)))
+            }
+            Plan::Act { calls, lang } => {
+                let lang = language(lang);
+                let before = state.actions.len();
+                for (i, planned) in calls.iter().enumerate() {
+                    let call = ToolCall {
+                        id: format!("fast_{}", i + 1),
+                        name: "call_service".into(),
+                        arguments: planned.arguments(),
+                        provider_data: None,
+                    };
+                    state.trace.push(format!(
+                        "fast path: {}.{} on {}",
+                        planned.domain,
+                        planned.service,
+                        planned.entity_ids.join(", ")
+                    ));
+                    history.push(Message::assistant_calls("", vec![call.clone()]));
+                    match self.run_call(&call, state, history).await {
+                        CallEnd::Continue => {}
+                        end => return Some(Err(end)),
+                    }
+                }
+                let done = &state.actions[before..];
+                if done.len() < calls.len() {
+                    state
+                        .trace
+                        .push("fast path: a planned call did not run; the model takes over");
+                    return None;
+                }
+                let text = with_registry(self.home, |r| {
+                    reply::from_verification(
+                        &calls,
+                        done,
+                        |id| r.get(id).map(|e| e.name.clone()),
+                        lang,
+                    )
+                });
+                history.push(Message::assistant(text.clone()));
+                Some(Ok((RunStatus::Done, text)))
+            }
+        }
+    }
+
+    /// One round trip: when the command asked for one action and every call of this round was
+    /// a service call Home Assistant verified, the reply is written from the verification
+    /// instead of asking the model again. Anything else (a question, a failed or unverified
+    /// call, a read) goes back to the model.
+    pub(super) fn answer_from_verification(
+        &self,
+        command: &str,
+        calls: &[ToolCall],
+        state: &RunState,
+        before_round: usize,
+    ) -> Option<String> {
+        let new = &state.actions[before_round..];
+        let all_verified_services = !calls.is_empty()
+            && new.len() == calls.len()
+            && calls.iter().all(|c| c.name == "call_service")
+            && new.iter().all(|a| a.verified);
+        if !self.cfg.answer_from_verification
+            || !all_verified_services
+            || !fastpath::is_single_action(command)
+        {
+            return None;
+        }
+        let done: Vec<fastpath::FastCall> = calls
+            .iter()
+            .zip(new)
+            .map(|(call, action)| fastpath::FastCall {
+                domain: action.domain.clone(),
+                service: action.service.clone(),
+                entity_ids: action.entity_ids.clone(),
+                data: call
+                    .arguments
+                    .get("data")
+                    .cloned()
+                    .unwrap_or_else(|| serde_json::json!({})),
+            })
+            .collect();
+        let lang = self.reply_lang(command);
+        Some(with_registry(self.home, |r| {
+            reply::from_verification(&done, new, |id| r.get(id).map(|e| e.name.clone()), lang)
+        }))
+    }
+
+    /// The language to reply in: the request's, else the one the command was recognised in.
+    pub(super) fn reply_lang(&self, command: &str) -> Lang {
+        match &self.language {
+            Some(tag) => Lang::from_tag(tag),
+            None => fastpath::language_of(command),
+        }
+    }
+}
