@@ -14,6 +14,7 @@ pub mod prompt;
 pub mod repair;
 pub mod reply;
 pub mod run;
+pub mod schema;
 pub mod selfcheck;
 pub mod sim;
 pub mod state;

@@ -23,6 +23,7 @@ use super::honesty::{
 use super::prompt::{grounding, system_prompt};
 use super::repair::repair;
 use super::reply;
+use super::schema;
 use super::state::{Agent, CallEnd, RunResult, RunState, RunStatus, Stats, Trace};
 use super::tools::ToolOutput;
 use super::truncate::budget_history;
@@ -52,14 +53,15 @@ impl Agent<'_> {
             Message::User { content } if !content.starts_with("[HomeClaw]") => Some(content),
             _ => None,
         });
-        let (mut system, tools) = with_registry(self.home, |r| {
+        let (mut system, tools, reply_schema) = with_registry(self.home, |r| {
             let mut system = system_prompt(r);
             if self.cfg.grounding
                 && let Some(lines) = command.and_then(|c| grounding(r, c))
             {
                 system.push_str(&lines);
             }
-            (system, self.tools.definitions(r))
+            let schema = schema::reply_schema(self.tools, r, &choice);
+            (system, self.tools.definitions(r), schema)
         });
         if let Some(language) = &self.language {
             system.push_str(&format!(
@@ -73,6 +75,7 @@ impl Agent<'_> {
             tool_choice: choice,
             max_tokens: None,
             temperature: None,
+            reply_schema,
         }
     }
 

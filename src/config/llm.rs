@@ -81,6 +81,24 @@ pub struct ModelConfig {
     /// The reply is still used only when complete.
     #[serde(default)]
     pub stream: bool,
+    /// Constrain a text model's reply to one JSON shape: a call of a listed tool on a real
+    /// entity with a service its domain offers, or a final answer. `auto` asks for it and
+    /// stops asking once the server rejects the parameter.
+    #[serde(default)]
+    pub structured_output: StructuredOutput,
+}
+
+/// Whether to ask an OpenAI-compatible server (llama.cpp, Ollama, vLLM) to constrain a text
+/// model's reply with `response_format` `json_schema`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StructuredOutput {
+    /// On for text models (`native_tools: false`) of the OpenAI format, until the server
+    /// rejects it; off for the others.
+    #[default]
+    Auto,
+    On,
+    Off,
 }
 
 fn yes() -> bool {
@@ -201,6 +219,16 @@ impl ModelConfig {
                 "llm.models[].temperature",
                 t.to_string(),
                 "0.0 to 2.0",
+            ));
+        }
+        if self.structured_output == StructuredOutput::On
+            && (self.native_tools || self.provider != Provider::Openai)
+        {
+            return Err(invalid(
+                "llm.models[].structured_output",
+                "on",
+                "auto or off unless the model is `provider: openai` with `native_tools: false` \
+                 (a native-tools model's calls are structured already)",
             ));
         }
         Ok(())

@@ -31,7 +31,7 @@ pub use agent::{
     PostCompactionGuard, TruncationConfig,
 };
 pub use ha::{ExposureConfig, HaConfig};
-pub use llm::{LlmConfig, ModelConfig, Provider};
+pub use llm::{LlmConfig, ModelConfig, Provider, StructuredOutput};
 pub use serve::{ApiConfig, LogConfig, MqttConfig, SessionConfig, WyomingConfig};
 
 /// Where the Supervisor mounts the add-on's options.

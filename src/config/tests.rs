@@ -333,3 +333,43 @@ fn loop_detection_keys_are_snake_case_and_accept_the_openclaw_camel_case_names()
         .to_string();
     assert!(err.contains("historysize"), "{err}");
 }
+
+#[test]
+fn structured_output_defaults_to_auto_and_on_needs_an_openai_text_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let load = |name: &str, model: &str| {
+        let file = write(
+            &dir,
+            name,
+            &format!("llm:\n  models:\n    - provider: openai\n      model: qwen\n{model}"),
+        );
+        Config::load(&Sources {
+            file: Some(file),
+            options_json: no_options(&dir),
+            ..Default::default()
+        })
+    };
+    let cfg = load("auto.yaml", "      native_tools: false\n").unwrap();
+    assert_eq!(
+        cfg.llm.models[0].structured_output,
+        crate::config::StructuredOutput::Auto
+    );
+    let cfg = load(
+        "on.yaml",
+        "      native_tools: false\n      structured_output: on\n",
+    )
+    .unwrap();
+    assert_eq!(
+        cfg.llm.models[0].structured_output,
+        crate::config::StructuredOutput::On
+    );
+    let err = load("native.yaml", "      structured_output: on\n")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("structured_output"), "{err}");
+    assert!(err.contains("native_tools: false"), "{err}");
+    let err = load("typo.yaml", "      structured_output: always\n")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("always"), "{err}");
+}

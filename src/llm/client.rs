@@ -9,6 +9,7 @@
 //!   consumer to discard what it showed.
 //! - API keys go only into request headers; error bodies are cut short and scrubbed of them.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
@@ -23,7 +24,7 @@ use super::sse::SseParser;
 use super::types::{ChatRequest, ChatResponse, LlmError, ModelAttempts};
 use super::wire::WireReply;
 use super::{anthropic, gemini, openai};
-use crate::config::{LlmConfig, ModelConfig, Provider};
+use crate::config::{LlmConfig, ModelConfig, Provider, StructuredOutput};
 
 /// Longest error body kept in an error message.
 const MAX_ERROR_BODY: usize = 400;
@@ -51,6 +52,8 @@ pub struct ModelClient {
     cfg: ModelConfig,
     http: reqwest::Client,
     timeouts: Timeouts,
+    /// The server refused `response_format` once (`structured_output: auto`): not asked again.
+    structured_refused: AtomicBool,
 }
 
 /// A provider's error body, shortened, with our key and anything shaped like a credential
@@ -70,6 +73,7 @@ impl ModelClient {
                 request: Duration::from_millis(llm.request_timeout_ms),
                 stream_idle: Duration::from_millis(llm.stream_idle_timeout_ms),
             },
+            structured_refused: AtomicBool::new(false),
         }
     }
 
@@ -88,7 +92,19 @@ impl ModelClient {
         self.cfg.stream && self.cfg.provider == Provider::Openai && self.cfg.native_tools
     }
 
-    fn build(&self, request: &ChatRequest, stream: bool) -> (String, Value) {
+    /// Whether this request goes out with `response_format`: a text model of the OpenAI
+    /// format, a reply schema to hold it to, and (with `auto`) a server that has not refused it.
+    fn structured(&self, request: &ChatRequest) -> bool {
+        let able = !self.cfg.native_tools && self.cfg.provider == Provider::Openai;
+        let wanted = match self.cfg.structured_output {
+            StructuredOutput::Off => false,
+            StructuredOutput::On => true,
+            StructuredOutput::Auto => !self.structured_refused.load(Ordering::Relaxed),
+        };
+        able && wanted && request.reply_schema.is_some()
+    }
+
+    fn build(&self, request: &ChatRequest, stream: bool, structured: bool) -> (String, Value) {
         let base = self.cfg.base_url();
         let mut request = request.clone();
         if request.max_tokens.is_none() {
@@ -116,9 +132,12 @@ impl ModelClient {
             );
         }
         let request = if self.cfg.native_tools {
-            request
+            ChatRequest {
+                reply_schema: None,
+                ..request
+            }
         } else {
-            fallback::render_for_text_model(&request)
+            fallback::render_for_text_model(&request, structured)
         };
         match self.cfg.provider {
             Provider::Openai => (
@@ -188,10 +207,37 @@ impl ModelClient {
         }
     }
 
-    /// One HTTP attempt, streamed or whole.
-    async fn attempt(&self, request: &ChatRequest) -> Result<WireReply, LlmError> {
+    /// One HTTP attempt, and whether its reply was constrained. With `structured_output:
+    /// auto`, a server that refuses `response_format` (HTTP 400/422/501) is asked again at once
+    /// without it, and from then on never with it.
+    async fn attempt(&self, request: &ChatRequest) -> Result<(WireReply, bool), LlmError> {
+        let structured = self.structured(request);
+        match self.attempt_once(request, structured).await {
+            Err(LlmError::Http { status, body, .. })
+                if structured
+                    && self.cfg.structured_output == StructuredOutput::Auto
+                    && matches!(status, 400 | 422 | 501) =>
+            {
+                self.structured_refused.store(true, Ordering::Relaxed);
+                warn!(
+                    model = self.label(),
+                    status,
+                    %body,
+                    "the server refused structured output; asking without it from now on"
+                );
+                Ok((self.attempt_once(request, false).await?, false))
+            }
+            other => Ok((other?, structured)),
+        }
+    }
+
+    async fn attempt_once(
+        &self,
+        request: &ChatRequest,
+        structured: bool,
+    ) -> Result<WireReply, LlmError> {
         let stream = self.streams();
-        let (url, body) = self.build(request, stream);
+        let (url, body) = self.build(request, stream, structured);
         let send = self.post(&url, &body);
         let response = if stream {
             match tokio::time::timeout(self.timeouts.request, send.send()).await {
@@ -267,10 +313,19 @@ impl ModelClient {
         acc.finish().map_err(cut)
     }
 
-    /// Applies the text fallback to a reply from a model without native tools.
-    fn interpret(&self, mut reply: WireReply, request: &ChatRequest) -> ChatResponse {
+    /// Applies the text fallback to a reply from a model without native tools; a constrained
+    /// reply's `{"answer": ...}` is its text.
+    fn interpret(
+        &self,
+        mut reply: WireReply,
+        request: &ChatRequest,
+        structured: bool,
+    ) -> ChatResponse {
         let mut rejected = Vec::new();
-        if !self.cfg.native_tools && reply.tool_calls.is_empty() && !request.tools.is_empty() {
+        if structured && let Some(answer) = fallback::structured_answer(&reply.text) {
+            reply.text = answer;
+        } else if !self.cfg.native_tools && reply.tool_calls.is_empty() && !request.tools.is_empty()
+        {
             for parsed in fallback::parse_text_calls(&reply.text, &request.tool_names()) {
                 match parsed {
                     TextCall::Call { name, arguments } => {
@@ -400,7 +455,7 @@ impl LlmChain {
             .instrument(span)
             .await;
             match outcome {
-                Ok(reply) => {
+                Ok((reply, structured)) => {
                     self.health.succeeded(index);
                     history.push(ModelAttempts {
                         model: model.label().to_owned(),
@@ -408,7 +463,7 @@ impl LlmChain {
                         error: None,
                         http_status: None,
                     });
-                    let mut response = model.interpret(reply, request);
+                    let mut response = model.interpret(reply, request, structured);
                     response.attempts = history;
                     debug!(model = %response.model, "LLM answered");
                     return Ok(response);

@@ -143,13 +143,17 @@ pub fn to_tool_call(name: String, arguments: Value) -> ToolCall {
     }
 }
 
-fn tool_catalogue(tools: &[ToolDef]) -> String {
+fn tool_catalogue(tools: &[ToolDef], structured: bool) -> String {
     let mut out = String::from(
         "You can use tools. To call one, reply with ONLY a JSON object and nothing else:\n\
          {\"name\": \"<tool name>\", \"arguments\": {<arguments>}}\n\
-         After a call you get its result in the next message. Answer in plain text when you \
-         need no tool.\nTools:\n",
+         After a call you get its result in the next message. ",
     );
+    out.push_str(if structured {
+        "When you need no tool, reply with ONLY {\"answer\": \"<your answer to the user>\"}.\nTools:\n"
+    } else {
+        "Answer in plain text when you need no tool.\nTools:\n"
+    });
     for tool in tools {
         out.push_str(&format!(
             "- {}: {} Arguments schema: {}\n",
@@ -160,14 +164,15 @@ fn tool_catalogue(tools: &[ToolDef]) -> String {
 }
 
 /// Rewrites a request for a model without native tools: tools go into the system prompt,
-/// assistant calls become their JSON text, tool results become user messages.
-pub fn render_for_text_model(request: &ChatRequest) -> ChatRequest {
+/// assistant calls become their JSON text, tool results become user messages. `structured`:
+/// the server constrains the reply to `reply_schema`, so a final answer is JSON too.
+pub fn render_for_text_model(request: &ChatRequest, structured: bool) -> ChatRequest {
     let mut system = request.system.clone().unwrap_or_default();
     if !request.tools.is_empty() && request.tool_choice != super::types::ToolChoice::None {
         if !system.is_empty() {
             system.push_str("\n\n");
         }
-        system.push_str(&tool_catalogue(&request.tools));
+        system.push_str(&tool_catalogue(&request.tools, structured));
         match &request.tool_choice {
             super::types::ToolChoice::Required => {
                 system.push_str("You must call a tool now.\n");
@@ -219,6 +224,15 @@ pub fn render_for_text_model(request: &ChatRequest) -> ChatRequest {
         tool_choice: super::types::ToolChoice::Auto,
         max_tokens: request.max_tokens,
         temperature: request.temperature,
+        reply_schema: request.reply_schema.clone().filter(|_| structured),
+    }
+}
+
+/// The answer of a constrained reply that is `{"answer": "..."}` and nothing else.
+pub fn structured_answer(reply: &str) -> Option<String> {
+    match serde_json::from_str::<Value>(unfence(reply)).ok()? {
+        Value::Object(map) if map.len() == 1 => map.get("answer")?.as_str().map(str::to_owned),
+        _ => None,
     }
 }
 
@@ -343,7 +357,7 @@ mod tests {
             tool_choice: super::super::types::ToolChoice::Required,
             ..Default::default()
         };
-        let rendered = render_for_text_model(&request);
+        let rendered = render_for_text_model(&request, false);
         let system = rendered.system.unwrap();
         assert!(system.starts_with("Be brief.\n\nYou can use tools."));
         assert!(system.contains("- get_state: Read one entity."));
@@ -353,7 +367,7 @@ mod tests {
             rendered.messages,
             vec![
                 Message::user("is light a on?"),
-                Message::assistant(r#"{"arguments":{"entity_id":"light.a"},"name":"get_state"}"#),
+                Message::assistant(r#"{"name":"get_state","arguments":{"entity_id":"light.a"}}"#),
                 Message::user("Result of tool get_state:\non"),
             ]
         );

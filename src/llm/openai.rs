@@ -67,6 +67,10 @@ pub fn render(request: &ChatRequest, model: &str, stream: bool) -> Value {
             ToolChoice::Named(name) => json!({"type": "function", "function": {"name": name}}),
         };
     }
+    if let Some(schema) = &request.reply_schema {
+        body["response_format"] = json!({"type": "json_schema", "json_schema": {
+            "name": "homeclaw_reply", "strict": true, "schema": schema}});
+    }
     if let Some(max) = request.max_tokens {
         body["max_tokens"] = json!(max);
     }
@@ -284,6 +288,7 @@ mod tests {
             tool_choice: ToolChoice::Named("get_state".into()),
             max_tokens: Some(100),
             temperature: Some(0.0),
+            reply_schema: None,
         };
         let body = render(&request, "gpt-x", false);
         assert_eq!(

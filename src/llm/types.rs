@@ -41,6 +41,9 @@ pub struct ChatRequest {
     pub tool_choice: ToolChoice,
     pub max_tokens: Option<u32>,
     pub temperature: Option<f32>,
+    /// The JSON Schema of every reply the model may give (a call of one of `tools`, or a final
+    /// answer), for text models whose server can constrain its output; others ignore it.
+    pub reply_schema: Option<Value>,
 }
 
 impl ChatRequest {

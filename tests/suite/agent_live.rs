@@ -97,6 +97,7 @@ pub(crate) fn chain_streaming(server: &ScriptedLlm, stream: bool) -> LlmChain {
             max_tools: None,
             short_descriptions: false,
             stream,
+            structured_output: homeclaw::config::StructuredOutput::Auto,
         }],
         ..Default::default()
     })

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use homeclaw::config::{LlmConfig, ModelConfig, Provider};
+use homeclaw::config::{LlmConfig, ModelConfig, Provider, StructuredOutput};
 use homeclaw::llm::{
     ChatModel, ChatRequest, LlmChain, LlmError, Message, StopReason, ToolChoice, ToolDef,
 };
@@ -30,6 +30,7 @@ fn model(provider: Provider, base_url: String, name: &str) -> ModelConfig {
         max_tools: None,
         short_descriptions: false,
         stream: false,
+        structured_output: StructuredOutput::Auto,
     }
 }
 
@@ -84,6 +85,7 @@ fn request(messages: Vec<Message>, choice: ToolChoice) -> ChatRequest {
         tool_choice: choice,
         max_tokens: None,
         temperature: None,
+        reply_schema: None,
     }
 }
 
@@ -617,4 +619,119 @@ async fn text_models_get_tools_in_the_prompt_and_their_json_becomes_a_validated_
         ]
     );
     assert!(server.violations().is_empty(), "{:?}", server.violations());
+}
+
+/// A reply schema in the shape the agent sends: a get_state call on a real id, or an answer.
+fn reply_schema() -> Value {
+    json!({"anyOf": [
+        {"type": "object", "properties": {
+            "name": {"const": "get_state"},
+            "arguments": {"type": "object", "properties": {"entity_id": {"enum": ["light.kitchen"]}},
+                "required": ["entity_id"], "additionalProperties": false}},
+         "required": ["name", "arguments"], "additionalProperties": false},
+        {"type": "object", "properties": {"answer": {"type": "string"}},
+         "required": ["answer"], "additionalProperties": false}
+    ]})
+}
+
+fn text_model(server: &ScriptedLlm, structured: StructuredOutput) -> ModelConfig {
+    ModelConfig {
+        native_tools: false,
+        api_key: None,
+        structured_output: structured,
+        ..model(Provider::Openai, server.openai_url(), "local")
+    }
+}
+
+#[tokio::test]
+async fn a_text_model_is_held_to_the_reply_schema_and_its_json_answer_is_plain_text() {
+    let server = ScriptedLlm::start().await;
+    server.push(openai_text(
+        "{\"name\": \"get_state\", \"arguments\": {\"entity_id\": \"light.kitchen\"}}",
+    ));
+    server.push(openai_text("{\"answer\": \"The kitchen light is on.\"}"));
+    let chain = chain(vec![text_model(&server, StructuredOutput::Auto)]);
+    let req = ChatRequest {
+        reply_schema: Some(reply_schema()),
+        ..request(vec![Message::user("kitchen?")], ToolChoice::Auto)
+    };
+
+    let call = chain.chat(&req).await.unwrap();
+    assert_eq!(call.tool_calls.len(), 1);
+    assert_eq!(call.tool_calls[0].name, "get_state");
+    let answer = chain.chat(&req).await.unwrap();
+    assert!(answer.tool_calls.is_empty());
+    assert_eq!(answer.text, "The kitchen light is on.");
+
+    let sent = &server.requests()[0];
+    assert_eq!(sent.body["response_format"]["type"], "json_schema");
+    assert_eq!(
+        sent.body["response_format"]["json_schema"]["schema"],
+        reply_schema()
+    );
+    let system = sent.body["messages"][0]["content"].as_str().unwrap();
+    assert!(system.contains("reply with ONLY {\"answer\""), "{system}");
+    // The grammar writes properties in the order sent: the tool's name before its arguments.
+    let raw = serde_json::to_string(&sent.body["response_format"]).unwrap();
+    assert!(raw.find("\"name\"").unwrap() < raw.find("\"arguments\"").unwrap());
+}
+
+#[tokio::test]
+async fn a_server_that_refuses_structured_output_is_asked_without_it_from_then_on() {
+    let server = ScriptedLlm::start().await;
+    server.push(Reply::Status {
+        status: 400,
+        body: "{\"error\": {\"message\": \"response_format is not supported\"}}".into(),
+        retry_after: None,
+    });
+    server.push(openai_text("The kitchen light is on."));
+    server.push(openai_text("Still on."));
+    let chain = chain(vec![text_model(&server, StructuredOutput::Auto)]);
+    let req = ChatRequest {
+        reply_schema: Some(reply_schema()),
+        ..request(vec![Message::user("kitchen?")], ToolChoice::Auto)
+    };
+    let first = chain.chat(&req).await.unwrap();
+    assert_eq!(first.text, "The kitchen light is on.");
+    assert_eq!(first.attempts[0].attempts, 1, "not a failed attempt");
+    let second = chain.chat(&req).await.unwrap();
+    assert_eq!(second.text, "Still on.");
+    let sent = server.requests();
+    assert_eq!(sent.len(), 3);
+    assert!(sent[0].body.get("response_format").is_some());
+    assert!(sent[1].body.get("response_format").is_none());
+    assert!(sent[2].body.get("response_format").is_none());
+    let system = sent[1].body["messages"][0]["content"].as_str().unwrap();
+    assert!(system.contains("Answer in plain text"), "{system}");
+    assert!(chain.health().iter().all(|h| h.last_error.is_none()));
+
+    // `on` insists: a refusal is the model's error, never a silent downgrade.
+    let strict = ScriptedLlm::start().await;
+    strict.push(Reply::Status {
+        status: 400,
+        body: "response_format is not supported".into(),
+        retry_after: None,
+    });
+    let chain = self::chain(vec![text_model(&strict, StructuredOutput::On)]);
+    let err = chain.chat(&req).await.unwrap_err();
+    assert!(err.to_string().contains("400"), "{err}");
+    assert_eq!(strict.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn native_tool_models_and_off_never_send_a_response_format() {
+    let server = ScriptedLlm::start().await;
+    server.push(openai_text("on"));
+    server.push(openai_text("on"));
+    let native = model(Provider::Openai, server.openai_url(), "native");
+    let off = text_model(&server, StructuredOutput::Off);
+    let req = ChatRequest {
+        reply_schema: Some(reply_schema()),
+        ..request(vec![Message::user("kitchen?")], ToolChoice::Auto)
+    };
+    chain(vec![native]).chat(&req).await.unwrap();
+    chain(vec![off]).chat(&req).await.unwrap();
+    for sent in server.requests() {
+        assert!(sent.body.get("response_format").is_none(), "{}", sent.body);
+    }
 }
