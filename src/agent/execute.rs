@@ -11,6 +11,7 @@ use serde_json::Value;
 use tracing::debug;
 
 use super::approval::{PendingAction, needs_approval};
+use super::fastpath::points_at;
 use super::guards::Verdict;
 use super::home::with_registry;
 use super::normalize::{call_hash, normalise_args, result_hash};
@@ -106,6 +107,26 @@ impl Agent<'_> {
         Ok(output)
     }
 
+    /// The targets of a model's service call that nothing the person said points at (named
+    /// by id and name for the model), or `None` when every target is accounted for.
+    fn unnamed_targets(
+        &self,
+        checked: &crate::ha::services::CheckedCall,
+        state: &RunState,
+    ) -> Option<String> {
+        let said = state.named_by.as_ref()?;
+        let targets = target_entities(self.home, checked);
+        let unnamed: Vec<String> = with_registry(self.home, |r| {
+            targets
+                .iter()
+                .filter_map(|id| r.get(id))
+                .filter(|e| !said.iter().any(|text| points_at(text, e, r)))
+                .map(|e| format!("{} ({:?})", e.entity_id, e.name))
+                .collect()
+        });
+        (!unnamed.is_empty()).then(|| unnamed.join(", "))
+    }
+
     /// Runs one tool call through the guards; always appends exactly one result.
     pub(super) async fn run_call(
         &self,
@@ -166,7 +187,25 @@ impl Agent<'_> {
                 (earlier, false, raw)
             } else {
                 let validated = with_registry(self.home, |r| self.tools.validate(call, r));
+                let unnamed = match &validated {
+                    Ok(ValidCall::CallService(checked)) => self.unnamed_targets(checked, state),
+                    _ => None,
+                };
                 let output = match validated {
+                    Ok(ValidCall::CallService(checked)) if unnamed.is_some() => {
+                        let unnamed = unnamed.unwrap_or_default();
+                        state.stats.rejected_tool_calls += 1;
+                        state.trace.push(format!(
+                            "refused {}.{} on {unnamed}: nothing the user said points at it",
+                            checked.domain, checked.service
+                        ));
+                        ToolOutput::error(format!(
+                            "Refused: the user did not ask about {unnamed}; nothing they said \
+                             names it, its room or its kind. Act only on what the user named. \
+                             If nothing in the home matches, tell the user you could not find \
+                             it, and that nothing was changed."
+                        ))
+                    }
                     Ok(ValidCall::CallService(checked)) => {
                         match self.service_call(checked, call, state).await {
                             Ok(output) => output,

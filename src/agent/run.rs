@@ -107,6 +107,7 @@ impl Agent<'_> {
             approval: None,
             compacted: false,
             reset: false,
+            named_by: None,
         };
         let whitelist = self.tools.names();
         let mut force_compaction = false;
@@ -131,6 +132,9 @@ impl Agent<'_> {
                 // The fast path answers `None` to go on; it never ends with `Continue`.
                 Err(CallEnd::Continue) => stuck(state, "nothing to do".into()),
             };
+        }
+        if self.cfg.named_targets {
+            state.named_by = Some(recent_commands(history));
         }
         let wants_tools = with_registry(self.home, |r| needs_tools(&command, r));
         let mut choice = if wants_tools {
@@ -482,6 +486,22 @@ fn command_of(history: &[Message]) -> String {
             _ => None,
         })
         .unwrap_or_default()
+}
+
+/// The person's last two commands (HomeClaw's own notes excluded): "turn it off" names what
+/// the command before it named.
+fn recent_commands(history: &[Message]) -> Vec<String> {
+    history
+        .iter()
+        .rev()
+        .filter_map(|m| match m {
+            Message::User { content } if !content.starts_with("[HomeClaw]") => {
+                Some(content.clone())
+            }
+            _ => None,
+        })
+        .take(2)
+        .collect()
 }
 
 fn note_response(state: &mut RunState, response: &ChatResponse) {

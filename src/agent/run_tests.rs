@@ -563,3 +563,51 @@ async fn the_last_word_after_the_round_budget_is_held_to_the_same_rules() {
     assert_eq!(result.reply, "I did not change anything.");
     assert!(home.calls().is_empty());
 }
+
+#[tokio::test]
+async fn a_call_on_a_device_nobody_named_is_refused_and_nothing_changes() {
+    let home = MemoryHome::new(synthetic_home(20));
+    // What a small model held to real ids does for a device the home does not have.
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "switch", "service": "turn_on",
+                       "entity_id": "switch.decorative_lights"}),
+            )],
+        ),
+        text_reply("There is no sauna in your home; nothing was changed."),
+    ]);
+    let mut history = vec![Message::user("turn on the sauna")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert!(home.calls().is_empty(), "{:?}", home.calls());
+    let refusal = &tool_results(&history)[0];
+    assert!(
+        refusal.contains("did not ask about switch.decorative_lights"),
+        "{refusal}"
+    );
+    assert!(result.actions.is_empty());
+    assert_eq!(result.stats.rejected_tool_calls, 1);
+    assert!(result.reply.contains("no sauna"), "{}", result.reply);
+
+    // "Turn it off" names what the command before it named.
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "2",
+            &[(
+                "call_service",
+                json!({"domain": "switch", "service": "turn_off",
+                       "entity_id": "switch.decorative_lights"}),
+            )],
+        ),
+        text_reply("Turned off."),
+    ]);
+    let mut history = vec![
+        Message::user("are the decorative lights on?"),
+        Message::assistant("Yes, they are on."),
+        Message::user("turn them off please"),
+    ];
+    run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(home.calls().len(), 1, "{history:?}");
+}

@@ -178,6 +178,9 @@ pub(super) struct RunState {
     pub(super) approval: Option<PendingAction>,
     pub(super) compacted: bool,
     pub(super) reset: bool,
+    /// The person's recent commands, which a model's service call must point at
+    /// (`agent.named_targets`); `None` for the fast path, whose targets come from them.
+    pub(super) named_by: Option<Vec<String>>,
 }
 
 impl<'a> Agent<'a> {

@@ -29,6 +29,10 @@ pub struct AgentConfig {
     /// List the entities the command's words point at (id, name, area, state, services) in the
     /// prompt, so the model picks instead of inventing.
     pub grounding: bool,
+    /// A model's service call must act on something the person's words point at (its name,
+    /// area or kind, en/pl/de; this command or the one before it): a small model held to real
+    /// ids otherwise acts on a real but unrelated device for one the home does not have.
+    pub named_targets: bool,
     pub approval: ApprovalConfig,
 }
 
@@ -43,6 +47,7 @@ impl Default for AgentConfig {
             fast_path: true,
             grounding: true,
             answer_from_verification: true,
+            named_targets: true,
             approval: ApprovalConfig::default(),
         }
     }

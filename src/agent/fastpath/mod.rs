@@ -24,6 +24,7 @@ use crate::text::fold;
 use intent::{EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, words_of};
 pub use intent::{Lang, is_action, is_single_action, language_of};
 use question::{answer, same_area};
+pub use target::points_at;
 use target::{covers, named, query_of, word_matches};
 use todo::add_item;
 

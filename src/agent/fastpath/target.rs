@@ -1,6 +1,7 @@
 //! Naming a target: which entities a command's remaining words name or explain, in
 //! English, Polish and German.
 
+use super::intent::{FILLER, intent, words_of};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word, word_score};
 use crate::text::tokens;
@@ -195,4 +196,58 @@ pub(super) fn named(entity: &Entity, query: &Query) -> bool {
             .name
             .iter()
             .all(|w| query.words.iter().any(|q| word_matches(q, w)))
+}
+
+/// Whether a person's words point at this entity: a word of its name or id, or its area or
+/// kind — but when the words name areas, only an entity in one of them or named outright.
+/// A model's service call must pass this: held to real ids, a small model otherwise picks a
+/// real but unrelated device for one the home does not have ("turn on the sauna" → the air
+/// conditioner).
+pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
+    let (words, percent_at) = words_of(text);
+    let used = intent(&words, percent_at)
+        .map(|(_, _, used)| used)
+        .unwrap_or_default();
+    let rest: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| !used.contains(i) && !FILLER.contains(&w.as_str()))
+        .map(|(_, w)| w.as_str())
+        .collect();
+    let query = query_of(&rest, registry);
+    let hay = &entity.haystack;
+    // A kind word ("lights") names no device by itself: it counts as the kind, below.
+    if query
+        .words
+        .iter()
+        .filter(|q| domain_of_word(q).is_none())
+        .any(|q| {
+            hay.name
+                .iter()
+                .chain(&hay.object_id)
+                .any(|w| word_matches(q, w))
+        })
+    {
+        return true;
+    }
+    let named_areas: Vec<&str> = registry
+        .areas()
+        .filter(|a| {
+            std::iter::once(&a.name)
+                .chain(&a.aliases)
+                .flat_map(|n| tokens(n))
+                .any(|aw| query.words.iter().any(|q| word_matches(q, &aw)))
+        })
+        .map(|a| a.area_id.as_str())
+        .collect();
+    if !named_areas.is_empty() {
+        return entity
+            .area_id
+            .as_deref()
+            .is_some_and(|id| named_areas.contains(&id));
+    }
+    query
+        .words
+        .iter()
+        .any(|q| domain_of_word(q) == Some(entity.domain()))
 }

@@ -605,3 +605,35 @@ fn one_device_of_a_kind_with_several_asks_which_naming_those_the_word_fits() {
     assert_eq!(plan("turn on the lights", &demo()), Plan::Model);
     assert_eq!(plan("öffne die Fenster", &demo()), Plan::Model);
 }
+
+#[test]
+fn a_model_may_act_only_on_what_the_words_point_at() {
+    let home = demo();
+    let entity = |id: &str| home.get(id).unwrap().clone();
+    let yes = [
+        ("turn on the kitchen lights", "light.kitchen_lights"),
+        ("schalte die Küchenbeleuchtung ein", "light.kitchen_lights"),
+        ("turn off everything in the kitchen", "cover.kitchen_window"),
+        ("make it cooler with the AC", "switch.ac"),
+        ("turn off the lights", "light.bed_light"),
+        ("wyłącz światło w sypialni", "light.bed_light"),
+    ];
+    for (text, id) in yes {
+        assert!(points_at(text, &entity(id), &home), "{text} -> {id}");
+    }
+    let no = [
+        // A device the home does not have is not the nearest real one.
+        ("turn on the sauna", "switch.ac"),
+        ("włącz pompę w basenie", "light.kitchen_lights"),
+        ("turn on the TV", "switch.decorative_lights"),
+        // Named rooms bound a kind: the kitchen's lights are not the bedroom's.
+        (
+            "wyłącz wszystko w sypialni co świeci",
+            "light.kitchen_lights",
+        ),
+        ("turn off the lights in the kitchen", "light.bed_light"),
+    ];
+    for (text, id) in no {
+        assert!(!points_at(text, &entity(id), &home), "{text} -> {id}");
+    }
+}
