@@ -198,11 +198,31 @@ pub(super) fn named(entity: &Entity, query: &Query) -> bool {
             .all(|w| query.words.iter().any(|q| word_matches(q, w)))
 }
 
-/// Whether a person's words point at this entity: a word of its name or id, or its area or
-/// kind — but when the words name areas, only an entity in one of them or named outright.
-/// A model's service call must pass this: held to real ids, a small model otherwise picks a
-/// real but unrelated device for one the home does not have ("turn on the sauna" → the air
-/// conditioner).
+/// Kind words that name one sort of device within a domain, with the device class that
+/// says it: "the TV" is not any media player, "the garage light" not the garage door.
+const SPECIFIC_KINDS: [(&str, &str); 12] = [
+    ("tv", "tv"),
+    ("fernseher", "tv"),
+    ("telewizor", "tv"),
+    ("garage", "garage"),
+    ("brama", "garage"),
+    ("tor", "garage"),
+    ("window", "window"),
+    ("fenster", "window"),
+    ("okno", "window"),
+    ("plug", "outlet"),
+    ("gniazdko", "outlet"),
+    ("steckdose", "outlet"),
+];
+
+/// Whether a person's words point at this entity. A model's service call must pass this: held
+/// to real ids, a small model otherwise picks a real but unrelated device for one the home
+/// does not have ("turn on the sauna" → the air conditioner, "the garage light" → the garage
+/// door). The words point at it when
+/// - the kinds they name that its name does not say ("light" in "the garage light") include
+///   its kind, if they name any; and
+/// - a word other than a kind word is in its name or id ("kitchen" in "Kitchen Lights"); or,
+///   when they name rooms, it is in one of them; or else its kind or name is named.
 pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
     let (words, percent_at) = words_of(text);
     let used = intent(&words, percent_at)
@@ -216,17 +236,38 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
         .collect();
     let query = query_of(&rest, registry);
     let hay = &entity.haystack;
-    // A kind word ("lights") names no device by itself: it counts as the kind, below.
+    let in_name = |q: &str| {
+        hay.name
+            .iter()
+            .chain(&hay.object_id)
+            .any(|w| word_matches(q, w))
+    };
+    let device_class = entity
+        .attributes
+        .get("device_class")
+        .and_then(serde_json::Value::as_str);
+    let of_kind = |word: &str, domain: &str| {
+        let kind =
+            domain == entity.domain() || hay.name.iter().any(|w| word_score(domain, w) > 0.0);
+        let specific = SPECIFIC_KINDS
+            .iter()
+            .find(|(w, _)| *w == word)
+            .is_none_or(|(_, class)| device_class == Some(class));
+        kind && specific
+    };
+    let kinds: Vec<(&str, &str)> = query
+        .words
+        .iter()
+        .filter(|q| !in_name(q))
+        .filter_map(|q| domain_of_word(q).map(|d| (q.as_str(), d)))
+        .collect();
+    if !kinds.is_empty() && !kinds.iter().any(|(w, d)| of_kind(w, d)) {
+        return false;
+    }
     if query
         .words
         .iter()
-        .filter(|q| domain_of_word(q).is_none())
-        .any(|q| {
-            hay.name
-                .iter()
-                .chain(&hay.object_id)
-                .any(|w| word_matches(q, w))
-        })
+        .any(|q| domain_of_word(q).is_none() && in_name(q))
     {
         return true;
     }
@@ -246,8 +287,5 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
             .as_deref()
             .is_some_and(|id| named_areas.contains(&id));
     }
-    query
-        .words
-        .iter()
-        .any(|q| domain_of_word(q) == Some(entity.domain()))
+    query.words.iter().any(|q| in_name(q)) || !kinds.is_empty()
 }

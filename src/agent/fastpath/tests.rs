@@ -617,6 +617,8 @@ fn a_model_may_act_only_on_what_the_words_point_at() {
         ("make it cooler with the AC", "switch.ac"),
         ("turn off the lights", "light.bed_light"),
         ("wyłącz światło w sypialni", "light.bed_light"),
+        ("open the garage", "cover.garage_door"),
+        ("lock the door", "lock.kitchen_door"),
     ];
     for (text, id) in yes {
         assert!(points_at(text, &entity(id), &home), "{text} -> {id}");
@@ -632,8 +634,37 @@ fn a_model_may_act_only_on_what_the_words_point_at() {
             "light.kitchen_lights",
         ),
         ("turn off the lights in the kitchen", "light.bed_light"),
+        ("turn on the garage light", "cover.garage_door"),
     ];
     for (text, id) in no {
         assert!(!points_at(text, &entity(id), &home), "{text} -> {id}");
     }
+}
+
+#[test]
+fn a_specific_kind_word_needs_that_sort_of_device() {
+    let home = home(&[
+        ("media_player.group", "Group", "living_room"),
+        (
+            "media_player.living_room_tv",
+            "Living Room TV",
+            "living_room",
+        ),
+    ]);
+    let entity = |id: &str| home.get(id).unwrap().clone();
+    assert!(!points_at(
+        "turn on the TV",
+        &entity("media_player.group"),
+        &home
+    ));
+    assert!(points_at(
+        "turn on the TV",
+        &entity("media_player.living_room_tv"),
+        &home
+    ));
+    assert!(points_at(
+        "play music in the living room",
+        &entity("media_player.group"),
+        &home
+    ));
 }
