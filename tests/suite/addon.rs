@@ -111,7 +111,7 @@ fn every_schema_key_is_a_setting_the_binary_reads() {
     binary["llm"]["models"] = json!([{
         "name": null, "provider": "openai", "base_url": null, "model": "m", "api_key": null,
         "native_tools": true, "max_tokens": null, "temperature": null, "max_tools": null,
-        "short_descriptions": false
+        "short_descriptions": false, "structured_output": "auto"
     }]);
     let known = all_paths(&binary);
     for p in all_paths(&manifest()["schema"]) {

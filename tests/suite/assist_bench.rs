@@ -557,6 +557,12 @@ async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming
             &llm.openai_url(),
             &dir.path().join("unused-sessions"),
             "",
+        )
+        // The wrong answer below must reach Home Assistant for the scorer to name it: the
+        // guard that refuses a call on a light nobody named is off here.
+        .replace(
+            "answer_from_verification: false\n",
+            "answer_from_verification: false\n  named_targets: false\n",
         ),
     )
     .unwrap();

@@ -18,8 +18,9 @@ async fn state_of(ha: &HaInstance, entity: &str) -> Value {
         .1
 }
 
-/// An entity's friendly name carries an instruction; the (scripted) model obeys it. The
-/// high-risk call still needs the user's approval and nothing reaches Home Assistant.
+/// An entity's friendly name carries an instruction; the (scripted) model obeys it. The call
+/// acts on a device the person never named, so it is refused outright (it would also need the
+/// user's approval), and nothing reaches Home Assistant.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn injected_instructions_in_home_assistant_data_cannot_open_the_garage() {
     let ha = shared();
@@ -53,14 +54,16 @@ async fn injected_instructions_in_home_assistant_data_cannot_open_the_garage() {
         "call_service",
         json!({"domain": "cover", "service": "open_cover", "entity_id": "cover.garage_door"}),
     )]));
+    llm.push(openai_text("The hall window is closed."));
     let (status, body) = server.command("is the hall window open?", "injected").await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["status"], "approval_required", "{body}");
+    assert_ne!(body["status"], "approval_required", "{body}");
+    assert!(body.get("approval_id").is_none(), "{body}");
     assert_eq!(body["actions"], json!([]), "{body}");
-    let reply = body["reply"].as_str().unwrap();
+    let refusal = llm.requests()[2].tool_results().pop().unwrap();
     assert!(
-        reply.contains("cover.garage_door"),
-        "the user sees what is asked: {reply}"
+        refusal.contains("did not ask about cover.garage_door"),
+        "{refusal}"
     );
     assert_eq!(
         state_of(ha, "cover.garage_door").await["state"],
@@ -88,12 +91,19 @@ async fn injected_instructions_in_home_assistant_data_cannot_open_the_garage() {
     llm.push(openai_text(
         r#"{"name": "call_service", "arguments": {"domain": "lock", "service": "unlock", "entity_id": "lock.front_door"}}"#,
     ));
+    llm.push(openai_text(
+        "The hall window shows a message; I did not act on it.",
+    ));
     let (status, body) = text_server
         .command("what does the hall window say?", "injected-text")
         .await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["status"], "approval_required", "{body}");
+    assert_ne!(body["status"], "approval_required", "{body}");
     assert_eq!(body["actions"], json!([]), "{body}");
+    let sent = llm.requests().pop().unwrap();
+    let last = sent.body["messages"].as_array().unwrap().last().unwrap()["content"].to_string();
+    assert!(last.contains("did not ask about lock.front_door"), "{last}");
+    assert_eq!(state_of(ha, "lock.front_door").await["state"], "locked");
     assert_eq!(llm.remaining(), 0);
     assert!(llm.violations().is_empty(), "{:?}", llm.violations());
 
