@@ -115,6 +115,39 @@ pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
         Claim::Action,
         r"(?i)\bich\s+habe\b(?:[^.?!]|\.\w){0,60}\b(?:aufgerufen|ausgeführt|gesendet)\b",
     ),
+    // Terse claims without a subject: "Added 'apples' to the shopping list.", "Milk added to
+    // the list.", "Włączono: …", "Eingeschaltet: …" (the replies HomeClaw writes from
+    // verification look like this, so the model imitates them).
+    (
+        "en",
+        Claim::Action,
+        r"(?i)(?:^|[.!:]\s+)(?:turned|switched|added|removed|started|stopped|paused|resumed|muted|unmuted|locked|unlocked|opened|closed|dimmed|activated|deactivated)\s+\S",
+    ),
+    (
+        "en",
+        Claim::Action,
+        r"(?i)\b(?:added|removed)\s+(?:to|from)\s+(?:the|your|my)\b",
+    ),
+    (
+        "en",
+        Claim::Action,
+        r"(?i)\b(?:has|have)\s+been\s+(?:added|removed|started|stopped|paused|resumed|muted|docked|returned|sent)\b",
+    ),
+    (
+        "pl",
+        Claim::Action,
+        r"(?i)\b(?:dodano|usunięto|włączono|wyłączono|otwarto|zamknięto|ustawiono|zablokowano|odblokowano|uruchomiono|zatrzymano|wstrzymano|wyciszono|dodał(?:em|am)|usunął(?:em)|usunęłam)\b",
+    ),
+    (
+        "de",
+        Claim::Action,
+        r"(?i)(?:^|[.!:]\s+)(?:eingeschaltet|ausgeschaltet|geöffnet|geschlossen|gesperrt|entsperrt|hinzugefügt|gestartet|gestoppt|pausiert|stummgeschaltet)\b",
+    ),
+    (
+        "de",
+        Claim::Action,
+        r"(?i)\bwurden?\s+(?:\S+\s+){0,4}(?:hinzugefügt|entfernt|gestartet|gestoppt|pausiert|stummgeschaltet)\b",
+    ),
     // Hedged claims are claims: "should be on" says the same as "is on" to the person.
     (
         "en",
@@ -304,6 +337,19 @@ mod tests {
         ] {
             assert!(claims_action_or_observation(text), "missed: {text}");
         }
+        for text in [
+            "Added 'apples' to the shopping list.",
+            "I did not find it. Milk added to the list.",
+            "Roborock Downstairs has been stopped.",
+            "Turned on Garden Light.",
+            "Dodano mleko do listy.",
+            "Włączono: Kitchen Lights.",
+            "Milch wurde zur Einkaufsliste hinzugefügt.",
+            "Eingeschaltet: Deckenlicht.",
+        ] {
+            assert!(claims_action_or_observation(text), "missed: {text}");
+            assert!(claims_action(text), "not an action claim: {text}");
+        }
         assert!(claims_action("The ceiling lights should be on."));
     }
 
@@ -364,6 +410,10 @@ mod tests {
             "Hello! How can I help?",
             "Nie mogę tego zrobić.",
             "Welches Licht meinst du?",
+            "Set the thermostat to 20 if you like.",
+            "Should I add milk to the list?",
+            "I could not find a sauna. Nothing was changed.",
+            "Open the app to pair it.",
         ] {
             assert!(!claims_action_or_observation(text), "false alarm: {text}");
         }

@@ -221,8 +221,8 @@ const SPECIFIC_KINDS: [(&str, &str); 12] = [
 /// door). The words point at it when
 /// - the kinds they name that its name does not say ("light" in "the garage light") include
 ///   its kind, if they name any; and
-/// - a word other than a kind word is in its name or id ("kitchen" in "Kitchen Lights"); or,
-///   when they name rooms, it is in one of them; or else its kind or name is named.
+/// - of their words that name something in the home, one names it or its room; or, when none
+///   does, its kind or a word of its name is named.
 pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
     let (words, percent_at) = words_of(text);
     let used = intent(&words, percent_at)
@@ -264,28 +264,25 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
     if !kinds.is_empty() && !kinds.iter().any(|(w, d)| of_kind(w, d)) {
         return false;
     }
-    if query
+    // Words that name something in this home (a device or a room): one of them must name
+    // this entity or its room ("the desk lamp" is not the floor lamp). Words naming nothing
+    // here ("please", "sauna") say nothing either way.
+    let in_hay = |e: &Entity, q: &str| {
+        let hay = &e.haystack;
+        hay.name
+            .iter()
+            .chain(&hay.object_id)
+            .chain(&hay.area)
+            .any(|w| word_matches(q, w))
+    };
+    let informative: Vec<&String> = query
         .words
         .iter()
-        .any(|q| domain_of_word(q).is_none() && in_name(q))
-    {
-        return true;
-    }
-    let named_areas: Vec<&str> = registry
-        .areas()
-        .filter(|a| {
-            std::iter::once(&a.name)
-                .chain(&a.aliases)
-                .flat_map(|n| tokens(n))
-                .any(|aw| query.words.iter().any(|q| word_matches(q, &aw)))
-        })
-        .map(|a| a.area_id.as_str())
+        .filter(|q| domain_of_word(q).is_none())
+        .filter(|q| registry.entities().any(|e| in_hay(e, q)))
         .collect();
-    if !named_areas.is_empty() {
-        return entity
-            .area_id
-            .as_deref()
-            .is_some_and(|id| named_areas.contains(&id));
+    if !informative.is_empty() {
+        return informative.iter().any(|q| in_hay(entity, q));
     }
     query.words.iter().any(|q| in_name(q)) || !kinds.is_empty()
 }

@@ -667,4 +667,26 @@ fn a_specific_kind_word_needs_that_sort_of_device() {
         &entity("media_player.group"),
         &home
     ));
+    // A word that names another device here rules this one out: the desk lamp is not the
+    // floor lamp, though both are lamps.
+    let home = self::home(&[
+        ("light.desk_lamp", "Desk Lamp", "living_room"),
+        ("light.floor_lamp", "Floor Lamp", "living_room"),
+    ]);
+    let lamp = |id: &str| home.get(id).unwrap().clone();
+    assert!(!points_at(
+        "turn on the desk lamp",
+        &lamp("light.floor_lamp"),
+        &home
+    ));
+    assert!(points_at(
+        "turn on the desk lamp",
+        &lamp("light.desk_lamp"),
+        &home
+    ));
+    assert!(points_at(
+        "turn on the lamps",
+        &lamp("light.floor_lamp"),
+        &home
+    ));
 }
