@@ -134,6 +134,11 @@ pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
         r"(?i)\b(?:has|have)\s+been\s+(?:added|removed|started|stopped|paused|resumed|muted|docked|returned|sent)\b",
     ),
     (
+        "en",
+        Claim::Action,
+        r"(?i)\b(?:has|have)\s+(?:now\s+|just\s+|already\s+)?(?:returned|docked|started|stopped|paused|resumed|finished|completed)\b",
+    ),
+    (
         "pl",
         Claim::Action,
         r"(?i)\b(?:dodano|usunięto|włączono|wyłączono|otwarto|zamknięto|ustawiono|zablokowano|odblokowano|uruchomiono|zatrzymano|wstrzymano|wyciszono|dodał(?:em|am)|usunął(?:em)|usunęłam)\b",
@@ -341,6 +346,7 @@ mod tests {
             "Added 'apples' to the shopping list.",
             "I did not find it. Milk added to the list.",
             "Roborock Downstairs has been stopped.",
+            "The vacuum has returned to the base.",
             "Turned on Garden Light.",
             "Dodano mleko do listy.",
             "Włączono: Kitchen Lights.",

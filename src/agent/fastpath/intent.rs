@@ -157,6 +157,17 @@ pub(super) const QUESTION_WORDS: [&str; 16] = [
     "sind", "welche", "wie",
 ];
 
+/// Words for cleaning ("start vacuuming", "clean the living room"): only a vacuum cleans.
+pub(super) const CLEANING: [&str; 7] = [
+    "vacuum",
+    "vacuuming",
+    "clean",
+    "cleaning",
+    "odkurz",
+    "odkurzaj",
+    "sauge",
+];
+
 /// Words that make a domain-only command mean every device of that kind.
 pub(super) const EVERY: [&str; 5] = ["all", "every", "wszystkie", "alle", "samtliche"];
 

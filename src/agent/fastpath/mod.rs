@@ -21,7 +21,9 @@ use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
 use crate::text::fold;
-use intent::{EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, words_of};
+use intent::{
+    CLEANING, EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, words_of,
+};
 pub use intent::{Lang, is_action, is_single_action, language_of};
 use question::{answer, same_area};
 pub use target::points_at;
@@ -173,18 +175,7 @@ fn plan_one(text: &str, registry: &Registry) -> Plan {
         .any(|w| ["volume", "glosnosc", "lautstarke"].contains(&w.as_str()));
     let every = words.iter().any(|w| EVERY.contains(&w.as_str()));
     // "start vacuuming", "clean the living room": only a vacuum cleans.
-    let cleaning = words.iter().any(|w| {
-        [
-            "vacuum",
-            "vacuuming",
-            "clean",
-            "cleaning",
-            "odkurz",
-            "odkurzaj",
-            "sauge",
-        ]
-        .contains(&w.as_str())
-    });
+    let cleaning = words.iter().any(|w| CLEANING.contains(&w.as_str()));
     let rest: Vec<&str> = words
         .iter()
         .enumerate()

@@ -1,7 +1,7 @@
 //! Naming a target: which entities a command's remaining words name or explain, in
 //! English, Polish and German.
 
-use super::intent::{FILLER, intent, words_of};
+use super::intent::{CLEANING, FILLER, intent, words_of};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word, word_score};
 use crate::text::tokens;
@@ -231,7 +231,10 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
     let rest: Vec<&str> = words
         .iter()
         .enumerate()
-        .filter(|(i, w)| !used.contains(i) && !FILLER.contains(&w.as_str()))
+        // A cleaning verb ("vacuuming") also names the device that cleans.
+        .filter(|(i, w)| {
+            CLEANING.contains(&w.as_str()) || (!used.contains(i) && !FILLER.contains(&w.as_str()))
+        })
         .map(|(_, w)| w.as_str())
         .collect();
     let query = query_of(&rest, registry);
@@ -259,7 +262,10 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
         .words
         .iter()
         .filter(|q| !in_name(q))
-        .filter_map(|q| domain_of_word(q).map(|d| (q.as_str(), d)))
+        .filter_map(|q| {
+            let domain = domain_of_word(q).or(CLEANING.contains(&q.as_str()).then_some("vacuum"));
+            domain.map(|d| (q.as_str(), d))
+        })
         .collect();
     if !kinds.is_empty() && !kinds.iter().any(|(w, d)| of_kind(w, d)) {
         return false;

@@ -689,4 +689,13 @@ fn a_specific_kind_word_needs_that_sort_of_device() {
         &lamp("light.floor_lamp"),
         &home
     ));
+    // "Vacuuming" names the vacuum's kind.
+    let home = self::home(&[(
+        "vacuum.roborock_downstairs",
+        "Roborock Downstairs",
+        "living_room",
+    )]);
+    let vacuum = home.get("vacuum.roborock_downstairs").unwrap().clone();
+    assert!(points_at("stop vacuuming", &vacuum, &home));
+    assert!(!points_at("stop the music", &vacuum, &home));
 }
