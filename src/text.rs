@@ -38,7 +38,8 @@ const STOPWORDS: [&str; 32] = [
     "is",
 ];
 
-/// Lowercase, strip diacritics, keep letters and digits, one space between words.
+/// Lowercase, strip diacritics, keep letters and digits, one space between words. An
+/// apostrophe joins ("Trader Joe's" is "trader joes", as people say and type it).
 pub fn fold(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars().flat_map(char::to_lowercase) {
@@ -58,6 +59,8 @@ pub fn fold(text: &str) -> String {
         };
         if !mapped.is_empty() {
             out.push_str(mapped);
+        } else if c == '\'' || c == '\u{2019}' {
+            continue;
         } else if c.is_alphanumeric() {
             out.push(c);
         } else if !out.ends_with(' ') && !out.is_empty() {
@@ -84,6 +87,8 @@ mod tests {
     fn folding_strips_diacritics_and_punctuation() {
         assert_eq!(fold("Światło w KUCHNI!"), "swiatlo w kuchni");
         assert_eq!(fold("Küchen-Licht  (groß)"), "kuchen licht gross");
+        assert_eq!(fold("Trader Joe’s"), fold("trader joes"));
+        assert_eq!(fold("Joe's 'bar'"), "joes bar");
         assert_eq!(
             tokens("turn on the kitchen light"),
             vec!["turn", "kitchen", "light"]

@@ -366,8 +366,10 @@ pub fn synthetic_home(entities: usize) -> Registry {
                 area_id: (*id).into(),
                 name: (*name).into(),
                 aliases: Vec::new(),
+                floor_id: None,
             })
             .collect(),
+        floors: Vec::new(),
         services: serde_json::from_value(services).unwrap_or_default(),
         assist: AssistExposure::Unsupported,
     };

@@ -71,7 +71,8 @@ impl ToolKind {
                  name, area and state. Use it first whenever you do not know the exact entity_id."
             }
             Self::ListAreas => {
-                "List the areas (rooms) of the home with how many entities each has."
+                "List the areas (rooms) of the home with how many entities each has, and the \
+                 floor each is on."
             }
         }
     }
@@ -435,7 +436,11 @@ impl ToolRegistry {
                 ToolOutput::ok(json!({
                     "areas": r.areas().map(|a| {
                         let count = r.entities().filter(|e| e.area_id.as_deref() == Some(a.area_id.as_str())).count();
-                        json!({"area_id": a.area_id, "name": a.name, "entities": count})
+                        let mut area = json!({"area_id": a.area_id, "name": a.name, "entities": count});
+                        if let Some(floor) = r.floor_of(a) {
+                            area["floor"] = json!(floor.name);
+                        }
+                        area
                     }).collect::<Vec<_>>()
                 }))
             }),
@@ -465,5 +470,50 @@ fn unknown_entity(id: &str, registry: &Registry) -> String {
             "unknown entity {id}; did you mean {}? (use search_entities when unsure)",
             suggestions.join(", ")
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::sim::MemoryHome;
+    use crate::config::ExposureConfig;
+    use crate::ha::exposure::{AssistExposure, ExposurePolicy};
+    use crate::ha::registry::{Area, Floor, Snapshot};
+
+    #[tokio::test]
+    async fn list_areas_says_which_floor_each_room_is_on() {
+        let snapshot = Snapshot {
+            areas: vec![
+                Area {
+                    area_id: "bedroom".into(),
+                    name: "Bedroom".into(),
+                    floor_id: Some("upstairs".into()),
+                    ..Default::default()
+                },
+                Area {
+                    area_id: "shed".into(),
+                    name: "Shed".into(),
+                    ..Default::default()
+                },
+            ],
+            floors: vec![Floor {
+                floor_id: "upstairs".into(),
+                name: "Upstairs".into(),
+                ..Default::default()
+            }],
+            assist: AssistExposure::Unsupported,
+            ..Default::default()
+        };
+        let registry = Registry::from_snapshot(
+            snapshot,
+            ExposurePolicy::new(ExposureConfig::default()),
+            None,
+        );
+        let home = MemoryHome::new(registry);
+        let out = ToolRegistry.dispatch(&ValidCall::ListAreas, &home).await;
+        let listed: Value = serde_json::from_str(&out.content).unwrap();
+        assert_eq!(listed["areas"][0]["floor"], "Upstairs", "{listed}");
+        assert_eq!(listed["areas"][1].get("floor"), None, "{listed}");
     }
 }

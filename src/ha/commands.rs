@@ -12,10 +12,12 @@ use super::connection::{HaClient, HaError};
 use super::exposure::AssistExposure;
 use super::protocol::{
     Command, HaErrorCode, TYPE_AREA_REGISTRY_LIST, TYPE_DEVICE_REGISTRY_LIST,
-    TYPE_ENTITY_REGISTRY_LIST, TYPE_EXPOSED_ENTITIES_LIST, TYPE_GET_CONFIG, TYPE_GET_SERVICES,
-    TYPE_GET_STATES,
+    TYPE_ENTITY_REGISTRY_LIST, TYPE_EXPOSED_ENTITIES_LIST, TYPE_FLOOR_REGISTRY_LIST,
+    TYPE_GET_CONFIG, TYPE_GET_SERVICES, TYPE_GET_STATES,
 };
-use super::registry::{Area, DeviceEntry, EntityRegistryEntry, ServiceInfo, Snapshot, StateObject};
+use super::registry::{
+    Area, DeviceEntry, EntityRegistryEntry, Floor, ServiceInfo, Snapshot, StateObject,
+};
 
 /// The parts of `get_config` we use.
 #[derive(Debug, Clone, Default, serde::Deserialize)]
@@ -98,6 +100,17 @@ impl HaClient {
         self.typed(TYPE_AREA_REGISTRY_LIST).await
     }
 
+    /// The floors; none on versions before floors existed (2024.4).
+    pub async fn floor_registry(&self) -> Result<Vec<Floor>, HaError> {
+        match self.typed(TYPE_FLOOR_REGISTRY_LIST).await {
+            Err(HaError::Api {
+                code: HaErrorCode::UnknownCommand,
+                ..
+            }) => Ok(Vec::new()),
+            other => other,
+        }
+    }
+
     /// HA's "exposed to Assist" settings; `Unsupported` on versions without them.
     pub async fn assist_exposure(&self) -> Result<AssistExposure, HaError> {
         #[derive(serde::Deserialize)]
@@ -155,12 +168,12 @@ impl HaClient {
     /// do not say, and count as running). `get_config` is sent first, so a `RUNNING` answer
     /// means the rest was read from a started HA, with every integration loaded.
     pub async fn snapshot_and_running(&self) -> Result<(Snapshot, bool), HaError> {
-        let (config, states, entity_registry, devices, areas, services, assist) = tokio::try_join!(
+        let (config, states, entity_registry, devices, (areas, floors), services, assist) = tokio::try_join!(
             self.get_config(),
             self.get_states(),
             self.entity_registry(),
             self.device_registry(),
-            self.area_registry(),
+            async { tokio::try_join!(self.area_registry(), self.floor_registry()) },
             self.get_services(),
             self.assist_exposure(),
         )?;
@@ -172,6 +185,7 @@ impl HaClient {
             entity_registry,
             devices,
             areas,
+            floors,
             services,
             assist,
         };

@@ -29,6 +29,7 @@ pub const TYPE_CALL_SERVICE: &str = "call_service";
 pub const TYPE_ENTITY_REGISTRY_LIST: &str = "config/entity_registry/list";
 pub const TYPE_DEVICE_REGISTRY_LIST: &str = "config/device_registry/list";
 pub const TYPE_AREA_REGISTRY_LIST: &str = "config/area_registry/list";
+pub const TYPE_FLOOR_REGISTRY_LIST: &str = "config/floor_registry/list";
 pub const TYPE_EXPOSED_ENTITIES_LIST: &str = "homeassistant/expose_entity/list";
 pub const EVENT_STATE_CHANGED: &str = "state_changed";
 /// Fired once every integration has been set up: the registry is complete from then on.

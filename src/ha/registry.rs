@@ -64,12 +64,47 @@ pub struct DeviceEntry {
     pub area_id: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct Area {
     pub area_id: String,
     pub name: String,
     #[serde(default)]
     pub aliases: Vec<String>,
+    #[serde(default)]
+    pub floor_id: Option<String>,
+}
+
+/// A floor of the home (HA 2024.4+): people name areas by it ("the lights upstairs").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct Floor {
+    pub floor_id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// 0 is the ground floor, negative below it; `None` when the user did not say.
+    #[serde(default)]
+    pub level: Option<i64>,
+}
+
+impl Floor {
+    /// The folded words that name this floor: its name, its aliases and, when its level is
+    /// set, the everyday word for where it is ("upstairs" for level 1 and up, "downstairs" for
+    /// the ground floor and below), so a home whose floors are "First" and "Ground" still
+    /// answers "the lights upstairs".
+    pub fn words(&self) -> Vec<String> {
+        let mut words = tokens(&self.name);
+        for alias in &self.aliases {
+            words.extend(tokens(alias));
+        }
+        match self.level {
+            Some(level) if level > 0 => words.push("upstairs".to_owned()),
+            Some(_) => words.push("downstairs".to_owned()),
+            None => {}
+        }
+        words.sort();
+        words.dedup();
+        words
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -106,6 +141,8 @@ pub struct Snapshot {
     pub entity_registry: Vec<EntityRegistryEntry>,
     pub devices: Vec<DeviceEntry>,
     pub areas: Vec<Area>,
+    /// Empty on Home Assistant versions without floors.
+    pub floors: Vec<Floor>,
     pub services: BTreeMap<String, BTreeMap<String, ServiceInfo>>,
     pub assist: AssistExposure,
 }
@@ -171,6 +208,7 @@ pub struct Registry {
     /// Visible entities per domain, kept in step with `entities` (asked for on every request).
     domain_counts: BTreeMap<String, usize>,
     areas: BTreeMap<String, Area>,
+    floors: BTreeMap<String, Floor>,
     services: BTreeMap<String, BTreeMap<String, ServiceInfo>>,
     assist: AssistExposure,
     links: RegistryLinks,
@@ -208,6 +246,7 @@ impl Registry {
             entities: BTreeMap::new(),
             domain_counts: BTreeMap::new(),
             areas: BTreeMap::new(),
+            floors: BTreeMap::new(),
             services: BTreeMap::new(),
             assist: AssistExposure::Unsupported,
             links: RegistryLinks::default(),
@@ -228,6 +267,7 @@ impl Registry {
             entity_registry,
             devices,
             areas,
+            floors,
             services,
             assist,
         } = snapshot;
@@ -248,6 +288,10 @@ impl Registry {
             entities: BTreeMap::new(),
             domain_counts: BTreeMap::new(),
             areas: areas.into_iter().map(|a| (a.area_id.clone(), a)).collect(),
+            floors: floors
+                .into_iter()
+                .map(|f| (f.floor_id.clone(), f))
+                .collect(),
             services,
             assist,
             links,
@@ -290,11 +334,12 @@ impl Registry {
             link.and_then(EntityRegistryEntry::assist_setting),
         );
         let name = friendly_name(&state.entity_id, &state.attributes);
-        let area_name = area_id
-            .as_deref()
-            .and_then(|a| self.areas.get(a))
-            .map(|a| a.name.as_str());
-        let haystack = Haystack::new(&state.entity_id, &name, area_name);
+        let area = area_id.as_deref().and_then(|a| self.areas.get(a));
+        let mut haystack = Haystack::new(&state.entity_id, &name, area.map(|a| a.name.as_str()));
+        // Where the area is counts as where the entity is: "upstairs" names its lights.
+        if let Some(floor) = area.and_then(|a| self.floor_of(a)) {
+            haystack.area.extend(floor.words());
+        }
         let entity = Entity {
             name,
             entity_id: state.entity_id,
@@ -423,6 +468,15 @@ impl Registry {
 
     pub fn area(&self, area_id: &str) -> Option<&Area> {
         self.areas.get(area_id)
+    }
+
+    pub fn floors(&self) -> impl Iterator<Item = &Floor> {
+        self.floors.values()
+    }
+
+    /// The floor an area is on, if it is on a known one.
+    pub fn floor_of(&self, area: &Area) -> Option<&Floor> {
+        area.floor_id.as_deref().and_then(|f| self.floors.get(f))
     }
 
     /// An area by id, name or alias, ignoring case, diacritics and punctuation.

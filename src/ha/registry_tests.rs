@@ -74,13 +74,16 @@ fn home() -> Registry {
                 area_id: "kitchen".into(),
                 name: "Kitchen".into(),
                 aliases: vec!["Kuchnia".into()],
+                floor_id: None,
             },
             Area {
                 area_id: "hall".into(),
                 name: "Hall".into(),
                 aliases: vec![],
+                floor_id: None,
             },
         ],
+        floors: Vec::new(),
         services: serde_json::from_value(json!({
             "light": {"turn_on": {"fields": {"brightness_pct": {"required": false}}}},
             "homeassistant": {"restart": {}}
@@ -254,4 +257,58 @@ fn entity_ids_normalise() {
         "light.kitchen_lights"
     );
     assert_eq!(normalise_entity_id("\tLIGHT.X\n"), "light.x");
+}
+
+#[test]
+fn a_floor_names_the_entities_of_its_areas() {
+    // The shapes `config/floor_registry/list` and `config/area_registry/list` answer with.
+    let floors: Vec<Floor> = serde_json::from_value(json!([
+        {"aliases": ["Obergeschoss"], "created_at": 0.0, "floor_id": "first", "icon": null,
+         "level": 1, "name": "First", "modified_at": 0.0},
+        {"aliases": [], "created_at": 0.0, "floor_id": "ground", "icon": null, "level": null,
+         "name": "Ground", "modified_at": 0.0}
+    ]))
+    .unwrap();
+    let areas: Vec<Area> = serde_json::from_value(json!([
+        {"aliases": [], "area_id": "bedroom", "floor_id": "first", "name": "Bedroom"},
+        {"aliases": [], "area_id": "kitchen", "floor_id": null, "name": "Kitchen"}
+    ]))
+    .unwrap();
+    assert_eq!(floors[0].words(), ["first", "obergeschoss", "upstairs"]);
+    assert_eq!(floors[1].words(), ["ground"]);
+    let snapshot = Snapshot {
+        states: vec![
+            state("light.bed", "off", "Bed", "t1"),
+            state("light.stove", "off", "Stove", "t1"),
+        ],
+        entity_registry: vec![
+            EntityRegistryEntry {
+                entity_id: "light.bed".into(),
+                area_id: Some("bedroom".into()),
+                ..Default::default()
+            },
+            EntityRegistryEntry {
+                entity_id: "light.stove".into(),
+                area_id: Some("kitchen".into()),
+                ..Default::default()
+            },
+        ],
+        areas,
+        floors,
+        ..Default::default()
+    };
+    let r = Registry::from_snapshot(
+        snapshot,
+        ExposurePolicy::new(ExposureConfig::default()),
+        None,
+    );
+    let upstairs: Vec<String> = r
+        .search("upstairs", None, None, 10)
+        .into_iter()
+        .map(|c| c.entity_id)
+        .collect();
+    assert_eq!(upstairs, ["light.bed"]);
+    let bedroom = r.area("bedroom").unwrap();
+    assert_eq!(r.floor_of(bedroom).map(|f| f.name.as_str()), Some("First"));
+    assert_eq!(r.floor_of(r.area("kitchen").unwrap()), None);
 }

@@ -190,6 +190,7 @@ mod tests {
                 area_id: "bedroom".into(),
                 name: "Bedroom".into(),
                 aliases: vec!["Sypialnia".into()],
+                floor_id: None,
             }],
             services: serde_json::from_value(json!({
                 "light": {"turn_on": {}, "turn_off": {}},

@@ -89,6 +89,7 @@ mod tests {
                 area_id: "kitchen".into(),
                 name: "Kitchen".into(),
                 aliases: vec![],
+                floor_id: None,
             }],
             services: serde_json::from_str(r#"{"light": {"turn_on": {}, "turn_off": {}}}"#)
                 .unwrap(),

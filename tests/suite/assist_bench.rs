@@ -333,6 +333,7 @@ async fn the_loader_builds_homes_of_both_task_sets_and_every_entity_answers_its_
     ];
     let mut domains = std::collections::BTreeSet::new();
     let mut total_calls = 0;
+    let mut floors_checked = 0;
     for home in homes {
         let fixture = sets.join(home).join("_fixtures.yaml");
         let ha = tokio::task::spawn_blocking({
@@ -404,9 +405,23 @@ async fn the_loader_builds_homes_of_both_task_sets_and_every_entity_answers_its_
             refused.contains(first) && refused.contains("warp_drive"),
             "{refused}"
         );
+        // Floors reach HomeClaw's own registry: each area is on the floor the file names.
+        let registry = homeclaw::ha::registry::Registry::from_snapshot(
+            client.snapshot().await.unwrap(),
+            homeclaw::ha::exposure::ExposurePolicy::new(Default::default()),
+            None,
+        );
+        for area in doc["areas"].as_vec().unwrap() {
+            let name = area["name"].as_str().unwrap();
+            let found = registry.resolve_area(name).expect(name);
+            let floor = registry.floor_of(found).map(|f| f.name.as_str());
+            assert_eq!(floor, area["floor"].as_str(), "{home}: floor of {name}");
+            floors_checked += usize::from(floor.is_some());
+        }
         client.shutdown().await;
         ha.stop();
     }
+    assert!(floors_checked > 0, "no home with floors was loaded");
     assert_eq!(
         domains.into_iter().collect::<Vec<_>>(),
         [

@@ -52,6 +52,7 @@ pub(super) const PHRASES: &[(&[&str], Intent, Lang)] = &[
     (&["switch", "off"], Off, Lang::En),
     (&["open"], Open, Lang::En),
     (&["close"], Close, Lang::En),
+    (&["shut", "off"], Off, Lang::En),
     (&["shut"], Close, Lang::En),
     (&["unlock"], Unlock, Lang::En),
     (&["lock"], Lock, Lang::En),
@@ -307,6 +308,15 @@ pub(super) fn intent(
         if let Some(i) = trailing {
             found.push((i, Lang::En, vec![words.len() - 1]));
         }
+    }
+    // "Vacuum, return to base": a device word that could be a verb addresses the device when
+    // another verb says what to do.
+    if found.len() > 1
+        && found
+            .iter()
+            .any(|(_, _, at)| at.len() > 1 || domain_of_word(&words[at[0]]).is_none())
+    {
+        found.retain(|(_, _, at)| at.len() > 1 || domain_of_word(&words[at[0]]).is_none());
     }
     // "skip to the next track" says one thing twice.
     while found.len() > 1

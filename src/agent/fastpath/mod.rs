@@ -25,7 +25,7 @@ use intent::{
     CLEANING, EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, words_of,
 };
 pub use intent::{Lang, is_action, is_single_action, language_of};
-use question::{answer, same_area};
+use question::{answer, same_place};
 pub use target::points_at;
 use target::{covers, named, query_of, word_matches};
 use todo::add_item;
@@ -278,8 +278,9 @@ fn plan_one(text: &str, registry: &Registry) -> Plan {
     Plan::Act { calls, lang }
 }
 
-/// All the covering entities share one area the query names, and every other query word only
-/// names their kind: "the kitchen lights" means every light in the kitchen.
+/// All the covering entities share one area or floor the query names, and every other query
+/// word only names their kind: "the kitchen lights" means every light in the kitchen, "the
+/// lights upstairs" every light on the floor called Upstairs.
 fn area_command(covering: &[&(&Entity, &str, Value)], query: &Query, registry: &Registry) -> bool {
     // "Turn on the living room" names no kind: not everything in it.
     let kinds: Vec<&str> = query
@@ -290,7 +291,7 @@ fn area_command(covering: &[&(&Entity, &str, Value)], query: &Query, registry: &
     let entities: Vec<&Entity> = covering.iter().map(|(e, ..)| *e).collect();
     !kinds.is_empty()
         && entities.iter().all(|e| kinds.contains(&e.domain()))
-        && same_area(&entities, query, registry)
+        && same_place(&entities, query, registry)
 }
 
 /// Words for one device of a kind ("the light", "das Fenster", "wentylator"): with several
@@ -391,5 +392,7 @@ fn which_question(names: &[String], lang: Lang) -> String {
     }
 }
 
+#[cfg(test)]
+mod floor_tests;
 #[cfg(test)]
 mod tests;

@@ -117,7 +117,9 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     let targets: Vec<&Entity> = if named.len() == 1 {
         named
     } else if covering.len() == 1
-        || (specific && (2..=6).contains(&covering.len()) && same_area(&covering, &query, registry))
+        || (specific
+            && (2..=6).contains(&covering.len())
+            && same_place(&covering, &query, registry))
     {
         covering
     } else {
@@ -159,8 +161,23 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     Some(Plan::Answer { text, lang })
 }
 
+/// All in one place the query names: one area, or one floor ("the lights upstairs", "the
+/// bedroom lights upstairs"). The other words only name their kind or the measure.
+pub(super) fn same_place(entities: &[&Entity], query: &Query, registry: &Registry) -> bool {
+    same_area(entities, query, registry) || same_floor(entities, query, registry)
+}
+
+fn area_words(entity: &Entity, registry: &Registry) -> Vec<String> {
+    entity
+        .area_id
+        .as_deref()
+        .and_then(|a| registry.area(a))
+        .map(|a| tokens(&a.name))
+        .unwrap_or_default()
+}
+
 /// All in one area the query names (the other words only name their kind or the measure).
-pub(super) fn same_area(entities: &[&Entity], query: &Query, registry: &Registry) -> bool {
+fn same_area(entities: &[&Entity], query: &Query, registry: &Registry) -> bool {
     let Some(area_id) = entities[0].area_id.as_deref() else {
         return false;
     };
@@ -170,12 +187,41 @@ pub(super) fn same_area(entities: &[&Entity], query: &Query, registry: &Registry
     {
         return false;
     }
-    let Some(area) = registry.area(area_id) else {
+    let area_words = area_words(entities[0], registry);
+    !area_words.is_empty()
+        && query
+            .words
+            .iter()
+            .all(|q| domain_of_word(q).is_some() || area_words.iter().any(|w| word_matches(q, w)))
+}
+
+/// All on one floor the query names; its other words name their kind, or a room that every
+/// one of them is in ("bedroom" for Bedroom 2 and Bedroom 3).
+fn same_floor(entities: &[&Entity], query: &Query, registry: &Registry) -> bool {
+    let floor_of = |e: &Entity| {
+        e.area_id
+            .as_deref()
+            .and_then(|a| registry.area(a))
+            .and_then(|a| registry.floor_of(a))
+    };
+    let Some(floor) = floor_of(entities[0]) else {
         return false;
     };
-    let area_words = tokens(&area.name);
-    query
-        .words
+    if !entities
         .iter()
-        .all(|q| domain_of_word(q).is_some() || area_words.iter().any(|w| word_matches(q, w)))
+        .all(|e| floor_of(e).is_some_and(|f| f.floor_id == floor.floor_id))
+    {
+        return false;
+    }
+    let floor_words = floor.words();
+    let on_floor = |q: &str| floor_words.iter().any(|w| word_matches(q, w));
+    let areas: Vec<Vec<String>> = entities.iter().map(|e| area_words(e, registry)).collect();
+    query.words.iter().any(|q| on_floor(q))
+        && query.words.iter().all(|q| {
+            domain_of_word(q).is_some()
+                || on_floor(q)
+                || areas
+                    .iter()
+                    .all(|words| words.iter().any(|w| word_matches(q, w)))
+        })
 }

@@ -10,7 +10,7 @@ use crate::text::tokens;
 /// compound parts) and the English word a home set up in English names them with: "w kuchni"
 /// finds the "Kitchen" area, "Deckenventilator" the "Ceiling Fan". A home named in Polish or
 /// German matches its own words directly.
-pub(super) const WORDS: [(&str, &[&str]); 25] = [
+pub(super) const WORDS: [(&str, &[&str]); 27] = [
     (
         "kitchen",
         &[
@@ -32,6 +32,14 @@ pub(super) const WORDS: [(&str, &[&str]); 25] = [
         &["korytarz", "korytarzu", "przedpokoj", "flur", "diele"],
     ),
     ("garage", &["garaz", "garazu"]),
+    (
+        "upstairs",
+        &["gorze", "pietrze", "pietro", "oben", "obergeschoss"],
+    ),
+    (
+        "downstairs",
+        &["dole", "parterze", "parter", "unten", "erdgeschoss"],
+    ),
     ("garden", &["ogrod", "ogrodzie", "garten"]),
     ("dining", &["jadalnia", "jadalni", "esszimmer"]),
     ("entrance", &["wejscie", "wejsciu", "eingang"]),
@@ -161,12 +169,25 @@ pub(super) fn split_compound(word: &str, registry: &Registry) -> Option<[String;
         })
 }
 
+/// Words that say "a floor" ("the first floor", "im ersten Stock"): beside a word that names
+/// one of the home's floors they add nothing; alone ("the floor lamp") they are a name.
+const FLOOR_WORDS: [&str; 4] = ["floor", "etage", "stock", "geschoss"];
+
 /// The words left to name the target, German compounds split, as a search query.
 pub(super) fn query_of(rest: &[&str], registry: &Registry) -> Query {
-    let words: Vec<String> = rest
+    let mut words: Vec<String> = rest
         .iter()
         .flat_map(|w| split_compound(w, registry).map_or_else(|| vec![(*w).to_owned()], Vec::from))
         .collect();
+    let names_a_floor = |w: &String| {
+        !FLOOR_WORDS.contains(&w.as_str())
+            && registry
+                .floors()
+                .any(|f| f.words().iter().any(|named| word_matches(w, named)))
+    };
+    if words.iter().any(names_a_floor) {
+        words.retain(|w| !FLOOR_WORDS.contains(&w.as_str()));
+    }
     Query::new(&tokens(&words.join(" ")).join(" "))
 }
 

@@ -7,17 +7,28 @@ use super::target::split_compound;
 use super::*;
 use crate::config::ExposureConfig;
 use crate::ha::exposure::{AssistExposure, ExposurePolicy};
-use crate::ha::registry::{Area, EntityRegistryEntry, Snapshot, StateObject};
+use crate::ha::registry::{Area, EntityRegistryEntry, Floor, Snapshot, StateObject};
 
 fn home(entities: &[(&str, &str, &str)]) -> Registry {
     home_with(entities, ExposureConfig::default())
 }
 
 fn home_with(entities: &[(&str, &str, &str)], exposure: ExposureConfig) -> Registry {
+    home_on_floors(entities, &[], exposure)
+}
+
+/// The test home with some of its areas on floors: (floor name, level, area ids).
+pub(super) fn home_on_floors(
+    entities: &[(&str, &str, &str)],
+    floors: &[(&str, Option<i64>, &[&str])],
+    exposure: ExposureConfig,
+) -> Registry {
     let areas = [
         ("kitchen", "Kitchen"),
         ("living_room", "Living Room"),
         ("bedroom_1", "Bedroom 1"),
+        ("bedroom_2", "Bedroom 2"),
+        ("bedroom_3", "Bedroom 3"),
         ("garage", "Garage"),
         ("entry", "Entry"),
         ("front_yard", "Front yard"),
@@ -70,6 +81,19 @@ fn home_with(entities: &[(&str, &str, &str)], exposure: ExposureConfig) -> Regis
                     area_id: (*id).into(),
                     name: (*name).into(),
                     aliases: Vec::new(),
+                    floor_id: floors
+                        .iter()
+                        .find(|(_, _, on)| on.contains(id))
+                        .map(|(floor, ..)| floor.to_lowercase()),
+                })
+                .collect(),
+            floors: floors
+                .iter()
+                .map(|(name, level, _)| Floor {
+                    floor_id: name.to_lowercase(),
+                    name: (*name).into(),
+                    aliases: Vec::new(),
+                    level: *level,
                 })
                 .collect(),
             services: serde_json::from_value(services).unwrap(),
@@ -359,6 +383,11 @@ fn an_item_goes_on_the_list_named_or_the_only_one() {
             Lang::En
         ))
     );
+    // Typed without the apostrophe, the name is the same name.
+    assert_eq!(
+        planned("put apples on the trader joes list").map(|p| p.0),
+        Some("todo.trader_joe_s".into())
+    );
     assert_eq!(
         planned("Put history homework on personal tasks list"),
         Some((
@@ -471,6 +500,16 @@ fn joined_requests_run_together_only_when_every_part_resolves() {
 fn vacuum_and_valve_verbs_and_outdoor_words_resolve() {
     assert_eq!(act("Start vacuuming").0, "vacuum.start");
     assert_eq!(act("Vacuum downstairs").0, "vacuum.start");
+    // "Vacuum" opening the command addresses it when another verb says what to do.
+    assert_eq!(
+        act("Vacuum return to base"),
+        (
+            "vacuum.return_to_base".to_owned(),
+            vec!["vacuum.roborock_downstairs".to_owned()],
+            json!({}),
+            Lang::En
+        )
+    );
     assert_eq!(act("water the front yard").0, "valve.open_valve");
     assert_eq!(
         act("turn off the water in the front yard").0,

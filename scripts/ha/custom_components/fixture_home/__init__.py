@@ -6,9 +6,9 @@ benchmarks and tests (`scripts/ha-dev.sh` with `HA_HOME=...`).
       path: /abs/path/to/_fixtures.yaml
 
 What must hold:
-- every area, device (with its area), entity id, friendly name, state and attribute of the
-  file exists as written; anything it cannot represent fails the set-up with a message that
-  names the entity (see home.py) — nothing is skipped;
+- every floor, area (with its floor), device (with its area), entity id, friendly name, state
+  and attribute of the file exists as written; anything it cannot represent fails the set-up
+  with a message that names the entity (see home.py) — nothing is skipped;
 - every entity of the home is exposed to Assist, so Home Assistant's own agent and HomeClaw
   see the same home;
 - `fixture_home.reset` puts every entity back into its fixture state and
@@ -29,6 +29,7 @@ from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import floor_registry as fr
 from homeassistant.helpers.typing import ConfigType
 
 from .home import DOMAIN, FixtureError, Home, check_entity_update, load
@@ -103,10 +104,17 @@ async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
         raise ConfigEntryError(str(err)) from err
     hass.data[DOMAIN] = Loaded(home)
 
+    floors = fr.async_get(hass)
     areas = ar.async_get(hass)
     area_ids = {}
     for spec in home.areas:
+        floor_id = None
+        if spec.floor is not None:
+            floor = floors.async_get_floor_by_name(spec.floor) or floors.async_create(spec.floor)
+            floor_id = floor.floor_id
         area = areas.async_get_area_by_name(spec.name) or areas.async_create(spec.name)
+        if area.floor_id != floor_id:
+            area = areas.async_update(area.id, floor_id=floor_id)
         area_ids[spec.id] = area.id
     devices = dr.async_get(hass)
     device_areas = {}

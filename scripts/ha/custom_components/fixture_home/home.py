@@ -79,6 +79,7 @@ class FixtureError(ValueError):
 class AreaSpec:
     id: str
     name: str
+    floor: str | None = None
 
 
 @dataclass
@@ -217,10 +218,14 @@ def parse(data: Any) -> Home:
     unknown = sorted(set(data) - {"areas", "devices", "entities"})
     if unknown:
         raise FixtureError(f"unknown top-level keys: {', '.join(unknown)}")
-    areas = [
-        AreaSpec(id=_text(a.get("id"), "area id"), name=_text(a.get("name"), "area name"))
-        for a in data.get("areas") or []
-    ]
+    areas = []
+    for a in data.get("areas") or []:
+        area_id = _text(a.get("id"), "area id")
+        extra = sorted(set(a) - {"id", "name", "floor"})
+        if extra:
+            raise FixtureError(f"area {area_id}: unknown keys {', '.join(extra)}")
+        floor = _text(a["floor"], f"area {area_id} floor") if a.get("floor") is not None else None
+        areas.append(AreaSpec(area_id, _text(a.get("name"), "area name"), floor))
     area_ids = {a.id for a in areas}
     devices = []
     for d in data.get("devices") or []:
