@@ -138,6 +138,17 @@ pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
         Claim::Action,
         r"(?i)\b(?:has|have)\s+(?:now\s+|just\s+|already\s+)?(?:returned|docked|started|stopped|paused|resumed|finished|completed)\b",
     ),
+    // Said as if under way: "Shutting off the upstairs lights.", "I'm turning it on now."
+    (
+        "en",
+        Claim::Action,
+        r"(?i)(?:(?:^|[.!:]\s+)|\bi(?:'m|\s+am)\s+(?:now\s+)?)(?:turning|switching|shutting|opening|closing|locking|unlocking|starting|stopping|pausing|resuming|muting|dimming|adding|removing|setting)\s+\S",
+    ),
+    (
+        "en",
+        Claim::Action,
+        r"(?i)\b(?:(?:has|have)\s+been|(?:is|are|was|were)(?:\s+now)?)\s+(?:updated|adjusted)\b",
+    ),
     (
         "pl",
         Claim::Action,
@@ -352,6 +363,10 @@ mod tests {
             "Włączono: Kitchen Lights.",
             "Milch wurde zur Einkaufsliste hinzugefügt.",
             "Eingeschaltet: Deckenlicht.",
+            "I did not change anything. Shutting off the upstairs lights.",
+            "I'm turning on the kitchen light now.",
+            "The list of areas is updated with the new area 'Backyard'.",
+            "The volume has been adjusted.",
         ] {
             assert!(claims_action_or_observation(text), "missed: {text}");
             assert!(claims_action(text), "not an action claim: {text}");

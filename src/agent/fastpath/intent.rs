@@ -78,6 +78,7 @@ pub(super) const PHRASES: &[(&[&str], Intent, Lang)] = &[
     // "otwórz zamek": opening a lock is unlocking it.
     (&["otworz", "zamek"], Unlock, Lang::Pl),
     (&["otworz"], Open, Lang::Pl),
+    (&["podlej"], Open, Lang::Pl),
     (&["zamknij"], Close, Lang::Pl),
     (&["zablokuj"], Lock, Lang::Pl),
     (&["odblokuj"], Unlock, Lang::Pl),
@@ -90,6 +91,8 @@ pub(super) const PHRASES: &[(&[&str], Intent, Lang)] = &[
     (&["ausschalten"], Off, Lang::De),
     (&["offne"], Open, Lang::De),
     (&["oeffne"], Open, Lang::De),
+    (&["giesse"], Open, Lang::De),
+    (&["bewassere"], Open, Lang::De),
     (&["schliesse"], Close, Lang::De),
     (&["schliess"], Close, Lang::De),
     (&["verriegle"], Lock, Lang::De),
@@ -159,6 +162,18 @@ pub(super) const QUESTION_WORDS: [&str; 16] = [
 ];
 
 /// Words for cleaning ("start vacuuming", "clean the living room"): only a vacuum cleans.
+/// Verbs for watering ("water the garden", "podlej ogród", "gieße den Garten"): the first
+/// word of a command that only a valve answers ("turn off the water heater" is no watering).
+pub(super) const WATERING: [&str; 6] =
+    ["water", "podlej", "podlac", "giesse", "giess", "bewassere"];
+
+/// Whether the command opens with a watering verb.
+pub(super) fn watering(words: &[String]) -> bool {
+    words
+        .first()
+        .is_some_and(|w| WATERING.contains(&w.as_str()))
+}
+
 pub(super) const CLEANING: [&str; 7] = [
     "vacuum",
     "vacuuming",

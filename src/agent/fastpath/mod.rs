@@ -22,7 +22,8 @@ use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
 use crate::text::fold;
 use intent::{
-    CLEANING, EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, words_of,
+    CLEANING, EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, watering,
+    words_of,
 };
 pub use intent::{Lang, is_action, is_single_action, language_of};
 use question::{answer, same_place};
@@ -176,6 +177,7 @@ fn plan_one(text: &str, registry: &Registry) -> Plan {
     let every = words.iter().any(|w| EVERY.contains(&w.as_str()));
     // "start vacuuming", "clean the living room": only a vacuum cleans.
     let cleaning = words.iter().any(|w| CLEANING.contains(&w.as_str()));
+    let watering = watering(&words);
     let rest: Vec<&str> = words
         .iter()
         .enumerate()
@@ -188,6 +190,7 @@ fn plan_one(text: &str, registry: &Registry) -> Plan {
     let able: Vec<(&Entity, &'static str, Value)> = registry
         .entities()
         .filter(|e| !cleaning || e.domain() == "vacuum")
+        .filter(|e| !watering || e.domain() == "valve")
         .filter_map(|e| {
             let (service, data) = service_for(intent, e.domain(), volume)?;
             let allowed = matches!(

@@ -1,7 +1,7 @@
 //! Naming a target: which entities a command's remaining words name or explain, in
 //! English, Polish and German.
 
-use super::intent::{CLEANING, FILLER, intent, words_of};
+use super::intent::{CLEANING, FILLER, intent, watering, words_of};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word, word_score};
 use crate::text::tokens;
@@ -279,7 +279,7 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
             .is_none_or(|(_, class)| device_class == Some(class));
         kind && specific
     };
-    let kinds: Vec<(&str, &str)> = query
+    let mut kinds: Vec<(&str, &str)> = query
         .words
         .iter()
         .filter(|q| !in_name(q))
@@ -288,6 +288,10 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
             domain.map(|d| (q.as_str(), d))
         })
         .collect();
+    // "Water the garden" asks for a valve, whatever else is called "garden".
+    if watering(&words) {
+        kinds.push(("water", "valve"));
+    }
     if !kinds.is_empty() && !kinds.iter().any(|(w, d)| of_kind(w, d)) {
         return false;
     }

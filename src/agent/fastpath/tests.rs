@@ -511,6 +511,12 @@ fn vacuum_and_valve_verbs_and_outdoor_words_resolve() {
         )
     );
     assert_eq!(act("water the front yard").0, "valve.open_valve");
+    assert_eq!(act("podlej front yard").0, "valve.open_valve");
+    // Only a valve waters: the garden light is not what "water the garden" points at.
+    let home = sample();
+    let light = home.get("light.garden_light").unwrap();
+    assert!(!points_at("water the garden", light, &home));
+    assert!(points_at("turn on the garden light", light, &home));
     assert_eq!(
         act("turn off the water in the front yard").0,
         "valve.close_valve"
