@@ -15,8 +15,10 @@ stop_test_ha() {
   for port in 18123 18124 18125 18126 18127 18128 18129; do
     HA_PORT=$port HA_CONFIG_DIR="$CACHE/ha-test-$port" scripts/ha-dev.sh stop || true
   done
-  # The leaderboard runner's own instance (tests/suite/assist_bench.rs).
-  HA_PORT=18129 HA_CONFIG_DIR="$CACHE/ha-bench-18129" scripts/ha-dev.sh stop || true
+  # The leaderboard runner's own instances (tests/suite/assist_bench.rs).
+  for port in 18129 18130; do
+    HA_PORT=$port HA_CONFIG_DIR="$CACHE/ha-bench-$port" scripts/ha-dev.sh stop || true
+  done
   scripts/llm-dev.sh stop || true
 }
 trap stop_test_ha EXIT

@@ -68,6 +68,9 @@ enum Commands {
         /// Plan and validate only; call no service.
         #[arg(long)]
         dry_run: bool,
+        /// The Home Assistant device id the person spoke to: "the light" means its room's.
+        #[arg(long)]
+        device: Option<String>,
         /// Run in this process instead of talking to a running server.
         #[arg(long)]
         local: bool,
@@ -114,6 +117,7 @@ fn main() -> ExitCode {
                 show_trace,
                 show_stats,
                 dry_run,
+                device,
                 local,
                 url,
             } => {
@@ -121,6 +125,7 @@ fn main() -> ExitCode {
                     text,
                     session_id: session,
                     language: None,
+                    device_id: device,
                     dry_run,
                 };
                 let show = Show {

@@ -20,7 +20,9 @@ impl Agent<'_> {
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Option<Result<(RunStatus, String), CallEnd>> {
-        let plan = with_registry(self.home, |r| fastpath::plan(command, r));
+        let plan = with_registry(self.home, |r| {
+            fastpath::plan_from(command, r, self.device_id.as_deref())
+        });
         let language = |lang: Lang| self.language.as_deref().map_or(lang, Lang::from_tag);
         match plan {
             Plan::Model => None,

@@ -99,6 +99,34 @@ pub fn grounding(registry: &Registry, command: &str) -> Option<String> {
     Some(out)
 }
 
+/// Where the person is speaking from, so that a request naming no room ("turn off the light",
+/// "set the volume to 20%") is read as Home Assistant's own agent reads it: the device itself,
+/// else its room. `None` for a device the registry does not know.
+pub fn speaker_line(registry: &Registry, device_id: &str) -> Option<String> {
+    let quote = |s: &str| serde_json::Value::from(s).to_string();
+    let device = registry.device(device_id)?;
+    let mut out = format!(
+        "\nThe user is speaking to the device {}",
+        quote(device.display_name().unwrap_or(device_id))
+    );
+    let area = device.area_id.as_deref().and_then(|a| registry.area(a));
+    if let Some(area) = area {
+        let _ = write!(out, " in the area {} ({})", quote(&area.name), area.area_id);
+    }
+    let own: Vec<&str> = registry
+        .entities()
+        .filter(|e| e.device_id.as_deref() == Some(device_id))
+        .map(|e| e.entity_id.as_str())
+        .collect();
+    if !own.is_empty() {
+        let _ = write!(out, "; its own entities: {}", own.join(", "));
+    }
+    out.push_str(
+        ". A request that names no device or room means this device, else what is in its area.",
+    );
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,7 +20,7 @@ use super::honesty::{
     asks_question, claims_action, claims_action_or_observation, echoes_internal_note,
     is_call_as_text, needs_tools,
 };
-use super::prompt::{grounding, system_prompt};
+use super::prompt::{grounding, speaker_line, system_prompt};
 use super::repair::repair;
 use super::reply;
 use super::schema;
@@ -55,6 +55,9 @@ impl Agent<'_> {
         });
         let (mut system, tools, reply_schema) = with_registry(self.home, |r| {
             let mut system = system_prompt(r);
+            if let Some(line) = self.device_id.as_deref().and_then(|d| speaker_line(r, d)) {
+                system.push_str(&line);
+            }
             if self.cfg.grounding
                 && let Some(lines) = command.and_then(|c| grounding(r, c))
             {

@@ -150,6 +150,9 @@ pub struct Agent<'a> {
     pub dry_run: bool,
     /// The language the person speaks, a checked language tag; the reply is written in it.
     pub language: Option<String>,
+    /// The Home Assistant device the person spoke to (a voice satellite): "the light" without
+    /// a room means the one in its room.
+    pub device_id: Option<String>,
     /// Values to redact from the trace (tokens, API keys).
     pub secrets: Vec<String>,
     /// Compaction during the run; `None` never compacts.
@@ -200,6 +203,7 @@ impl<'a> Agent<'a> {
             session_id: None,
             dry_run: false,
             language: None,
+            device_id: None,
             secrets: Vec::new(),
             compaction: None,
             inbox: None,

@@ -325,6 +325,8 @@ struct CommandBody {
     #[serde(default)]
     language: Option<String>,
     #[serde(default)]
+    device_id: Option<String>,
+    #[serde(default)]
     dry_run: bool,
 }
 
@@ -375,6 +377,7 @@ async fn command(State(state): State<Arc<ApiState>>, headers: HeaderMap, body: B
         text: parsed.text,
         session_id: parsed.session_id,
         language: parsed.language,
+        device_id: parsed.device_id,
         dry_run: parsed.dry_run,
     };
     let answer = state

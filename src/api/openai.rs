@@ -120,6 +120,7 @@ pub async fn chat_completions(State(state): State<Arc<ApiState>>, body: Body) ->
         text,
         session_id: Some(session_id),
         language: None,
+        device_id: None,
         dry_run: false,
     };
     let id = format!("chatcmpl-{:016x}", fastrand::u64(..));

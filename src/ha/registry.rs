@@ -62,6 +62,17 @@ pub struct DeviceEntry {
     pub id: String,
     #[serde(default)]
     pub area_id: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub name_by_user: Option<String>,
+}
+
+impl DeviceEntry {
+    /// The name a person sees: theirs if they gave one.
+    pub fn display_name(&self) -> Option<&str> {
+        self.name_by_user.as_deref().or(self.name.as_deref())
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -196,7 +207,7 @@ pub enum StateUpdate {
 #[derive(Debug, Default)]
 struct RegistryLinks {
     entity: HashMap<String, EntityRegistryEntry>,
-    device_area: HashMap<String, String>,
+    devices: HashMap<String, DeviceEntry>,
 }
 
 #[derive(Debug)]
@@ -276,10 +287,7 @@ impl Registry {
                 .into_iter()
                 .map(|e| (e.entity_id.clone(), e))
                 .collect(),
-            device_area: devices
-                .into_iter()
-                .filter_map(|d| d.area_id.map(|a| (d.id, a)))
-                .collect(),
+            devices: devices.into_iter().map(|d| (d.id.clone(), d)).collect(),
         };
         let mut registry = Self {
             policy,
@@ -324,7 +332,8 @@ impl Registry {
         let area_id = link.and_then(|l| l.area_id.clone()).or_else(|| {
             device_id
                 .as_ref()
-                .and_then(|d| self.links.device_area.get(d).cloned())
+                .and_then(|d| self.links.devices.get(d))
+                .and_then(|d| d.area_id.clone())
         });
         let entity_category = link.and_then(|l| l.entity_category.clone());
         let visible = self.policy.entity_visible(
@@ -468,6 +477,11 @@ impl Registry {
 
     pub fn area(&self, area_id: &str) -> Option<&Area> {
         self.areas.get(area_id)
+    }
+
+    /// A device of Home Assistant's device registry (a voice satellite, a speaker, …).
+    pub fn device(&self, device_id: &str) -> Option<&DeviceEntry> {
+        self.links.devices.get(device_id)
     }
 
     pub fn floors(&self) -> impl Iterator<Item = &Floor> {

@@ -68,6 +68,7 @@ fn home() -> Registry {
         devices: vec![DeviceEntry {
             id: "dev-k".into(),
             area_id: Some("kitchen".into()),
+            ..Default::default()
         }],
         areas: vec![
             Area {

@@ -223,6 +223,7 @@ async fn handle(client: &AsyncClient, cfg: &MqttConfig, commands: &Commands, pub
         text: command.text.clone(),
         session_id: command.session_id.clone(),
         language: command.language.clone(),
+        device_id: command.device_id.clone(),
         dry_run: false,
     };
     let key = command

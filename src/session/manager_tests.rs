@@ -40,6 +40,7 @@ fn ask(text: &str) -> TurnRequest {
     TurnRequest {
         text: text.into(),
         language: None,
+        device_id: None,
         dry_run: false,
     }
 }

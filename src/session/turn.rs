@@ -41,6 +41,8 @@ pub struct TurnRequest {
     pub text: String,
     /// A checked language tag; the reply is written in it.
     pub language: Option<String>,
+    /// A known Home Assistant device the person spoke to.
+    pub device_id: Option<String>,
     pub dry_run: bool,
 }
 

@@ -222,6 +222,7 @@ impl Shared {
         agent.session_id = Some(id.to_owned());
         agent.dry_run = request.dry_run;
         agent.language = request.language.clone();
+        agent.device_id = request.device_id.clone();
         agent.secrets = deps.secrets.clone();
         agent.compaction = Some(CompactionPolicy::for_window(deps.cfg.context_window_tokens));
         agent.inbox = Some(&drain);

@@ -273,6 +273,7 @@ pub async fn serve(listener: TcpListener, commands: Arc<Commands>, languages: Ve
                                     text,
                                     session_id: Some(session_for(&event.data)),
                                     language: language_of(&event.data, &languages),
+                                    device_id: None,
                                     dry_run: false,
                                 };
                                 match commands.submit(request, None).await.result {

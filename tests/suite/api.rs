@@ -286,6 +286,19 @@ async fn bad_requests_get_clear_json_errors() {
             400,
             "invalid_session_id",
         ),
+        (
+            "/api/command",
+            r#"{"text": "turn off the light", "device_id": "no such device"}"#.into(),
+            400,
+            "invalid_fields",
+        ),
+        (
+            "/api/command",
+            r#"{"text": "turn off the light", "device_id": "0123456789abcdef0123456789abcdef"}"#
+                .into(),
+            400,
+            "invalid_fields",
+        ),
         ("/api/command", big, 413, "too_large"),
         (
             "/api/approve",
@@ -311,6 +324,8 @@ async fn bad_requests_get_clear_json_errors() {
                 .is_some_and(|m| !m.is_empty())
         );
     }
+    // Nothing was asked of the model for any of them.
+    assert!(s.llm.requests().is_empty());
     // Still healthy.
     let (status, _, _) = s.server.request("GET", "/api/health", None, &[]).await;
     assert_eq!(status, 200);

@@ -12,6 +12,7 @@ use crate::common::scripted_llm::{ScriptedLlm, openai_calls, openai_text};
 
 const LOADER_PORT: u16 = 18128;
 const RUNNER_PORT: u16 = 18129;
+const CONTEXT_PORT: u16 = 18130;
 
 fn datasets() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -640,4 +641,63 @@ async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming
         report.contains("| HA built-in NLP agent | 63.3% | 37.5% |"),
         "{report}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sentence_spoken_to_a_device_acts_on_that_device_for_both_agents() {
+    // "Set the volume to 0%" in a home with two speakers: which one is meant is the device the
+    // person spoke to. The runner hands the task's context device to both agents as
+    // `device_id`; HomeClaw's fast path resolves it without asking the model.
+    let sets = datasets();
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("homeclaw.yaml");
+    std::fs::write(
+        &config,
+        config_yaml(
+            "ws://127.0.0.1:1/api/websocket",
+            "unused",
+            &llm.openai_url(),
+            &dir.path().join("unused-sessions"),
+            "",
+        )
+        .replace("fast_path: false", "fast_path: true")
+        .replace(
+            "answer_from_verification: false",
+            "answer_from_verification: true",
+        ),
+    )
+    .unwrap();
+    let results = dir.path().join("results.jsonl");
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_homeclaw-bench"))
+        .args(["assist", "--agent", "both", "--only"])
+        .arg(r"^home1-us/media-player#[01]\.0$")
+        .arg("--dataset")
+        .arg(sets.join("assist"))
+        .arg("--config")
+        .arg(&config)
+        .arg("--homeclaw-bin")
+        .arg(env!("CARGO_BIN_EXE_homeclaw"))
+        .args(["--ha-port", &CONTEXT_PORT.to_string(), "--quiet-ms", "200"])
+        .arg("--ha-script")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/ha-dev.sh"))
+        .arg("--json")
+        .arg(&results)
+        .output()
+        .await
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let rows: Vec<Value> = std::fs::read_to_string(&results)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // Two tasks (the Nest Hub, then the smart speaker), each for both agents.
+    assert_eq!(rows.len(), 4, "{stderr}");
+    for row in rows.iter().filter(|r| r["agent"] == "HomeClaw") {
+        assert_eq!(row["pass"], true, "{row}\n{stderr}");
+        assert_eq!(row["llm_requests"], 0, "{row}");
+    }
+    assert_eq!(llm.requests().len(), 0);
 }

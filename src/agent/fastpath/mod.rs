@@ -72,9 +72,16 @@ pub enum Plan {
 /// own verb takes the one before ("turn on the kitchen light and the hall light"). Joined
 /// requests run only when every part resolves; otherwise the model decides for the whole.
 pub fn plan(text: &str, registry: &Registry) -> Plan {
+    plan_from(text, registry, None)
+}
+
+/// [`plan`] for a person speaking to a device (a voice satellite, a speaker): a command that
+/// names a kind but no room ("turn off the light", "set the volume to 20%") means the device
+/// itself or what is in its room, as Home Assistant's own agent reads it.
+pub fn plan_from(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
     let parts = split_requests(text);
     if parts.len() < 2 {
-        return plan_one(text, registry);
+        return plan_one(text, registry, device_id);
     }
     let mut calls: Vec<FastCall> = Vec::new();
     let mut first_lang = None;
@@ -90,7 +97,7 @@ pub fn plan(text: &str, registry: &Registry) -> Plan {
             (Some(v), false) => format!("{v} {part}"),
             (None, false) => return Plan::Model,
         };
-        match plan_one(&text, registry) {
+        match plan_one(&text, registry, device_id) {
             Plan::Act { calls: more, lang } => {
                 first_lang.get_or_insert(lang);
                 calls.extend(more);
@@ -147,7 +154,7 @@ fn leading_verb(part: &str) -> Option<String> {
 }
 
 /// The plan for one request.
-fn plan_one(text: &str, registry: &Registry) -> Plan {
+fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Plan::Model;
@@ -202,10 +209,14 @@ fn plan_one(text: &str, registry: &Registry) -> Plan {
         .collect();
     let chosen: Vec<&(&Entity, &'static str, Value)> = if query.is_empty() {
         // Nothing named: only a lone device of a kind the request implies.
-        if able.len() == 1
-            && (volume || cleaning || matches!(intent, Dock | Next | Mute | Pause | Resume))
-        {
-            able.iter().collect()
+        let implied = volume || cleaning || matches!(intent, Dock | Next | Mute | Pause | Resume);
+        let all: Vec<_> = able.iter().collect();
+        let near = nearest(&all, device_id, registry);
+        if implied && able.len() == 1 {
+            all
+        } else if implied && near.len() == 1 {
+            // "Set the volume to 0%" said to a speaker: that speaker.
+            near
         } else {
             return Plan::Model;
         }
@@ -230,10 +241,25 @@ fn plan_one(text: &str, registry: &Registry) -> Plan {
         if !specific {
             // "all lights": every one; "the lights" with one light: that one; "the light"
             // with several: which one.
+            let near = nearest(&covering, device_id, registry);
+            let singular = singular_kind(&words, &query);
             if every || covering.len() == 1 {
                 covering
-            } else if let Some(kind) = singular_kind(&words, &query) {
-                return ask_which(&of_kind, kind, lang);
+            } else if !near.is_empty() && (singular.is_none() || near.len() == 1) {
+                // "Turn off the light(s)" said to a satellite: the one(s) in its room.
+                near
+            } else if let Some(kind) = singular {
+                let near_of_kind: Vec<_> = of_kind
+                    .iter()
+                    .copied()
+                    .filter(|c| near.iter().any(|n| n.0.entity_id == c.0.entity_id))
+                    .collect();
+                let asked = if near_of_kind.len() >= 2 {
+                    near_of_kind
+                } else {
+                    of_kind
+                };
+                return ask_which(&asked, kind, lang);
             } else {
                 return Plan::Model;
             }
@@ -279,6 +305,37 @@ fn plan_one(text: &str, registry: &Registry) -> Plan {
         }
     }
     Plan::Act { calls, lang }
+}
+
+/// Of these candidates, the ones nearest the device the person spoke to: its own entities,
+/// else those in its room. Empty without a device, or when none is near it.
+fn nearest<'c, 'e>(
+    candidates: &[&'c (&'e Entity, &'static str, Value)],
+    device_id: Option<&str>,
+    registry: &Registry,
+) -> Vec<&'c (&'e Entity, &'static str, Value)> {
+    let Some(device_id) = device_id else {
+        return Vec::new();
+    };
+    let own: Vec<_> = candidates
+        .iter()
+        .copied()
+        .filter(|(e, ..)| e.device_id.as_deref() == Some(device_id))
+        .collect();
+    if !own.is_empty() {
+        return own;
+    }
+    let Some(area) = registry
+        .device(device_id)
+        .and_then(|d| d.area_id.as_deref())
+    else {
+        return Vec::new();
+    };
+    candidates
+        .iter()
+        .copied()
+        .filter(|(e, ..)| e.area_id.as_deref() == Some(area))
+        .collect()
 }
 
 /// All the covering entities share one area or floor the query names, and every other query
@@ -397,5 +454,7 @@ fn which_question(names: &[String], lang: Lang) -> String {
 
 #[cfg(test)]
 mod floor_tests;
+#[cfg(test)]
+mod speaker_tests;
 #[cfg(test)]
 mod tests;

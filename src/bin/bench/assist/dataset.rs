@@ -29,6 +29,8 @@ pub struct Task {
     pub expect_changes: Option<BTreeMap<String, EntityState>>,
     pub ignore_changes: BTreeMap<String, BTreeSet<String>>,
     pub expect_response: Vec<String>,
+    /// The device (the fixture's device id) the sentence is spoken to, as a voice satellite.
+    pub context_device: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -154,6 +156,11 @@ pub fn parse_tasks(prefix: &str, doc: &Value, entities: &[String]) -> anyhow::Re
                 .collect(),
             _ => Vec::new(),
         };
+        let context_device = match &test["context_device"] {
+            Value::Null => None,
+            Value::String(d) if !d.is_empty() => Some(d.clone()),
+            other => bail!("context_device must be a device id, not {other}"),
+        };
         let sentences = test["sentences"]
             .as_array()
             .context("a test needs sentences")?;
@@ -169,6 +176,7 @@ pub fn parse_tasks(prefix: &str, doc: &Value, entities: &[String]) -> anyhow::Re
                 expect_changes: expect_changes.clone(),
                 ignore_changes: ignore_changes.clone(),
                 expect_response: expect_response.clone(),
+                context_device: context_device.clone(),
             });
         }
     }
@@ -278,7 +286,7 @@ mod tests {
     #[test]
     fn every_sentence_is_a_task_with_its_tests_setup_and_expectations() {
         let doc = yaml(
-            "category: lock\ntests:\n  - sentences: [Lock it, Lock the door]\n    setup:\n      lock.door: {state: unlocked}\n    expect_changes:\n      lock.door: {state: locked}\n  - sentences: [Unlock it]\n    expect_changes: {}\n    ignore_changes:\n      lock.door: {brightness: 1}\n",
+            "category: lock\ntests:\n  - sentences: [Lock it, Lock the door]\n    context_device: hall_satellite\n    setup:\n      lock.door: {state: unlocked}\n    expect_changes:\n      lock.door: {state: locked}\n  - sentences: [Unlock it]\n    expect_changes: {}\n    ignore_changes:\n      lock.door: {brightness: 1}\n",
         );
         let tasks = parse_tasks("h/lock", &doc, &["lock.door".into()]).unwrap();
         assert_eq!(tasks.len(), 3);
@@ -292,6 +300,8 @@ mod tests {
         assert_eq!(expect["lock.door"].state.as_deref(), Some("locked"));
         assert_eq!(tasks[2].expect_changes, Some(BTreeMap::new()));
         assert!(tasks[2].ignore_changes["lock.door"].contains("brightness"));
+        assert_eq!(tasks[1].context_device.as_deref(), Some("hall_satellite"));
+        assert_eq!(tasks[2].context_device, None);
     }
 
     #[test]

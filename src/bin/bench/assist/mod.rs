@@ -8,7 +8,8 @@
 //! its fixture state, the task's set-up applied, states left to settle (a quiet period with no
 //! `state_changed` event, never a fixed sleep), a snapshot taken; the sentence is sent (HomeClaw
 //! through `POST /api/command` in a fresh session, Home Assistant through
-//! `conversation/process`); a HomeClaw action held for approval is approved through
+//! `conversation/process`; both with the task's `context_device` as `device_id`, the device
+//! a satellite would name); a HomeClaw action held for approval is approved through
 //! `POST /api/approve`, as the person would; states settle again and the diff is scored.
 
 mod dataset;
@@ -308,6 +309,27 @@ impl HomeBench {
             .collect())
     }
 
+    /// Home Assistant's id of a fixture device (the loader registers each under
+    /// `("fixture_home", id)`).
+    async fn device_id(&self, fixture_device: &str) -> anyhow::Result<String> {
+        let devices = self
+            .client
+            .request(HaCommand::new("config/device_registry/list"))
+            .await?;
+        devices
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|d| {
+                d["identifiers"]
+                    .as_array()
+                    .is_some_and(|ids| ids.contains(&json!(["fixture_home", fixture_device])))
+            })
+            .and_then(|d| d["id"].as_str())
+            .map(str::to_owned)
+            .with_context(|| format!("context device {fixture_device} is not a device of the home"))
+    }
+
     async fn service(&self, service: &str, data: Value) -> anyhow::Result<()> {
         self.client
             .request(
@@ -364,7 +386,11 @@ impl HomeBench {
                 for &agent in agents {
                     self.prepare(task, quiet).await?;
                     let before = self.snapshot(&home.entities).await?;
-                    let answer = self.ask(agent, &task.sentence).await;
+                    let device = match &task.context_device {
+                        Some(d) => Some(self.device_id(d).await?),
+                        None => None,
+                    };
+                    let answer = self.ask(agent, &task.sentence, device.as_deref()).await;
                     self.settle(quiet).await;
                     let after = self.snapshot(&home.entities).await?;
                     let diffs = score::differences(task, &before, &after);
@@ -407,23 +433,24 @@ impl HomeBench {
         Ok(())
     }
 
-    async fn ask(&self, agent: Agent, sentence: &str) -> Answer {
+    /// `device`: Home Assistant's id of the device the sentence is spoken to, given to both
+    /// agents (Home Assistant's `conversation/process` takes it as a satellite's).
+    async fn ask(&self, agent: Agent, sentence: &str, device: Option<&str>) -> Answer {
         match agent {
             Agent::HomeClaw => match &self.homeclaw {
-                Some(hc) => hc.ask(&self.http, sentence).await,
+                Some(hc) => hc.ask(&self.http, sentence, device).await,
                 None => Answer::error("HomeClaw is not running".into()),
             },
             Agent::Ha => {
                 let started = Instant::now();
-                let result = self
-                    .client
-                    .request(
-                        HaCommand::new("conversation/process")
-                            .with("text", json!(sentence))
-                            .with("language", json!("en"))
-                            .with("agent_id", json!("conversation.home_assistant")),
-                    )
-                    .await;
+                let mut process = HaCommand::new("conversation/process")
+                    .with("text", json!(sentence))
+                    .with("language", json!("en"))
+                    .with("agent_id", json!("conversation.home_assistant"));
+                if let Some(device) = device {
+                    process = process.with("device_id", json!(device));
+                }
+                let result = self.client.request(process).await;
                 let latency = started.elapsed();
                 match result {
                     Ok(r) => Answer {

@@ -169,10 +169,18 @@ impl HomeClawProcess {
             .await?)
     }
 
-    pub(super) async fn ask(&self, http: &reqwest::Client, sentence: &str) -> Answer {
+    pub(super) async fn ask(
+        &self,
+        http: &reqwest::Client,
+        sentence: &str,
+        device: Option<&str>,
+    ) -> Answer {
         let started = Instant::now();
         let session = format!("bench-{:016x}", fastrand::u64(..));
-        let body = json!({"text": sentence, "session_id": session, "language": "en"});
+        let mut body = json!({"text": sentence, "session_id": session, "language": "en"});
+        if let Some(device) = device {
+            body["device_id"] = json!(device);
+        }
         let result = self.post(http, "/api/command", body).await;
         let latency = started.elapsed();
         let body = match result {

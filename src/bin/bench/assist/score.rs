@@ -217,6 +217,7 @@ mod tests {
                 .map(|(e, k)| (e.to_string(), BTreeSet::from([k.to_string()])))
                 .collect(),
             expect_response: vec![],
+            context_device: None,
         }
     }
 
