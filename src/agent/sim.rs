@@ -380,7 +380,8 @@ pub fn synthetic_home(entities: usize) -> Registry {
     )
 }
 
-fn state_object(id: &str, name: &str, state: &str) -> StateObject {
+/// A state as `get_states` answers it, named `name`.
+pub fn state_object(id: &str, name: &str, state: &str) -> StateObject {
     StateObject {
         entity_id: id.to_owned(),
         state: state.to_owned(),

@@ -543,6 +543,45 @@ fn right_answers() -> Vec<(&'static str, &'static str, &'static str, Value)> {
     ]
 }
 
+/// Runs the real `homeclaw-bench assist` (real HomeClaw, its own Home Assistant on `port`) on
+/// the tasks `only` matches; its output and the result rows, after checking it succeeded.
+async fn run_bench(
+    dataset: &std::path::Path,
+    agent: &str,
+    only: &str,
+    config: &std::path::Path,
+    port: u16,
+) -> (std::process::Output, Vec<Value>) {
+    let results = config.with_file_name("results.jsonl");
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_homeclaw-bench"))
+        .args(["assist", "--agent", agent, "--only", only])
+        .arg("--dataset")
+        .arg(dataset)
+        .arg("--config")
+        .arg(config)
+        .arg("--homeclaw-bin")
+        .arg(env!("CARGO_BIN_EXE_homeclaw"))
+        .args(["--ha-port", &port.to_string(), "--quiet-ms", "200"])
+        .arg("--ha-script")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/ha-dev.sh"))
+        .arg("--json")
+        .arg(&results)
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = std::fs::read_to_string(&results)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (out, rows)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming_the_entity() {
     let sets = datasets();
@@ -583,31 +622,15 @@ async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming
     )
     .unwrap();
     let only = answers.iter().map(|a| a.0).collect::<Vec<_>>().join("|");
-    let results = dir.path().join("results.jsonl");
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_homeclaw-bench"))
-        .args(["assist", "--agent", "homeclaw", "--only"])
-        .arg(format!("^({only})$"))
-        .arg("--dataset")
-        .arg(sets.join("assist-mini"))
-        .arg("--config")
-        .arg(&config)
-        .arg("--homeclaw-bin")
-        .arg(env!("CARGO_BIN_EXE_homeclaw"))
-        .args(["--ha-port", &RUNNER_PORT.to_string(), "--quiet-ms", "200"])
-        .arg("--ha-script")
-        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/ha-dev.sh"))
-        .arg("--json")
-        .arg(&results)
-        .output()
-        .await
-        .unwrap();
+    let (out, rows) = run_bench(
+        &sets.join("assist-mini"),
+        "homeclaw",
+        &format!("^({only})$"),
+        &config,
+        RUNNER_PORT,
+    )
+    .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let rows: Vec<Value> = std::fs::read_to_string(&results)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
     assert_eq!(rows.len(), answers.len(), "{stderr}");
     let mut categories = std::collections::BTreeSet::new();
     for row in &rows {
@@ -668,31 +691,15 @@ async fn a_sentence_spoken_to_a_device_acts_on_that_device_for_both_agents() {
         ),
     )
     .unwrap();
-    let results = dir.path().join("results.jsonl");
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_homeclaw-bench"))
-        .args(["assist", "--agent", "both", "--only"])
-        .arg(r"^home1-us/media-player#[01]\.0$")
-        .arg("--dataset")
-        .arg(sets.join("assist"))
-        .arg("--config")
-        .arg(&config)
-        .arg("--homeclaw-bin")
-        .arg(env!("CARGO_BIN_EXE_homeclaw"))
-        .args(["--ha-port", &CONTEXT_PORT.to_string(), "--quiet-ms", "200"])
-        .arg("--ha-script")
-        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/ha-dev.sh"))
-        .arg("--json")
-        .arg(&results)
-        .output()
-        .await
-        .unwrap();
+    let (out, rows) = run_bench(
+        &sets.join("assist"),
+        "both",
+        r"^home1-us/media-player#[01]\.0$",
+        &config,
+        CONTEXT_PORT,
+    )
+    .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let rows: Vec<Value> = std::fs::read_to_string(&results)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
     // Two tasks (the Nest Hub, then the smart speaker), each for both agents.
     assert_eq!(rows.len(), 4, "{stderr}");
     for row in rows.iter().filter(|r| r["agent"] == "HomeClaw") {

@@ -167,9 +167,17 @@ pub(super) const QUESTION_WORDS: [&str; 16] = [
 pub(super) const WATERING: [&str; 6] =
     ["water", "podlej", "podlac", "giesse", "giess", "bewassere"];
 
-/// Whether the command opens with a watering verb.
+/// Whether the command is about the water supply: it opens with a watering verb, or names
+/// "the water" ("turn off the water in the front yard"), which only a valve answers — but not
+/// the water heater.
 pub(super) fn watering(words: &[String]) -> bool {
-    words
+    let noun = words.iter().enumerate().skip(1).any(|(i, w)| {
+        w == "water"
+            && !words.get(i + 1).is_some_and(|next| {
+                ["heater", "heating", "boiler", "tank"].contains(&next.as_str())
+            })
+    });
+    noun || words
         .first()
         .is_some_and(|w| WATERING.contains(&w.as_str()))
 }

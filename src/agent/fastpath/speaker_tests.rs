@@ -4,9 +4,10 @@
 use serde_json::json;
 
 use super::*;
+use crate::agent::sim::state_object;
 use crate::config::ExposureConfig;
 use crate::ha::exposure::{AssistExposure, ExposurePolicy};
-use crate::ha::registry::{Area, DeviceEntry, EntityRegistryEntry, Snapshot, StateObject};
+use crate::ha::registry::{Area, DeviceEntry, EntityRegistryEntry, Snapshot};
 
 /// (entity id, name, area, device)
 const ENTITIES: [(&str, &str, &str, Option<&str>); 6] = [
@@ -48,16 +49,7 @@ fn home() -> Registry {
     let snapshot = Snapshot {
         states: ENTITIES
             .iter()
-            .map(|(id, name, ..)| StateObject {
-                entity_id: (*id).into(),
-                state: "on".into(),
-                attributes: json!({"friendly_name": name})
-                    .as_object()
-                    .cloned()
-                    .unwrap_or_default(),
-                last_changed: String::new(),
-                last_updated: String::new(),
-            })
+            .map(|(id, name, ..)| state_object(id, name, "on"))
             .collect(),
         entity_registry: ENTITIES
             .iter()

@@ -5,9 +5,10 @@ use serde_json::json;
 
 use super::target::split_compound;
 use super::*;
+use crate::agent::sim::state_object;
 use crate::config::ExposureConfig;
 use crate::ha::exposure::{AssistExposure, ExposurePolicy};
-use crate::ha::registry::{Area, EntityRegistryEntry, Floor, Snapshot, StateObject};
+use crate::ha::registry::{Area, EntityRegistryEntry, Floor, Snapshot};
 
 fn home(entities: &[(&str, &str, &str)]) -> Registry {
     home_with(entities, ExposureConfig::default())
@@ -37,16 +38,7 @@ pub(super) fn home_on_floors(
     ];
     let states = entities
         .iter()
-        .map(|(id, name, _)| StateObject {
-            entity_id: (*id).into(),
-            state: "off".into(),
-            attributes: json!({"friendly_name": name})
-                .as_object()
-                .cloned()
-                .unwrap_or_default(),
-            last_changed: String::new(),
-            last_updated: String::new(),
-        })
+        .map(|(id, name, _)| state_object(id, name, "off"))
         .collect();
     let entity_registry = entities
         .iter()
@@ -513,10 +505,25 @@ fn vacuum_and_valve_verbs_and_outdoor_words_resolve() {
     assert_eq!(act("water the front yard").0, "valve.open_valve");
     assert_eq!(act("podlej front yard").0, "valve.open_valve");
     // Only a valve waters: the garden light is not what "water the garden" points at.
-    let home = sample();
-    let light = home.get("light.garden_light").unwrap();
-    assert!(!points_at("water the garden", light, &home));
-    assert!(points_at("turn on the garden light", light, &home));
+    let garden = sample();
+    let light = garden.get("light.garden_light").unwrap();
+    assert!(!points_at("water the garden", light, &garden));
+    assert!(points_at("turn on the garden light", light, &garden));
+    // "The water" of a yard with a light and a valve in it is the valve's.
+    let yard = home(&[
+        ("light.garden_light", "Garden Light", "front_yard"),
+        ("valve.irrigation_valve", "Irrigation Valve", "front_yard"),
+        ("switch.water_heater", "Water Heater", "front_yard"),
+    ]);
+    let Plan::Act { calls, .. } = plan("turn off the water in the front yard", &yard) else {
+        panic!("expected the valve to close");
+    };
+    assert_eq!(
+        (calls[0].service.as_str(), calls[0].entity_ids.clone()),
+        ("close_valve", vec!["valve.irrigation_valve".to_owned()])
+    );
+    let heater = yard.get("switch.water_heater").unwrap();
+    assert!(points_at("turn off the water heater", heater, &yard));
     assert_eq!(
         act("turn off the water in the front yard").0,
         "valve.close_valve"
