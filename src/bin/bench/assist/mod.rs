@@ -8,8 +8,8 @@
 //! its fixture state, the task's set-up applied, states left to settle (a quiet period with no
 //! `state_changed` event, never a fixed sleep), a snapshot taken; the sentence is sent (HomeClaw
 //! through `POST /api/command` in a fresh session, Home Assistant through
-//! `conversation/process`; both with the task's `context_device` as `device_id`, the device
-//! a satellite would name); a HomeClaw action held for approval is approved through
+//! `conversation/process`; HomeClaw gets the task's `context_device` as `device_id`, the
+//! device a satellite would name, which `conversation/process` cannot take); a HomeClaw action held for approval is approved through
 //! `POST /api/approve`, as the person would; states settle again and the diff is scored.
 
 mod dataset;
@@ -433,8 +433,10 @@ impl HomeBench {
         Ok(())
     }
 
-    /// `device`: Home Assistant's id of the device the sentence is spoken to, given to both
-    /// agents (Home Assistant's `conversation/process` takes it as a satellite's).
+    /// `device`: Home Assistant's id of the device the sentence is spoken to, given to
+    /// HomeClaw as `device_id`. Home Assistant 2025.4's `conversation/process` has no such field
+    /// (only a satellite's own Assist pipeline run carries it), so its agent answers without it;
+    /// docs/benchmarks.md says so.
     async fn ask(&self, agent: Agent, sentence: &str, device: Option<&str>) -> Answer {
         match agent {
             Agent::HomeClaw => match &self.homeclaw {
@@ -443,13 +445,10 @@ impl HomeBench {
             },
             Agent::Ha => {
                 let started = Instant::now();
-                let mut process = HaCommand::new("conversation/process")
+                let process = HaCommand::new("conversation/process")
                     .with("text", json!(sentence))
                     .with("language", json!("en"))
                     .with("agent_id", json!("conversation.home_assistant"));
-                if let Some(device) = device {
-                    process = process.with("device_id", json!(device));
-                }
                 let result = self.client.request(process).await;
                 let latency = started.elapsed();
                 match result {
