@@ -543,6 +543,25 @@ fn right_answers() -> Vec<(&'static str, &'static str, &'static str, Value)> {
     ]
 }
 
+/// The HomeClaw configuration the runner is given, as `edit` changes the test default; its
+/// Home Assistant part is replaced by the runner (its own instance).
+fn bench_config(
+    dir: &std::path::Path,
+    llm: &ScriptedLlm,
+    edit: impl FnOnce(String) -> String,
+) -> PathBuf {
+    let config = dir.join("homeclaw.yaml");
+    let yaml = config_yaml(
+        "ws://127.0.0.1:1/api/websocket",
+        "unused",
+        &llm.openai_url(),
+        &dir.join("unused-sessions"),
+        "",
+    );
+    std::fs::write(&config, edit(yaml)).unwrap();
+    config
+}
+
 /// Runs the real `homeclaw-bench assist` (real HomeClaw, its own Home Assistant on `port`) on
 /// the tasks `only` matches; its output and the result rows, after checking it succeeded.
 async fn run_bench(
@@ -602,25 +621,14 @@ async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming
         }
     }
     let dir = tempfile::tempdir().unwrap();
-    // The Home Assistant part of this file is replaced by the runner (its own instance).
-    let config = dir.path().join("homeclaw.yaml");
-    std::fs::write(
-        &config,
-        config_yaml(
-            "ws://127.0.0.1:1/api/websocket",
-            "unused",
-            &llm.openai_url(),
-            &dir.path().join("unused-sessions"),
-            "",
-        )
-        // The wrong answer below must reach Home Assistant for the scorer to name it: the
-        // guard that refuses a call on a light nobody named is off here.
-        .replace(
+    // The wrong answer below must reach Home Assistant for the scorer to name it: the guard
+    // that refuses a call on a light nobody named is off here.
+    let config = bench_config(dir.path(), &llm, |c| {
+        c.replace(
             "answer_from_verification: false\n",
             "answer_from_verification: false\n  named_targets: false\n",
-        ),
-    )
-    .unwrap();
+        )
+    });
     let only = answers.iter().map(|a| a.0).collect::<Vec<_>>().join("|");
     let (out, rows) = run_bench(
         &sets.join("assist-mini"),
@@ -675,23 +683,12 @@ async fn a_sentence_spoken_to_a_device_acts_on_that_device() {
     let sets = datasets();
     let llm = ScriptedLlm::start().await;
     let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("homeclaw.yaml");
-    std::fs::write(
-        &config,
-        config_yaml(
-            "ws://127.0.0.1:1/api/websocket",
-            "unused",
-            &llm.openai_url(),
-            &dir.path().join("unused-sessions"),
-            "",
-        )
-        .replace("fast_path: false", "fast_path: true")
-        .replace(
+    let config = bench_config(dir.path(), &llm, |c| {
+        c.replace("fast_path: false", "fast_path: true").replace(
             "answer_from_verification: false",
             "answer_from_verification: true",
-        ),
-    )
-    .unwrap();
+        )
+    });
     let (out, rows) = run_bench(
         &sets.join("assist"),
         "both",
