@@ -3,14 +3,15 @@
 //! log through a field nobody thought of (a tool argument a model copied, an error a provider
 //! quoted), so the filter sits at the one place all of them pass.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::fmt::MakeWriter;
 
 /// Installs the global subscriber. `RUST_LOG`, when set, wins over the configured level so a
-/// developer can turn up one module without touching the config.
+/// developer can turn up one module without touching the config. Colours only on a terminal:
+/// the add-on's log viewer and log files would show the escape codes as text.
 pub fn init(level: &str, secrets: Vec<String>) {
     let filter = EnvFilter::try_from_default_env()
         .or_else(|_| EnvFilter::try_new(level))
@@ -21,6 +22,7 @@ pub fn init(level: &str, secrets: Vec<String>) {
             secrets: Arc::new(secrets),
         })
         .with_target(false)
+        .with_ansi(std::io::stderr().is_terminal())
         .try_init();
 }
 

@@ -231,3 +231,46 @@ fn the_run_script_reads_options_json_like_the_equivalent_config_file() {
     assert_eq!(a["mqtt"]["password"], "***", "secrets never print");
     assert!(!String::from_utf8_lossy(&from_script.stdout).contains("sk-example-key"));
 }
+
+/// Width and height from a PNG's header, after checking its signature.
+fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(
+        &bytes[..8],
+        b"\x89PNG\r\n\x1a\n",
+        "{} is not a PNG",
+        path.display()
+    );
+    assert_eq!(&bytes[12..16], b"IHDR");
+    let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+#[test]
+fn the_store_finds_a_repository_with_images_and_a_watchdog_on_the_health_endpoint() {
+    let repository = yaml(&root().join("repository.yaml"));
+    assert!(
+        repository["name"].as_str().is_some_and(|n| !n.is_empty()),
+        "{repository}"
+    );
+    assert_eq!(png_size(&root().join("icon.png")), (128, 128));
+    assert_eq!(png_size(&root().join("logo.png")), (250, 100));
+    let m = manifest();
+    // No address that leads nowhere.
+    assert_eq!(m.get("url"), None, "{}", m["url"]);
+    // The watchdog asks the API's own port for /api/health, which needs no token.
+    let port = m["options"]["api"]["listen"]
+        .as_str()
+        .and_then(|l| l.rsplit(':').next())
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        m["watchdog"],
+        format!("http://[HOST]:[PORT:{port}]/api/health")
+    );
+    assert!(
+        m["ports"].get(format!("{port}/tcp")).is_some(),
+        "{}",
+        m["ports"]
+    );
+}

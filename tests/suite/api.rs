@@ -338,6 +338,14 @@ async fn self_check_passes() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["ok"], true);
     assert!(body["checks"].as_array().unwrap().len() >= 15);
+    // The log goes to a file here, as it goes to the Supervisor's log viewer in the add-on:
+    // plain text, no terminal colour codes.
+    let log = s.server.log();
+    assert!(log.contains("INFO"), "{log}");
+    assert!(
+        !log.contains('\x1b'),
+        "colour codes in a log that is not a terminal: {log:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
