@@ -121,7 +121,7 @@ impl Agent<'_> {
                 .iter()
                 .filter_map(|id| r.get(id))
                 // The device the person spoke to is what "the volume" means.
-                .filter(|e| e.device_id.is_none() || e.device_id != self.device_id)
+                .filter(|e| self.device_id.is_none() || e.device_id != self.device_id)
                 .filter(|e| !said.iter().any(|text| points_at(text, e, r)))
                 .map(|e| format!("{} ({:?})", e.entity_id, e.name))
                 .collect()

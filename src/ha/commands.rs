@@ -168,12 +168,13 @@ impl HaClient {
     /// do not say, and count as running). `get_config` is sent first, so a `RUNNING` answer
     /// means the rest was read from a started HA, with every integration loaded.
     pub async fn snapshot_and_running(&self) -> Result<(Snapshot, bool), HaError> {
-        let (config, states, entity_registry, devices, (areas, floors), services, assist) = tokio::try_join!(
+        let (config, states, entity_registry, devices, areas, floors, services, assist) = tokio::try_join!(
             self.get_config(),
             self.get_states(),
             self.entity_registry(),
             self.device_registry(),
-            async { tokio::try_join!(self.area_registry(), self.floor_registry()) },
+            self.area_registry(),
+            self.floor_registry(),
             self.get_services(),
             self.assist_exposure(),
         )?;

@@ -161,9 +161,8 @@ pub(super) const QUESTION_WORDS: [&str; 16] = [
     "sind", "welche", "wie",
 ];
 
-/// Words for cleaning ("start vacuuming", "clean the living room"): only a vacuum cleans.
 /// Verbs for watering ("water the garden", "podlej ogród", "gieße den Garten"): the first
-/// word of a command that only a valve answers ("turn off the water heater" is no watering).
+/// word of a command that only a valve answers.
 pub(super) const WATERING: [&str; 6] =
     ["water", "podlej", "podlac", "giesse", "giess", "bewassere"];
 
@@ -182,6 +181,7 @@ pub(super) fn watering(words: &[String]) -> bool {
         .is_some_and(|w| WATERING.contains(&w.as_str()))
 }
 
+/// Words for cleaning ("start vacuuming", "clean the living room"): only a vacuum cleans.
 pub(super) const CLEANING: [&str; 7] = [
     "vacuum",
     "vacuuming",
@@ -334,12 +334,9 @@ pub(super) fn intent(
     }
     // "Vacuum, return to base": a device word that could be a verb addresses the device when
     // another verb says what to do.
-    if found.len() > 1
-        && found
-            .iter()
-            .any(|(_, _, at)| at.len() > 1 || domain_of_word(&words[at[0]]).is_none())
-    {
-        found.retain(|(_, _, at)| at.len() > 1 || domain_of_word(&words[at[0]]).is_none());
+    let a_verb = |at: &[usize]| at.len() > 1 || domain_of_word(&words[at[0]]).is_none();
+    if found.len() > 1 && found.iter().any(|(_, _, at)| a_verb(at)) {
+        found.retain(|(_, _, at)| a_verb(at));
     }
     // "skip to the next track" says one thing twice.
     while found.len() > 1

@@ -210,15 +210,19 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
     let chosen: Vec<&(&Entity, &'static str, Value)> = if query.is_empty() {
         // Nothing named: only a lone device of a kind the request implies.
         let implied = volume || cleaning || matches!(intent, Dock | Next | Mute | Pause | Resume);
-        let all: Vec<_> = able.iter().collect();
-        let near = nearest(&all, device_id, registry);
-        if implied && able.len() == 1 {
-            all
-        } else if implied && near.len() == 1 {
-            // "Set the volume to 0%" said to a speaker: that speaker.
-            near
-        } else {
+        if !implied {
             return Plan::Model;
+        }
+        let all: Vec<_> = able.iter().collect();
+        if all.len() == 1 {
+            all
+        } else {
+            // "Set the volume to 0%" said to a speaker: that speaker.
+            let near = nearest(&all, device_id, registry);
+            if near.len() != 1 {
+                return Plan::Model;
+            }
+            near
         }
     } else {
         let covering: Vec<_> = able.iter().filter(|(e, ..)| covers(e, &query)).collect();

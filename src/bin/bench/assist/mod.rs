@@ -382,14 +382,15 @@ impl HomeBench {
     ) -> anyhow::Result<()> {
         let quiet = Duration::from_millis(args.quiet_ms);
         for task in &home.tasks {
+            // The home's devices stay as loaded: looked up once per task.
+            let device = match &task.context_device {
+                Some(d) => Some(self.device_id(d).await?),
+                None => None,
+            };
             for run in 0..args.count {
                 for &agent in agents {
                     self.prepare(task, quiet).await?;
                     let before = self.snapshot(&home.entities).await?;
-                    let device = match &task.context_device {
-                        Some(d) => Some(self.device_id(d).await?),
-                        None => None,
-                    };
                     let answer = self.ask(agent, &task.sentence, device.as_deref()).await;
                     self.settle(quiet).await;
                     let after = self.snapshot(&home.entities).await?;
