@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/homeclaw"
 stop_test_ha() {
-  for port in 18123 18124 18125 18126 18127 18128 18129; do
+  for port in 18123 18124 18125 18126 18127 18128 18129 18131; do
     HA_PORT=$port HA_CONFIG_DIR="$CACHE/ha-test-$port" scripts/ha-dev.sh stop || true
   done
   # The leaderboard runner's own instances (tests/suite/assist_bench.rs).

@@ -19,6 +19,7 @@ use super::state::{Agent, CallEnd, RunState};
 use super::tools::{ToolKind, ToolOutput, ValidCall};
 use super::truncate::truncate;
 use super::verify::{ActionReport, before_states, target_entities, verify};
+use crate::ha::registry::{Hidden, Registry};
 use crate::llm::{Message, ToolCall};
 
 impl Agent<'_> {
@@ -232,6 +233,11 @@ impl Agent<'_> {
                         state
                             .trace
                             .push(format!("invalid {} call: {message}", call.name));
+                        // An entity kept from HomeClaw is something the person can change:
+                        // the reply names it and where, whatever the model makes of it.
+                        if let Some(hidden) = with_registry(self.home, |r| hidden_target(call, r)) {
+                            state.hidden = Some(hidden);
+                        }
                         ToolOutput::error(message)
                     }
                 };
@@ -283,3 +289,15 @@ fn is_empty_result(content: &str) -> bool {
 #[cfg(test)]
 #[path = "execute_tests.rs"]
 mod tests;
+
+/// The first target of a call that exists in Home Assistant but is hidden from HomeClaw.
+fn hidden_target(call: &ToolCall, registry: &Registry) -> Option<(Hidden, String)> {
+    let ids = match call.arguments.get("entity_id")? {
+        Value::String(one) => vec![one.as_str()],
+        Value::Array(many) => many.iter().filter_map(Value::as_str).collect(),
+        _ => return None,
+    };
+    ids.into_iter()
+        .find_map(|id| registry.hidden(id))
+        .map(|(reason, name)| (reason, name.to_owned()))
+}

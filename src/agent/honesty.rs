@@ -173,7 +173,7 @@ pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
     (
         "en",
         Claim::Observation,
-        r"(?i)\b(?:is|are)\s+already\s+(?:on|off|open|closed|locked|unlocked|running|playing|paused|docked)\b",
+        r"(?i)\b(?:is|are)\s+(?:already\s+)?(?:on|off|open|closed|locked|unlocked|running|playing|paused|docked)\b",
     ),
     (
         "pl",
@@ -188,7 +188,7 @@ pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
     (
         "de",
         Claim::Observation,
-        r"(?i)\b(?:ist|sind)\s+(?:bereits|schon)\s+(?:an|aus|eingeschaltet|ausgeschaltet|offen|geöffnet|geschlossen|gesperrt|entsperrt)\b",
+        r"(?i)\b(?:ist|sind)\s+(?:bereits\s+|schon\s+)?(?:an|aus|eingeschaltet|ausgeschaltet|offen|geöffnet|geschlossen|gesperrt|entsperrt)\b",
     ),
 ];
 
@@ -350,6 +350,8 @@ mod tests {
             "Światło powinno być włączone.",
             "Das Licht sollte an sein.",
             "Die Tür ist bereits geschlossen.",
+            "The porch switch is on.",
+            "Die Haustür ist offen.",
         ] {
             assert!(claims_action_or_observation(text), "missed: {text}");
         }
@@ -435,6 +437,8 @@ mod tests {
             "Should I add milk to the list?",
             "I could not find a sauna. Nothing was changed.",
             "Open the app to pair it.",
+            "Is the porch switch on?",
+            "Ist die Haustür offen?",
         ] {
             assert!(!claims_action_or_observation(text), "false alarm: {text}");
         }

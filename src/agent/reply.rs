@@ -5,6 +5,7 @@
 use super::approval::PendingAction;
 use super::fastpath::{FastCall, Lang};
 use super::verify::ActionReport;
+use crate::ha::registry::Hidden;
 
 /// The reply when the model kept claiming something no tool did.
 pub const UNBACKED: &str = "I did not do or check anything for this request: the model \
@@ -78,18 +79,48 @@ pub fn honest(reply: String, actions: &[ActionReport]) -> String {
 
 /// An action request that ended with nothing done: said plainly, with the model's words only
 /// when they claim nothing (a question or an explanation may help; "it is already closed",
-/// unread, may not be true).
-pub fn nothing_done(model_text: &str, lang: Lang) -> String {
+/// unread, may not be true). A device HomeClaw may not see is named with what to change: that
+/// is the one thing the person can fix, and the model cannot be relied on to say it.
+pub fn nothing_done(model_text: &str, lang: Lang, hidden: Option<&(Hidden, String)>) -> String {
     let lead = match lang {
         Lang::En => "I did not change anything.",
         Lang::Pl => "Niczego nie zmieniłem.",
         Lang::De => "Ich habe nichts geändert.",
     };
+    if let Some((reason, name)) = hidden {
+        return format!("{lead} {}", hidden_words(*reason, name, lang));
+    }
     let text = model_text.trim();
     if text.is_empty() || super::honesty::claims_action_or_observation(text) {
         lead.to_owned()
     } else {
         format!("{lead} {text}")
+    }
+}
+
+fn hidden_words(reason: Hidden, name: &str, lang: Lang) -> String {
+    match (reason, lang) {
+        (Hidden::NotExposed, Lang::En) => format!(
+            "{name} is not exposed to Assist in Home Assistant \
+             (Settings > Voice assistants > Expose)."
+        ),
+        (Hidden::NotExposed, Lang::Pl) => format!(
+            "{name} nie jest udostępnione dla Assist w Home Assistant \
+             (Ustawienia > Asystenci głosowi > Udostępnij)."
+        ),
+        (Hidden::NotExposed, Lang::De) => format!(
+            "{name} ist in Home Assistant nicht für Assist freigegeben \
+             (Einstellungen > Sprachassistenten > Freigeben)."
+        ),
+        (Hidden::Filtered, Lang::En) => {
+            format!("{name} is excluded by HomeClaw's exposure settings.")
+        }
+        (Hidden::Filtered, Lang::Pl) => {
+            format!("{name} jest wykluczone w ustawieniach udostępniania HomeClaw.")
+        }
+        (Hidden::Filtered, Lang::De) => {
+            format!("{name} ist in den Freigabe-Einstellungen von HomeClaw ausgeschlossen.")
+        }
     }
 }
 

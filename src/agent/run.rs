@@ -111,6 +111,7 @@ impl Agent<'_> {
             compacted: false,
             reset: false,
             named_by: None,
+            hidden: None,
         };
         let whitelist = self.tools.names();
         let mut force_compaction = false;
@@ -315,7 +316,11 @@ impl Agent<'_> {
                     state
                         .trace
                         .push("an action was asked for and nothing was done: failed");
-                    let reply = reply::nothing_done(&text, self.reply_lang(&command));
+                    let reply = reply::nothing_done(
+                        &text,
+                        self.reply_lang(&command),
+                        state.hidden.as_ref(),
+                    );
                     return finish(
                         state,
                         RunStatus::Failed("the request asked for an action and none ran".into()),
@@ -444,6 +449,7 @@ impl Agent<'_> {
                     let reply = reply::nothing_done(
                         if unusable { "" } else { &text },
                         self.reply_lang(&command_of(history)),
+                        state.hidden.as_ref(),
                     );
                     return finish(
                         state,

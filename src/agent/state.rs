@@ -10,6 +10,7 @@ use super::home::Home;
 use super::tools::ToolRegistry;
 use super::verify::ActionReport;
 use crate::config::AgentConfig;
+use crate::ha::registry::Hidden;
 use crate::llm::ChatModel;
 
 /// Longest trace line, and most trace lines per run.
@@ -184,6 +185,9 @@ pub(super) struct RunState {
     /// The person's recent commands, which a model's service call must point at
     /// (`agent.named_targets`); `None` for the fast path, whose targets come from them.
     pub(super) named_by: Option<Vec<String>>,
+    /// A call named an entity Home Assistant has but HomeClaw may not see (its reason and
+    /// name): an action that ends with nothing done says so.
+    pub(super) hidden: Option<(Hidden, String)>,
 }
 
 impl<'a> Agent<'a> {

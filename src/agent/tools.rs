@@ -449,6 +449,11 @@ impl ToolRegistry {
 }
 
 fn unknown_entity(id: &str, registry: &Registry) -> String {
+    // An entity that exists but is kept from the agent gets the reason, so the person learns
+    // what to change rather than that the device "does not exist".
+    if let Some((reason, _)) = registry.hidden(id) {
+        return reason.explain(id);
+    }
     let words = id.split_once('.').map_or(id, |(_, o)| o).replace('_', " ");
     let domain = id.split_once('.').map(|(d, _)| d);
     let mut suggestions: Vec<String> = registry

@@ -12,8 +12,8 @@ use super::connection::{HaClient, HaError};
 use super::exposure::AssistExposure;
 use super::protocol::{
     Command, HaErrorCode, TYPE_AREA_REGISTRY_LIST, TYPE_DEVICE_REGISTRY_LIST,
-    TYPE_ENTITY_REGISTRY_LIST, TYPE_EXPOSED_ENTITIES_LIST, TYPE_FLOOR_REGISTRY_LIST,
-    TYPE_GET_CONFIG, TYPE_GET_SERVICES, TYPE_GET_STATES,
+    TYPE_ENTITY_REGISTRY_GET, TYPE_ENTITY_REGISTRY_LIST, TYPE_EXPOSED_ENTITIES_LIST,
+    TYPE_FLOOR_REGISTRY_LIST, TYPE_GET_CONFIG, TYPE_GET_SERVICES, TYPE_GET_STATES,
 };
 use super::registry::{
     Area, DeviceEntry, EntityRegistryEntry, Floor, ServiceInfo, Snapshot, StateObject,
@@ -90,6 +90,24 @@ impl HaClient {
 
     pub async fn entity_registry(&self) -> Result<Vec<EntityRegistryEntry>, HaError> {
         self.typed(TYPE_ENTITY_REGISTRY_LIST).await
+    }
+
+    /// One entity's registry entry; `None` when the entity is not (or no longer) in the
+    /// entity registry.
+    pub async fn entity_registry_entry(
+        &self,
+        entity_id: &str,
+    ) -> Result<Option<EntityRegistryEntry>, HaError> {
+        let command =
+            Command::new(TYPE_ENTITY_REGISTRY_GET).with("entity_id", Value::from(entity_id));
+        match self.request_raw(command).await {
+            Ok(raw) => decode(TYPE_ENTITY_REGISTRY_GET, raw.get()).map(Some),
+            Err(HaError::Api {
+                code: HaErrorCode::NotFound,
+                ..
+            }) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     pub async fn device_registry(&self) -> Result<Vec<DeviceEntry>, HaError> {

@@ -30,8 +30,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tracing::{Instrument, debug, info, info_span, warn};
 
 use super::protocol::{
-    self, Command, EVENT_HOMEASSISTANT_STARTED, EVENT_STATE_CHANGED, HaApiError, HaErrorCode,
-    HaEvent, Incoming, RawJson, TYPE_PING,
+    self, Command, HaApiError, HaErrorCode, HaEvent, Incoming, REGISTRY_EVENTS, RawJson, TYPE_PING,
 };
 use crate::backoff::Backoff;
 use crate::config::{Config, ConfigError};
@@ -109,10 +108,7 @@ impl ClientSettings {
                 initial: Duration::from_millis(ha.reconnect_initial_ms),
                 max: Duration::from_millis(ha.reconnect_max_ms),
             },
-            subscriptions: vec![
-                EVENT_STATE_CHANGED.to_owned(),
-                EVENT_HOMEASSISTANT_STARTED.to_owned(),
-            ],
+            subscriptions: REGISTRY_EVENTS.map(str::to_owned).to_vec(),
         })
     }
 }

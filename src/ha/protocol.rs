@@ -31,9 +31,29 @@ pub const TYPE_DEVICE_REGISTRY_LIST: &str = "config/device_registry/list";
 pub const TYPE_AREA_REGISTRY_LIST: &str = "config/area_registry/list";
 pub const TYPE_FLOOR_REGISTRY_LIST: &str = "config/floor_registry/list";
 pub const TYPE_EXPOSED_ENTITIES_LIST: &str = "homeassistant/expose_entity/list";
+pub const TYPE_ENTITY_REGISTRY_GET: &str = "config/entity_registry/get";
 pub const EVENT_STATE_CHANGED: &str = "state_changed";
 /// Fired once every integration has been set up: the registry is complete from then on.
 pub const EVENT_HOMEASSISTANT_STARTED: &str = "homeassistant_started";
+pub const EVENT_ENTITY_REGISTRY_UPDATED: &str = "entity_registry_updated";
+pub const EVENT_DEVICE_REGISTRY_UPDATED: &str = "device_registry_updated";
+pub const EVENT_AREA_REGISTRY_UPDATED: &str = "area_registry_updated";
+pub const EVENT_FLOOR_REGISTRY_UPDATED: &str = "floor_registry_updated";
+pub const EVENT_SERVICE_REGISTERED: &str = "service_registered";
+pub const EVENT_SERVICE_REMOVED: &str = "service_removed";
+/// Every event the live registry follows: states, Home Assistant's start, and the registries
+/// and services a person changes in the UI while HomeClaw runs (an entity moved to another
+/// area or exposed to Assist, a renamed area, an integration that adds services).
+pub const REGISTRY_EVENTS: [&str; 8] = [
+    EVENT_STATE_CHANGED,
+    EVENT_HOMEASSISTANT_STARTED,
+    EVENT_ENTITY_REGISTRY_UPDATED,
+    EVENT_DEVICE_REGISTRY_UPDATED,
+    EVENT_AREA_REGISTRY_UPDATED,
+    EVENT_FLOOR_REGISTRY_UPDATED,
+    EVENT_SERVICE_REGISTERED,
+    EVENT_SERVICE_REMOVED,
+];
 
 /// Error codes Home Assistant puts in failed results; the string is kept for unknown ones.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,11 +1,13 @@
 //! The home as HomeClaw sees it: entities, areas, domains and services, built from Home
-//! Assistant's snapshots and kept live from `state_changed` events.
+//! Assistant's snapshots and kept live from `state_changed` and registry events.
 //!
 //! Invariants:
 //! - Pure data and lookups; no IO. [`crate::ha::sync`] feeds it.
 //! - An entity's area is its own area, else its device's area (HA's rule).
 //! - Entities hidden by the exposure policy are kept (so a later policy or event can see them)
 //!   but never returned by the public lookups.
+//! - Every derived field of an entity (area, visibility, search words) is recomputed from its
+//!   state and the current registries whenever either changes; nothing is patched by hand.
 //! - A state never goes back in time: an event or snapshot older than what we hold (by
 //!   `last_updated`) is ignored, so a resync racing with events cannot undo a newer state.
 
@@ -178,6 +180,42 @@ impl Entity {
     pub fn domain(&self) -> &str {
         self.entity_id.split('.').next().unwrap_or_default()
     }
+
+    /// The state this entity was derived from, to derive it again.
+    fn state_object(&self) -> StateObject {
+        StateObject {
+            entity_id: self.entity_id.clone(),
+            state: self.state.clone(),
+            attributes: self.attributes.clone(),
+            last_changed: self.last_changed.clone(),
+            last_updated: self.last_updated.clone(),
+        }
+    }
+}
+
+/// Why an entity Home Assistant has is kept from the agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hidden {
+    /// Not exposed to Assist in Home Assistant (and `respect_assist` is on).
+    NotExposed,
+    /// Left out by HomeClaw's own `entity_allow`/`entity_deny`.
+    Filtered,
+}
+
+impl Hidden {
+    /// What the person (through the model, or a refusal) is told: what to change, and where.
+    pub fn explain(self, entity_id: &str) -> String {
+        match self {
+            Self::NotExposed => format!(
+                "{entity_id} is not exposed to Assist in Home Assistant, so HomeClaw may not \
+                 read or control it; it can be exposed under Settings > Voice assistants > Expose"
+            ),
+            Self::Filtered => format!(
+                "{entity_id} is excluded by HomeClaw's own exposure settings \
+                 (ha.exposure.entity_allow / entity_deny), so HomeClaw may not read or control it"
+            ),
+        }
+    }
 }
 
 /// A ranked answer to a free-text lookup.
@@ -308,16 +346,7 @@ impl Registry {
             let newer = previous
                 .and_then(|p| p.entities.get(&state.entity_id))
                 .filter(|held| held.last_updated > state.last_updated);
-            let state = match newer {
-                Some(held) => StateObject {
-                    entity_id: held.entity_id.clone(),
-                    state: held.state.clone(),
-                    attributes: held.attributes.clone(),
-                    last_changed: held.last_changed.clone(),
-                    last_updated: held.last_updated.clone(),
-                },
-                None => state,
-            };
+            let state = newer.map_or(state, Entity::state_object);
             registry.insert(state);
         }
         registry
@@ -326,6 +355,9 @@ impl Registry {
     fn insert(&mut self, state: StateObject) {
         let link = self.links.entity.get(&state.entity_id);
         if link.is_some_and(|l| l.disabled_by.is_some()) {
+            if let Some(old) = self.entities.remove(&state.entity_id) {
+                self.forget(&old);
+            }
             return;
         }
         let device_id = link.and_then(|l| l.device_id.clone());
@@ -408,34 +440,103 @@ impl Registry {
                 if state.entity_id != entity_id {
                     return StateUpdate::Ignored;
                 }
+                let update = StateUpdate::Changed {
+                    entity_id: entity_id.to_owned(),
+                    state: state.state.clone(),
+                };
                 if let Some(held) = self.entities.get_mut(entity_id) {
                     if held.last_updated > state.last_updated {
                         return StateUpdate::Ignored;
                     }
-                    if let Some(name) = state
-                        .attributes
-                        .get("friendly_name")
-                        .and_then(Value::as_str)
-                    {
-                        held.name = name.to_owned();
+                    // A new name means new search words: derive the entity again.
+                    if friendly_name(entity_id, &state.attributes) != held.name {
+                        self.insert(state);
+                        return update;
                     }
                     held.state = state.state;
                     held.attributes = state.attributes;
                     held.last_changed = state.last_changed;
                     held.last_updated = state.last_updated;
-                    return StateUpdate::Changed {
-                        entity_id: entity_id.to_owned(),
-                        state: held.state.clone(),
-                    };
+                    return update;
                 }
-                let update = StateUpdate::Changed {
-                    entity_id: entity_id.to_owned(),
-                    state: state.state.clone(),
-                };
                 self.insert(state);
                 update
             }
         }
+    }
+
+    /// One entity's registry entry changed (`None`: it left the entity registry). Its state
+    /// is kept; area, visibility and search words follow the new entry.
+    pub fn set_entity_entry(&mut self, entity_id: &str, entry: Option<EntityRegistryEntry>) {
+        match entry {
+            Some(entry) => self.links.entity.insert(entity_id.to_owned(), entry),
+            None => self.links.entity.remove(entity_id),
+        };
+        if let Some(state) = self.entities.get(entity_id).map(Entity::state_object) {
+            self.insert(state);
+        }
+    }
+
+    /// The whole entity registry, for when many entries changed at once.
+    pub fn set_entity_entries(&mut self, entries: Vec<EntityRegistryEntry>) {
+        self.links.entity = entries
+            .into_iter()
+            .map(|e| (e.entity_id.clone(), e))
+            .collect();
+        self.derive_all();
+    }
+
+    pub fn set_devices(&mut self, devices: Vec<DeviceEntry>) {
+        self.links.devices = devices.into_iter().map(|d| (d.id.clone(), d)).collect();
+        self.derive_all();
+    }
+
+    pub fn set_areas(&mut self, areas: Vec<Area>) {
+        self.areas = areas.into_iter().map(|a| (a.area_id.clone(), a)).collect();
+        self.derive_all();
+    }
+
+    pub fn set_floors(&mut self, floors: Vec<Floor>) {
+        self.floors = floors
+            .into_iter()
+            .map(|f| (f.floor_id.clone(), f))
+            .collect();
+        self.derive_all();
+    }
+
+    pub fn set_services(&mut self, services: BTreeMap<String, BTreeMap<String, ServiceInfo>>) {
+        self.services = services;
+    }
+
+    /// Derives every entity again from its state (after a device, area or floor change, any
+    /// entity may have moved or been renamed by where it is).
+    fn derive_all(&mut self) {
+        let states: Vec<StateObject> = self.entities.values().map(Entity::state_object).collect();
+        for state in states {
+            self.insert(state);
+        }
+    }
+
+    /// Why an entity that Home Assistant has is not visible, with its name; `None` for visible
+    /// or unknown entities. Lets a refusal tell the person what to change instead of "unknown
+    /// entity".
+    pub fn hidden(&self, raw_entity_id: &str) -> Option<(Hidden, &str)> {
+        let entity = self.entities.get(&normalise_entity_id(raw_entity_id))?;
+        if entity.visible {
+            return None;
+        }
+        let filtered = !self.policy.entity_visible(
+            &entity.entity_id,
+            entity.entity_category.as_deref(),
+            &AssistExposure::Unsupported,
+            None,
+        );
+        let reason = if filtered {
+            Hidden::Filtered
+        } else {
+            Hidden::NotExposed
+        };
+        Some((reason, &entity.name))
     }
 
     pub fn ha_version(&self) -> &str {

@@ -313,3 +313,174 @@ fn a_floor_names_the_entities_of_its_areas() {
     assert_eq!(r.floor_of(bedroom).map(|f| f.name.as_str()), Some("First"));
     assert_eq!(r.floor_of(r.area("kitchen").unwrap()), None);
 }
+
+fn top(r: &Registry, query: &str) -> Option<String> {
+    r.search(query, None, None, 1)
+        .into_iter()
+        .next()
+        .map(|c| c.entity_id)
+}
+
+#[test]
+fn an_entry_moved_to_another_area_moves_the_entity_and_its_search_words() {
+    let mut r = home();
+    assert_eq!(r.search("light", None, Some("hall"), 5), Vec::new());
+    r.set_entity_entry(
+        "light.kitchen_lights",
+        Some(EntityRegistryEntry {
+            entity_id: "light.kitchen_lights".into(),
+            area_id: Some("hall".into()),
+            device_id: Some("dev-k".into()),
+            ..Default::default()
+        }),
+    );
+    let moved = r.get("light.kitchen_lights").unwrap();
+    assert_eq!(moved.area_id.as_deref(), Some("hall"));
+    assert_eq!(moved.state, "on", "the state is kept");
+    let in_hall: Vec<String> = r
+        .search("light", None, Some("hall"), 5)
+        .into_iter()
+        .map(|c| c.entity_id)
+        .collect();
+    assert_eq!(in_hall, vec!["light.kitchen_lights"]);
+}
+
+#[test]
+fn exposure_and_disabling_follow_the_entry() {
+    let mut r = home();
+    let entry = |options: Value, disabled: Option<&str>| EntityRegistryEntry {
+        entity_id: "light.bed_light".into(),
+        options: Some(options),
+        disabled_by: disabled.map(str::to_owned),
+        ..Default::default()
+    };
+    r.set_entity_entry(
+        "light.bed_light",
+        Some(entry(
+            json!({"conversation": {"should_expose": false}}),
+            None,
+        )),
+    );
+    assert!(r.get("light.bed_light").is_none());
+    assert_eq!(
+        r.hidden("light.bed_light"),
+        Some((Hidden::NotExposed, "Bed Light"))
+    );
+    assert_eq!(r.domains()["light"], 1, "counts follow visibility");
+    let refusal = Hidden::NotExposed.explain("light.bed_light");
+    assert!(refusal.contains("not exposed to Assist"), "{refusal}");
+
+    r.set_entity_entry(
+        "light.bed_light",
+        Some(entry(
+            json!({"conversation": {"should_expose": true}}),
+            None,
+        )),
+    );
+    assert_eq!(r.get("light.bed_light").unwrap().state, "off");
+    assert_eq!(r.hidden("light.bed_light"), None);
+    assert_eq!(r.domains()["light"], 2);
+
+    r.set_entity_entry(
+        "light.bed_light",
+        Some(entry(
+            json!({"conversation": {"should_expose": true}}),
+            Some("user"),
+        )),
+    );
+    assert!(r.get("light.bed_light").is_none());
+    assert_eq!(
+        r.hidden("light.bed_light"),
+        None,
+        "disabled: gone, not hidden"
+    );
+    assert_eq!(r.domains()["light"], 1);
+}
+
+#[test]
+fn an_entity_outside_the_configured_filter_says_so() {
+    let snapshot = Snapshot {
+        states: vec![state("lock.front_door", "locked", "Front Door", "1")],
+        ..Default::default()
+    };
+    let r = Registry::from_snapshot(
+        snapshot,
+        ExposurePolicy::new(ExposureConfig {
+            entity_deny: vec!["lock.*".into()],
+            ..Default::default()
+        }),
+        None,
+    );
+    assert_eq!(
+        r.hidden(" Lock.Front_Door ").map(|(h, _)| h),
+        Some(Hidden::Filtered)
+    );
+    assert_eq!(r.hidden("lock.back_door"), None, "unknown is not hidden");
+}
+
+#[test]
+fn a_new_friendly_name_is_found_by_search() {
+    let mut r = home();
+    let renamed = json!({"entity_id": "light.bed_light",
+        "new_state": {"entity_id": "light.bed_light", "state": "off",
+          "attributes": {"friendly_name": "Reading Lamp"}, "last_updated": "2026-01-01T00:00:09",
+          "last_changed": "2026-01-01T00:00:01"}});
+    r.apply_state_changed(&renamed);
+    assert_eq!(r.get("light.bed_light").unwrap().name, "Reading Lamp");
+    assert_eq!(top(&r, "reading lamp").as_deref(), Some("light.bed_light"));
+}
+
+#[test]
+fn renamed_areas_and_moved_devices_carry_their_entities() {
+    let mut r = home();
+    r.set_areas(vec![
+        Area {
+            area_id: "kitchen".into(),
+            name: "Scullery".into(),
+            ..Default::default()
+        },
+        Area {
+            area_id: "hall".into(),
+            name: "Hall".into(),
+            ..Default::default()
+        },
+    ]);
+    assert_eq!(
+        top(&r, "scullery lights").as_deref(),
+        Some("light.kitchen_lights")
+    );
+    assert_eq!(r.resolve_area("kuchnia"), None, "the old alias is gone");
+
+    r.set_devices(vec![DeviceEntry {
+        id: "dev-k".into(),
+        area_id: Some("hall".into()),
+        ..Default::default()
+    }]);
+    assert_eq!(
+        r.get("light.kitchen_lights").unwrap().area_id.as_deref(),
+        Some("hall"),
+        "follows its device"
+    );
+    assert_eq!(
+        r.get("lock.front_door").unwrap().area_id.as_deref(),
+        Some("hall"),
+        "its own area still wins"
+    );
+
+    r.set_floors(vec![Floor {
+        floor_id: "ground".into(),
+        name: "Ground".into(),
+        level: Some(0),
+        ..Default::default()
+    }]);
+    r.set_areas(vec![Area {
+        area_id: "hall".into(),
+        name: "Hall".into(),
+        floor_id: Some("ground".into()),
+        ..Default::default()
+    }]);
+    assert_eq!(
+        top(&r, "front door downstairs").as_deref(),
+        Some("lock.front_door")
+    );
+}

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::commands::Target;
 use super::connection::{HaClient, HaError};
 use super::exposure::ServiceDecision;
-use super::registry::{Registry, normalise_entity_id};
+use super::registry::{Hidden, Registry, normalise_entity_id};
 
 /// Domains whose services act on entities of any domain.
 const CROSS_DOMAIN: [&str; 1] = ["homeassistant"];
@@ -23,6 +23,9 @@ pub enum CallError {
         entity_id: String,
         suggestions: Vec<String>,
     },
+    /// The entity exists in Home Assistant but is kept from the agent; says why.
+    #[error("{}", .reason.explain(.entity_id))]
+    HiddenEntity { entity_id: String, reason: Hidden },
     /// The entity exists but the service's domain cannot act on it.
     #[error(
         "{service_domain}.* services cannot act on {entity_id}; use {entity_domain}.* services"
@@ -105,6 +108,12 @@ impl ServiceCall {
         for raw in &self.entity_ids {
             let Some(entity) = registry.get(raw) else {
                 let id = normalise_entity_id(raw);
+                if let Some((reason, _)) = registry.hidden(&id) {
+                    return Err(CallError::HiddenEntity {
+                        entity_id: id,
+                        reason,
+                    });
+                }
                 let words = id.split_once('.').map_or(id.as_str(), |(_, o)| o);
                 let suggestions = registry
                     .search(&words.replace('_', " "), Some(&domain), None, 3)

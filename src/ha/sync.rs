@@ -1,25 +1,39 @@
 //! Keeps a [`Registry`] live: a full snapshot on every (re)connect, `state_changed` events in
-//! between, and a full resync whenever we might have missed events (lagged receiver).
+//! between, registry and service events applied as they come (an entity moved, exposed or
+//! renamed in Home Assistant's UI counts without a reconnect), and a full resync whenever we
+//! might have missed events (lagged receiver) or could not fetch what an event announced.
 //!
 //! Invariants:
 //! - One task applies snapshots and events, so they are never applied concurrently.
+//! - Registry events carry only ids: what changed is fetched, once per burst. Events already
+//!   queued are drained first (state changes applied in order), so a UI action that fires a
+//!   dozen events costs one fetch of each registry it touched.
 //! - The lock is held only to swap or patch the registry, never across an `.await`.
 //! - `generation` counts completed full syncs and `revision` every change (sync or event), so
 //!   callers (and tests) wait for a condition without sleeping or polling.
 
+use std::collections::BTreeSet;
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
+use serde_json::Value;
 use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 use tracing::{debug, info, warn};
 
 use super::connection::{ClientEvent, HaClient, HaError};
 use super::exposure::ExposurePolicy;
-use super::protocol::{EVENT_HOMEASSISTANT_STARTED, EVENT_STATE_CHANGED};
+use super::protocol::{
+    EVENT_AREA_REGISTRY_UPDATED, EVENT_DEVICE_REGISTRY_UPDATED, EVENT_ENTITY_REGISTRY_UPDATED,
+    EVENT_FLOOR_REGISTRY_UPDATED, EVENT_HOMEASSISTANT_STARTED, EVENT_SERVICE_REGISTERED,
+    EVENT_SERVICE_REMOVED, EVENT_STATE_CHANGED, HaEvent,
+};
 use super::registry::Registry;
 
 const SNAPSHOT_ATTEMPTS: u32 = 3;
+/// Above this many changed entities in one burst, the whole entity registry is fetched in one
+/// request rather than entry by entry.
+const ENTRY_FETCH_LIMIT: usize = 32;
 /// How soon a snapshot taken while Home Assistant was starting is taken again, if HA's
 /// `homeassistant_started` event does not come first.
 const STARTING_RETRY: Duration = Duration::from_secs(2);
@@ -150,16 +164,19 @@ async fn run(
     if client.current_state().is_connected() {
         sync(&mut again_at).await;
     }
+    // A connection event met while draining a burst of registry events, handled next.
+    let mut carried: Option<ClientEvent> = None;
     loop {
-        let received = match again_at {
-            Some(at) => tokio::select! {
+        let received = match (carried.take(), again_at) {
+            (Some(event), _) => Ok(event),
+            (None, Some(at)) => tokio::select! {
                 event = events.recv() => event,
                 () = tokio::time::sleep_until(at) => {
                     sync(&mut again_at).await;
                     continue;
                 }
             },
-            None => events.recv().await,
+            (None, None) => events.recv().await,
         };
         match received {
             Ok(ClientEvent::Connected { .. }) => {
@@ -174,19 +191,165 @@ async fn run(
                 sync(&mut again_at).await;
             }
             Ok(ClientEvent::Event(event)) if event.event_type == EVENT_STATE_CHANGED => {
-                let mut guard = registry.write().unwrap_or_else(PoisonError::into_inner);
-                let update = guard.apply_state_changed(&event.data);
-                drop(guard);
-                counters.revision.send_modify(|r| *r += 1);
-                debug!(?update, "Applied state change");
+                apply_state_changed(&registry, &counters, &event);
             }
-            Ok(_) => {}
+            Ok(ClientEvent::Event(event)) => {
+                let mut pending = Pending::default();
+                pending.note(&event);
+                // Take in whatever else is queued, so a burst costs one fetch per registry.
+                let mut lagged = false;
+                loop {
+                    match events.try_recv() {
+                        Ok(ClientEvent::Event(e)) if e.event_type == EVENT_STATE_CHANGED => {
+                            apply_state_changed(&registry, &counters, &e);
+                        }
+                        Ok(ClientEvent::Event(e)) => pending.note(&e),
+                        // A connection change ends the burst: its resync covers everything.
+                        Ok(other) => {
+                            carried = Some(other);
+                            break;
+                        }
+                        Err(broadcast::error::TryRecvError::Lagged(_)) => {
+                            lagged = true;
+                            break;
+                        }
+                        Err(_) => break,
+                    }
+                }
+                if carried.is_some() {
+                    continue;
+                }
+                if lagged || pending.started {
+                    sync(&mut again_at).await;
+                } else if !pending.is_empty() {
+                    match apply_pending(&client, &registry, &pending).await {
+                        Ok(()) => {
+                            counters.revision.send_modify(|r| *r += 1);
+                        }
+                        Err(e) => {
+                            warn!(error = %e, "Could not fetch a registry change; resyncing");
+                            sync(&mut again_at).await;
+                        }
+                    }
+                }
+            }
             Err(broadcast::error::RecvError::Lagged(missed)) => {
                 warn!(missed, "Fell behind Home Assistant events; resyncing");
                 sync(&mut again_at).await;
             }
             Err(broadcast::error::RecvError::Closed) => break,
         }
+    }
+}
+
+fn apply_state_changed(registry: &RwLock<Registry>, counters: &Counters, event: &HaEvent) {
+    let mut guard = registry.write().unwrap_or_else(PoisonError::into_inner);
+    let update = guard.apply_state_changed(&event.data);
+    drop(guard);
+    counters.revision.send_modify(|r| *r += 1);
+    debug!(?update, "Applied state change");
+}
+
+/// What a burst of registry events asks to fetch.
+#[derive(Debug, Default)]
+struct Pending {
+    /// Entity ids whose registry entry changed (a renamed entity's old id too).
+    entities: BTreeSet<String>,
+    devices: bool,
+    areas: bool,
+    floors: bool,
+    services: bool,
+    /// Home Assistant finished starting: a full sync replaces everything else.
+    started: bool,
+}
+
+impl Pending {
+    fn note(&mut self, event: &HaEvent) {
+        let id = |key: &str| {
+            event
+                .data
+                .get(key)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        match event.event_type.as_str() {
+            EVENT_ENTITY_REGISTRY_UPDATED => {
+                self.entities.extend(id("entity_id"));
+                self.entities.extend(id("old_entity_id"));
+            }
+            EVENT_DEVICE_REGISTRY_UPDATED => self.devices = true,
+            EVENT_AREA_REGISTRY_UPDATED => self.areas = true,
+            EVENT_FLOOR_REGISTRY_UPDATED => self.floors = true,
+            EVENT_SERVICE_REGISTERED | EVENT_SERVICE_REMOVED => self.services = true,
+            EVENT_HOMEASSISTANT_STARTED => self.started = true,
+            _ => {}
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entities.is_empty() && !(self.devices || self.areas || self.floors || self.services)
+    }
+}
+
+/// Fetches what the burst changed, then applies it under one short write lock.
+async fn apply_pending(
+    client: &HaClient,
+    registry: &RwLock<Registry>,
+    pending: &Pending,
+) -> Result<(), HaError> {
+    let whole_entity_registry = pending.entities.len() > ENTRY_FETCH_LIMIT;
+    let mut entries = Vec::new();
+    if !whole_entity_registry {
+        for entity_id in &pending.entities {
+            entries.push((entity_id, client.entity_registry_entry(entity_id).await?));
+        }
+    }
+    let all_entries = maybe(whole_entity_registry, client.entity_registry()).await?;
+    let devices = maybe(pending.devices, client.device_registry()).await?;
+    let areas = maybe(pending.areas, client.area_registry()).await?;
+    let floors = maybe(pending.floors, client.floor_registry()).await?;
+    let services = maybe(pending.services, client.get_services()).await?;
+
+    let mut guard = registry.write().unwrap_or_else(PoisonError::into_inner);
+    if let Some(floors) = floors {
+        guard.set_floors(floors);
+    }
+    if let Some(areas) = areas {
+        guard.set_areas(areas);
+    }
+    if let Some(devices) = devices {
+        guard.set_devices(devices);
+    }
+    if let Some(all) = all_entries {
+        guard.set_entity_entries(all);
+    }
+    for (entity_id, entry) in entries {
+        guard.set_entity_entry(entity_id, entry);
+    }
+    if let Some(services) = services {
+        guard.set_services(services);
+    }
+    drop(guard);
+    info!(
+        entities = pending.entities.len(),
+        devices = pending.devices,
+        areas = pending.areas,
+        floors = pending.floors,
+        services = pending.services,
+        "Applied Home Assistant registry changes"
+    );
+    Ok(())
+}
+
+/// Runs `fetch` only when `wanted`.
+async fn maybe<T>(
+    wanted: bool,
+    fetch: impl Future<Output = Result<T, HaError>>,
+) -> Result<Option<T>, HaError> {
+    if wanted {
+        fetch.await.map(Some)
+    } else {
+        Ok(None)
     }
 }
 

@@ -67,9 +67,12 @@ impl HaInstance {
     }
 
     /// As [`HaInstance::start`], with a Home LLM Leaderboard home (`_fixtures.yaml`) loaded
-    /// instead of the demo; a running instance with another home is restarted.
+    /// instead of the demo. The instance is restarted with fresh registries (auth is kept), so
+    /// what an earlier run moved, renamed or unexposed is gone.
     pub fn start_home(port: u16, fixture: &std::path::Path) -> Self {
         stop(port);
+        // scripts/ha-dev.sh wipes the registries when the profile it last ran differs.
+        let _ = std::fs::remove_file(config_dir(port).join(".profile"));
         Self::start_with(port, Some(fixture))
     }
 
@@ -165,7 +168,10 @@ impl HaInstance {
                 initial: Duration::from_millis(100),
                 max: Duration::from_millis(1000),
             },
-            subscriptions: vec!["state_changed".into()],
+            // What `homeclaw serve` follows, so live-registry tests see what users get.
+            subscriptions: homeclaw::ha::protocol::REGISTRY_EVENTS
+                .map(str::to_owned)
+                .to_vec(),
         }
     }
 

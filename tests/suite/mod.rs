@@ -10,5 +10,6 @@ mod ha_live;
 mod llm;
 mod mqtt;
 mod real_model;
+mod registry_live;
 mod security;
 mod wyoming;
