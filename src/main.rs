@@ -127,6 +127,7 @@ fn main() -> ExitCode {
                     language: None,
                     device_id: device,
                     dry_run,
+                    shared_session: false,
                 };
                 let show = Show {
                     json,

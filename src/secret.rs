@@ -23,6 +23,11 @@ impl Secret {
     pub fn is_empty(&self) -> bool {
         self.0.trim().is_empty()
     }
+
+    /// Whether `presented` is this secret, compared in constant time.
+    pub fn matches(&self, presented: &str) -> bool {
+        constant_time_eq(presented, &self.0)
+    }
 }
 
 impl fmt::Debug for Secret {
@@ -48,6 +53,33 @@ impl<'de> Deserialize<'de> for Secret {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(|s| Secret(s.trim().to_owned()))
     }
+}
+
+/// Constant-time equality of a presented secret (a bearer token, a spoken PIN) and the
+/// configured one. Lengths are compared in constant time too (by hashing both to a fixed width
+/// first).
+pub fn constant_time_eq(presented: &str, expected: &str) -> bool {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    use subtle::ConstantTimeEq;
+    let digest = |s: &str| {
+        // Two independent hashes give a fixed 16-byte width; the real comparison below is of
+        // the full strings, padded, so a hash collision cannot let a wrong token in.
+        let mut a = DefaultHasher::new();
+        s.hash(&mut a);
+        let mut b = DefaultHasher::new();
+        (s, 0x5bd1_e995_u32).hash(&mut b);
+        [a.finish().to_le_bytes(), b.finish().to_le_bytes()].concat()
+    };
+    let width = presented.len().max(expected.len()).max(1);
+    let pad = |s: &str| {
+        let mut v = s.as_bytes().to_vec();
+        v.resize(width, 0);
+        v
+    };
+    let same_digest = digest(presented).ct_eq(&digest(expected));
+    let same_bytes = pad(presented).ct_eq(&pad(expected));
+    let same_len = (presented.len() as u64).ct_eq(&(expected.len() as u64));
+    (same_digest & same_bytes & same_len).into()
 }
 
 /// Replaces known secret values and anything shaped like a credential (bearer tokens, API

@@ -66,11 +66,16 @@ pub enum ApprovalError {
 /// Remembered used ids, so a second approval says "already used" rather than "unknown".
 const USED_MEMORY: usize = 1024;
 
+/// Wrong PINs an action survives; the next one cancels it (a guessed PIN must not unlock).
+pub const PIN_ATTEMPTS: u32 = 3;
+
 #[derive(Debug)]
 pub struct ApprovalStore {
     ttl: Duration,
     pending: Mutex<HashMap<String, (Instant, PendingAction)>>,
     used: Mutex<VecDeque<String>>,
+    /// Wrong PINs so far, per pending action.
+    wrong_pins: Mutex<HashMap<String, u32>>,
 }
 
 impl ApprovalStore {
@@ -79,6 +84,7 @@ impl ApprovalStore {
             ttl,
             pending: Mutex::new(HashMap::new()),
             used: Mutex::new(VecDeque::new()),
+            wrong_pins: Mutex::new(HashMap::new()),
         }
     }
 
@@ -107,24 +113,7 @@ impl ApprovalStore {
 
     /// Takes the pending action for `id`, exactly once. `registry` re-checks the policy.
     pub fn take(&self, id: &str, registry: &Registry) -> Result<PendingAction, ApprovalError> {
-        let entry = self
-            .pending
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(id);
-        let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
-        let Some((at, action)) = entry else {
-            return Err(if used.iter().any(|u| u == id) {
-                ApprovalError::AlreadyUsed(id.to_owned())
-            } else {
-                ApprovalError::Unknown(id.to_owned())
-            });
-        };
-        used.push_back(id.to_owned());
-        while used.len() > USED_MEMORY {
-            used.pop_front();
-        }
-        drop(used);
+        let (at, action) = self.remove(id)?;
         if at.elapsed() >= self.ttl {
             return Err(ApprovalError::Expired(id.to_owned()));
         }
@@ -135,6 +124,32 @@ impl ApprovalStore {
         }
     }
 
+    /// Removes a waiting action for good, remembering its id as used.
+    fn remove(&self, id: &str) -> Result<(Instant, PendingAction), ApprovalError> {
+        let entry = self
+            .pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(id);
+        self.wrong_pins
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(id);
+        let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(entry) = entry else {
+            return Err(if used.iter().any(|u| u == id) {
+                ApprovalError::AlreadyUsed(id.to_owned())
+            } else {
+                ApprovalError::Unknown(id.to_owned())
+            });
+        };
+        used.push_back(id.to_owned());
+        while used.len() > USED_MEMORY {
+            used.pop_front();
+        }
+        Ok(entry)
+    }
+
     /// The session a pending action was recorded in (`None` when it is unknown, used, or was
     /// recorded outside any session).
     pub fn session_of(&self, id: &str) -> Option<String> {
@@ -143,6 +158,42 @@ impl ApprovalStore {
             .unwrap_or_else(PoisonError::into_inner)
             .get(id)
             .and_then(|(_, action)| action.session_id.clone())
+    }
+
+    /// The newest action still waiting in `session_id`, if any: what a "yes" in that
+    /// conversation answers.
+    pub fn waiting_in(&self, session_id: &str) -> Option<PendingAction> {
+        let ttl = self.ttl;
+        self.pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .filter(|(at, a)| at.elapsed() < ttl && a.session_id.as_deref() == Some(session_id))
+            .max_by_key(|(at, _)| *at)
+            .map(|(_, a)| a.clone())
+    }
+
+    /// Declines (or cancels) a waiting action: it can never run, and approving it later says
+    /// "already used".
+    pub fn decline(&self, id: &str) -> Result<PendingAction, ApprovalError> {
+        self.remove(id).map(|(_, action)| action)
+    }
+
+    /// Counts a wrong PIN for a waiting action; returns the attempts left. At none left the
+    /// action is cancelled.
+    pub fn wrong_pin(&self, id: &str) -> u32 {
+        let mut wrong = self
+            .wrong_pins
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let count = wrong.entry(id.to_owned()).or_insert(0);
+        *count += 1;
+        let left = PIN_ATTEMPTS.saturating_sub(*count);
+        drop(wrong);
+        if left == 0 {
+            let _ = self.decline(id);
+        }
+        left
     }
 
     pub fn pending_count(&self) -> usize {

@@ -3,6 +3,7 @@
 
 pub mod approval;
 pub mod compaction;
+pub mod confirm;
 mod direct;
 mod execute;
 pub mod fastpath;

@@ -134,6 +134,70 @@ pub fn approval_question(pending: &PendingAction) -> String {
     )
 }
 
+/// What the person is told when they answer a held action in conversation and it does not
+/// run (yet): declined, a PIN missing or wrong, or a session where approving needs a PIN.
+pub fn answered(pending: &PendingAction, answer: Answered, lang: Lang) -> String {
+    let what = describe_call(pending);
+    let id = &pending.id;
+    match (answer, lang) {
+        (Answered::Declined, Lang::En) => format!("OK, I did not run {what}. Nothing was changed."),
+        (Answered::Declined, Lang::Pl) => {
+            format!("Dobrze, nie wykonałem {what}. Niczego nie zmieniłem.")
+        }
+        (Answered::Declined, Lang::De) => {
+            format!("In Ordnung, {what} wurde nicht ausgeführt. Nichts wurde geändert.")
+        }
+        (Answered::PinMissing, Lang::En) => {
+            format!("Say the PIN with your yes to approve {what}.")
+        }
+        (Answered::PinMissing, Lang::Pl) => {
+            format!("Powiedz PIN razem z „tak”, aby zatwierdzić {what}.")
+        }
+        (Answered::PinMissing, Lang::De) => {
+            format!("Sag die PIN mit deinem Ja, um {what} freizugeben.")
+        }
+        (Answered::WrongPin { left: 0 }, Lang::En) => {
+            format!("Wrong PIN too many times: {what} is cancelled. Nothing was changed.")
+        }
+        (Answered::WrongPin { left: 0 }, Lang::Pl) => {
+            format!("Zbyt wiele błędnych PIN-ów: {what} anulowano. Niczego nie zmieniłem.")
+        }
+        (Answered::WrongPin { left: 0 }, Lang::De) => {
+            format!("Zu oft eine falsche PIN: {what} ist abgebrochen. Nichts wurde geändert.")
+        }
+        (Answered::WrongPin { left }, Lang::En) => format!(
+            "That PIN is not right; {what} still waits ({left} attempts left). Nothing was changed."
+        ),
+        (Answered::WrongPin { left }, Lang::Pl) => format!(
+            "Błędny PIN; {what} nadal czeka (pozostało prób: {left}). Niczego nie zmieniłem."
+        ),
+        (Answered::WrongPin { left }, Lang::De) => format!(
+            "Die PIN stimmt nicht; {what} wartet weiter (noch {left} Versuche). Nichts wurde geändert."
+        ),
+        (Answered::PinRequiredHere, Lang::En) => format!(
+            "Approving by voice here needs a PIN (agent.approval.pin), because every satellite \
+             shares this conversation. {what} still waits: approve it with approval id {id}."
+        ),
+        (Answered::PinRequiredHere, Lang::Pl) => format!(
+            "Zatwierdzanie głosem wymaga tu PIN-u (agent.approval.pin), bo wszystkie satelity \
+             dzielą tę rozmowę. {what} nadal czeka: zatwierdź je identyfikatorem {id}."
+        ),
+        (Answered::PinRequiredHere, Lang::De) => format!(
+            "Eine Freigabe per Sprache braucht hier eine PIN (agent.approval.pin), weil alle \
+             Satelliten dieses Gespräch teilen. {what} wartet weiter: gib es mit der ID {id} frei."
+        ),
+    }
+}
+
+/// How an answer in conversation left a held action that did not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answered {
+    Declined,
+    PinMissing,
+    WrongPin { left: u32 },
+    PinRequiredHere,
+}
+
 /// After an approved action ran: done only when Home Assistant shows the expected state.
 pub fn approved(report: &ActionReport) -> String {
     if report.verified {
@@ -155,7 +219,7 @@ pub fn stuck(reason: &str) -> String {
     )
 }
 
-fn describe_call(pending: &PendingAction) -> String {
+pub fn describe_call(pending: &PendingAction) -> String {
     format!(
         "{}.{} on {}",
         pending.call.domain,

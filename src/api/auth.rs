@@ -5,31 +5,9 @@ use std::net::IpAddr;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use subtle::ConstantTimeEq;
-
-/// Constant-time equality of the presented token and the configured one. Lengths are compared
-/// in constant time too (by hashing both to a fixed width first).
+/// Constant-time equality of the presented token and the configured one.
 pub fn token_matches(presented: &str, expected: &str) -> bool {
-    use std::hash::{DefaultHasher, Hash, Hasher};
-    let digest = |s: &str| {
-        // Two independent hashes give a fixed 16-byte width; the real comparison below is of
-        // the full strings, padded, so a hash collision cannot let a wrong token in.
-        let mut a = DefaultHasher::new();
-        s.hash(&mut a);
-        let mut b = DefaultHasher::new();
-        (s, 0x5bd1_e995_u32).hash(&mut b);
-        [a.finish().to_le_bytes(), b.finish().to_le_bytes()].concat()
-    };
-    let width = presented.len().max(expected.len()).max(1);
-    let pad = |s: &str| {
-        let mut v = s.as_bytes().to_vec();
-        v.resize(width, 0);
-        v
-    };
-    let same_digest = digest(presented).ct_eq(&digest(expected));
-    let same_bytes = pad(presented).ct_eq(&pad(expected));
-    let same_len = (presented.len() as u64).ct_eq(&(expected.len() as u64));
-    (same_digest & same_bytes & same_len).into()
+    crate::secret::constant_time_eq(presented, expected)
 }
 
 /// Counts failed attempts per client address; too many in a window locks the address out.

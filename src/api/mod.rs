@@ -379,6 +379,7 @@ async fn command(State(state): State<Arc<ApiState>>, headers: HeaderMap, body: B
         language: parsed.language,
         device_id: parsed.device_id,
         dry_run: parsed.dry_run,
+        shared_session: false,
     };
     let answer = state
         .commands

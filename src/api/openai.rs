@@ -122,6 +122,8 @@ pub async fn chat_completions(State(state): State<Arc<ApiState>>, body: Body) ->
         language: None,
         device_id: None,
         dry_run: false,
+        // Without `user`, conversations are told apart by their first message only.
+        shared_session: parsed.user.is_none(),
     };
     let id = format!("chatcmpl-{:016x}", fastrand::u64(..));
     let created = now();

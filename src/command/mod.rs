@@ -42,6 +42,11 @@ pub struct CommandRequest {
     pub device_id: Option<String>,
     /// Plan and validate only: no service is called.
     pub dry_run: bool,
+    /// The session is one that clients share because they cannot name their conversation
+    /// (Assist over Home Assistant 2025.4's Wyoming client): approving in it needs a PIN. Set
+    /// by the transport, never taken from the wire.
+    #[serde(skip)]
+    pub shared_session: bool,
 }
 
 /// A retried request with the same key gets the first answer. `scope` keeps one transport's
@@ -449,6 +454,7 @@ async fn run_command(app: &App, request: CommandRequest) -> Result<CommandOutcom
                 language: request.language,
                 device_id: request.device_id,
                 dry_run: request.dry_run,
+                shared_session: request.shared_session,
             },
         )
         .await?;

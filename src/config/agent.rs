@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use super::{ConfigError, invalid};
 use crate::glob::validate_glob;
+use crate::secret::Secret;
 
 /// Characters per token for budgeting (a conservative average for JSON and English).
 pub const CHARS_PER_TOKEN: usize = 4;
@@ -183,6 +184,12 @@ pub struct ApprovalConfig {
     pub high_risk: Vec<String>,
     /// How long an approval id stays valid.
     pub ttl_secs: u64,
+    /// A held action may be approved or declined by answering in the same conversation ("yes,
+    /// unlock it", "tak", "nein"): how voice users approve. Off unless turned on.
+    pub confirm_in_conversation: bool,
+    /// Digits (4 to 12) an approval in conversation must include ("yes, 4711"). Required where
+    /// one session is shared by every satellite (Assist over Wyoming sends no conversation id).
+    pub pin: Option<Secret>,
 }
 
 impl Default for ApprovalConfig {
@@ -195,6 +202,8 @@ impl Default for ApprovalConfig {
                 "cover.open_cover:garage|door|gate".into(),
             ],
             ttl_secs: 600,
+            confirm_in_conversation: false,
+            pin: None,
         }
     }
 }
@@ -241,6 +250,13 @@ impl AgentConfig {
             ));
         }
         self.loop_detection.validate()?;
+        if let Some(pin) = &self.approval.pin {
+            let pin = pin.expose();
+            if !((4..=12).contains(&pin.len()) && pin.chars().all(|c| c.is_ascii_digit())) {
+                // The value is a secret: the error names the rule, never the PIN.
+                return Err(invalid("agent.approval.pin", "***", "4 to 12 digits"));
+            }
+        }
         for rule in &self.approval.high_risk {
             HighRiskRule::parse(rule)
                 .map_err(|allowed| invalid("agent.approval.high_risk", rule.as_str(), allowed))?;

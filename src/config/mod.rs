@@ -231,6 +231,13 @@ impl Config {
         out.extend(self.api.token.iter().map(|t| t.expose().to_owned()));
         out.extend(self.mqtt.password.iter().map(|t| t.expose().to_owned()));
         out.extend(
+            self.agent
+                .approval
+                .pin
+                .iter()
+                .map(|t| t.expose().to_owned()),
+        );
+        out.extend(
             self.llm
                 .models
                 .iter()

@@ -225,6 +225,7 @@ async fn handle(client: &AsyncClient, cfg: &MqttConfig, commands: &Commands, pub
         language: command.language.clone(),
         device_id: command.device_id.clone(),
         dry_run: false,
+        shared_session: false,
     };
     let key = command
         .request_id

@@ -42,6 +42,7 @@ fn ask(text: &str) -> TurnRequest {
         language: None,
         device_id: None,
         dry_run: false,
+        shared_session: false,
     }
 }
 

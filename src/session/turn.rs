@@ -44,6 +44,9 @@ pub struct TurnRequest {
     /// A known Home Assistant device the person spoke to.
     pub device_id: Option<String>,
     pub dry_run: bool,
+    /// Clients share this session without naming their conversation: approving in it needs
+    /// a PIN.
+    pub shared_session: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -31,7 +31,7 @@ type Reply = oneshot::Sender<Result<TurnOutcome, SessionError>>;
 
 /// How far the session file matches the history in memory.
 #[derive(Debug, Clone, Copy)]
-enum Saved {
+pub(super) enum Saved {
     /// The file holds exactly `history[..n]`.
     Upto(usize),
     /// The file does not match any prefix (a compaction or reset rewrote the history).
@@ -162,7 +162,12 @@ impl Shared {
     /// Brings the file up to `history`: appends what is not saved yet, or rewrites the whole
     /// file when it no longer matches (after a compaction, or a rewrite that failed). A failed
     /// save leaves `saved` as it was, so the next one catches up and nothing is dropped.
-    fn save(&self, id: &str, history: &[Message], saved: &mut Saved) -> Result<(), StoreError> {
+    pub(super) fn save(
+        &self,
+        id: &str,
+        history: &[Message],
+        saved: &mut Saved,
+    ) -> Result<(), StoreError> {
         let store = &self.store;
         match *saved {
             Saved::Upto(n) if n <= history.len() => {
@@ -183,6 +188,17 @@ impl Shared {
         warnings: &mut Vec<String>,
         queue: &tokio::sync::Mutex<Queue>,
     ) -> Result<TurnOutcome, SessionError> {
+        if let Some(answered) = self
+            .answer_held(id, &request, history, saved, warnings)
+            .await
+        {
+            return answered;
+        }
+        let mut request = request;
+        if let Some(pin) = &self.deps.cfg.approval.pin {
+            // A PIN said outside an answer (nothing was waiting) is still never stored.
+            request.text = crate::secret::redact(&request.text, &[pin.expose().to_owned()]);
+        }
         let inner = self;
         let duplicate =
             matches!(history.last(), Some(Message::User { content }) if *content == request.text);
@@ -248,7 +264,7 @@ impl Shared {
 
     /// Runs an approved action and records it in the history: the user's approval, then what
     /// Home Assistant shows, so the next command knows it ran.
-    async fn run_approved(
+    pub(super) async fn run_approved(
         &self,
         id: &str,
         approval_id: &str,
@@ -260,19 +276,11 @@ impl Shared {
         let timeout = Duration::from_millis(deps.cfg.verify_timeout_ms);
         let report =
             execute_approved(deps.home.as_ref(), &deps.approvals, approval_id, timeout).await?;
-        history.push(Message::user(format!(
+        let note = format!(
             "[HomeClaw] The user approved {} ({approval_id}).",
             report.describe()
-        )));
-        history.push(Message::assistant(reply::approved(&report)));
-        let mut notes = std::mem::take(warnings);
-        if let Err(e) = self.save(id, history, saved) {
-            warn!(error = %e, "Cannot store the approval");
-            notes.push(format!(
-                "this approval could not be saved yet ({e}); it is kept in memory and saved with \
-                 the next exchange"
-            ));
-        }
+        );
+        let notes = self.record(id, history, saved, warnings, note, reply::approved(&report));
         Ok(Approved {
             report,
             warnings: notes,

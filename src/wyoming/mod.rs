@@ -171,6 +171,9 @@ pub fn info(languages: &[String]) -> Value {
     })
 }
 
+/// The one session of every client that sends no conversation id.
+const SHARED_SESSION: &str = "wyoming";
+
 /// The session for a transcript: its conversation id when the client sends one (newer
 /// Wyoming versions), else one shared Wyoming session (Home Assistant 2025.4's bundled client
 /// drops the context), so follow-up answers still continue the run.
@@ -188,7 +191,7 @@ pub fn session_for(data: &Map<String, Value>) -> String {
         .filter(|c| !c.is_empty());
     match id {
         Some(id) => format!("wy-{id}"),
-        None => "wyoming".into(),
+        None => SHARED_SESSION.into(),
     }
 }
 
@@ -269,9 +272,11 @@ pub async fn serve(listener: TcpListener, commands: Arc<Commands>, languages: Ve
                                 )
                                 .await
                             } else {
+                                let session_id = session_for(&event.data);
                                 let request = CommandRequest {
                                     text,
-                                    session_id: Some(session_for(&event.data)),
+                                    shared_session: session_id == SHARED_SESSION,
+                                    session_id: Some(session_id),
                                     language: language_of(&event.data, &languages),
                                     device_id: None,
                                     dry_run: false,

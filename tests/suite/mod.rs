@@ -1,6 +1,7 @@
 mod addon;
 mod agent_live;
 mod api;
+mod approvals;
 mod assist_bench;
 mod bad_input;
 mod cli;

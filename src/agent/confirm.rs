@@ -1,0 +1,250 @@
+//! Answering a held action in the conversation itself — "yes, unlock it", "tak", "ja, 4711" —
+//! which is how voice users approve: they have no button and no approval id.
+//!
+//! Invariants:
+//! - Pure: the words and the configuration in, a verdict out. The session worker applies it to
+//!   the one action its own session holds, so a "yes" never approves another session's action.
+//! - Only an answer that starts with a yes or no word counts; anything else is a new command.
+//! - With a PIN configured, approving needs it; declining never does. Where the session is
+//!   shared by clients that cannot tell their conversations apart (Home Assistant 2025.4's
+//!   Wyoming client sends no conversation id, so every satellite shares one session), approving
+//!   needs a PIN even when none is configured — otherwise anyone at any satellite could approve
+//!   an unlock asked for elsewhere.
+//! - The PIN is compared in constant time, and the caller never stores the answer's words.
+
+use super::fastpath::Lang;
+use crate::secret::Secret;
+use crate::text::fold;
+
+/// The yes and no words that are Polish or German; the rest are English.
+const POLISH: [&str; 7] = [
+    "tak",
+    "potwierdzam",
+    "zatwierdzam",
+    "zgoda",
+    "nie",
+    "anuluj",
+    "odrzuc",
+];
+const GERMAN: [&str; 11] = [
+    "ja",
+    "jawohl",
+    "klar",
+    "bestatige",
+    "bestatigt",
+    "genehmigt",
+    "genehmige",
+    "freigeben",
+    "nein",
+    "abbrechen",
+    "ablehnen",
+];
+
+/// Words that approve, folded (en, pl, de).
+const YES: [&str; 22] = [
+    "yes",
+    "yeah",
+    "yep",
+    "sure",
+    "ok",
+    "okay",
+    "confirm",
+    "confirmed",
+    "approve",
+    "approved",
+    "tak",
+    "potwierdzam",
+    "zatwierdzam",
+    "zgoda",
+    "ja",
+    "jawohl",
+    "klar",
+    "bestatige",
+    "bestatigt",
+    "genehmigt",
+    "genehmige",
+    "freigeben",
+];
+
+/// Words that decline, folded (en, pl, de).
+const NO: [&str; 12] = [
+    "no",
+    "nope",
+    "cancel",
+    "deny",
+    "dont",
+    "nie",
+    "anuluj",
+    "odrzuc",
+    "nein",
+    "abbrechen",
+    "ablehnen",
+    "stopp",
+];
+
+/// Words before the answer that change nothing.
+const LEAD: [&str; 6] = ["oh", "well", "please", "prosze", "bitte", "hey"];
+
+/// Digit words as speech-to-text may write a spoken PIN (en, pl, de), folded.
+const DIGIT_WORDS: [(&str, char); 30] = [
+    ("zero", '0'),
+    ("one", '1'),
+    ("two", '2'),
+    ("three", '3'),
+    ("four", '4'),
+    ("five", '5'),
+    ("six", '6'),
+    ("seven", '7'),
+    ("eight", '8'),
+    ("nine", '9'),
+    ("jeden", '1'),
+    ("dwa", '2'),
+    ("trzy", '3'),
+    ("cztery", '4'),
+    ("piec", '5'),
+    ("szesc", '6'),
+    ("siedem", '7'),
+    ("osiem", '8'),
+    ("dziewiec", '9'),
+    ("null", '0'),
+    ("eins", '1'),
+    ("zwei", '2'),
+    ("drei", '3'),
+    ("vier", '4'),
+    ("funf", '5'),
+    ("sechs", '6'),
+    ("sieben", '7'),
+    ("acht", '8'),
+    ("neun", '9'),
+    ("zwo", '2'),
+];
+
+/// An answer longer than this is a new request, not a yes or a no.
+const MAX_ANSWER_WORDS: usize = 12;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Approve,
+    Decline,
+    /// A yes without the PIN that approving needs.
+    PinMissing,
+    WrongPin,
+    /// A yes in a shared session, where no PIN is configured: approving here is not possible.
+    PinRequiredHere,
+    /// Not an answer to the held action: the words run as a new command.
+    NotAnAnswer,
+}
+
+/// How `text` answers a held action. `shared`: the session is shared by clients that cannot
+/// tell their conversations apart.
+pub fn judge(text: &str, pin: Option<&Secret>, shared: bool) -> Verdict {
+    let folded = fold(text);
+    let words = answer_words(&folded);
+    if words.is_empty() || words.len() > MAX_ANSWER_WORDS {
+        return Verdict::NotAnAnswer;
+    }
+    if NO.contains(&words[0]) {
+        return Verdict::Decline;
+    }
+    if !YES.contains(&words[0]) {
+        return Verdict::NotAnAnswer;
+    }
+    let spoken = spoken_digits(&words);
+    match pin {
+        Some(_) if spoken.is_empty() => Verdict::PinMissing,
+        Some(pin) if pin.matches(&spoken) => Verdict::Approve,
+        Some(_) => Verdict::WrongPin,
+        None if shared => Verdict::PinRequiredHere,
+        None => Verdict::Approve,
+    }
+}
+
+/// The language of the answer's yes or no word ("tak" is Polish, "ja" German).
+pub fn answer_lang(text: &str) -> Lang {
+    let folded = fold(text);
+    match answer_words(&folded).first() {
+        Some(w) if POLISH.contains(w) => Lang::Pl,
+        Some(w) if GERMAN.contains(w) => Lang::De,
+        _ => Lang::En,
+    }
+}
+
+fn answer_words(folded: &str) -> Vec<&str> {
+    folded
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .skip_while(|w| LEAD.contains(w))
+        .collect()
+}
+
+/// The digits said in the answer, in order: "1234", "12 34" and "one two three four" alike.
+fn spoken_digits(words: &[&str]) -> String {
+    let mut digits = String::new();
+    for word in words {
+        if word.chars().all(|c| c.is_ascii_digit()) {
+            digits.push_str(word);
+        } else if let Some((_, d)) = DIGIT_WORDS.iter().find(|(w, _)| w == word) {
+            digits.push(*d);
+        }
+    }
+    digits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_yes_or_a_no_in_any_of_our_languages_answers() {
+        for text in ["Yes, unlock it", "ok", "Tak.", "ja bitte", "Please confirm"] {
+            assert_eq!(judge(text, None, false), Verdict::Approve, "{text}");
+        }
+        for text in ["No", "nie, zostaw", "Nein danke", "cancel that", "Don't!"] {
+            assert_eq!(judge(text, None, false), Verdict::Decline, "{text}");
+        }
+    }
+
+    #[test]
+    fn anything_else_is_a_new_command() {
+        for text in [
+            "unlock the front door",
+            "turn on the kitchen light",
+            "",
+            "yes yes yes yes yes yes yes yes yes yes yes yes yes",
+        ] {
+            assert_eq!(judge(text, None, false), Verdict::NotAnAnswer, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_configured_pin_is_needed_to_approve_but_not_to_decline() {
+        let pin = Secret::new("4711");
+        assert_eq!(judge("yes", Some(&pin), false), Verdict::PinMissing);
+        assert_eq!(judge("yes 4711", Some(&pin), false), Verdict::Approve);
+        assert_eq!(judge("yes, 47 11", Some(&pin), false), Verdict::Approve);
+        assert_eq!(
+            judge("tak, cztery siedem jeden jeden", Some(&pin), true),
+            Verdict::Approve
+        );
+        assert_eq!(
+            judge("ja, vier sieben eins eins", Some(&pin), true),
+            Verdict::Approve
+        );
+        assert_eq!(judge("yes 4712", Some(&pin), false), Verdict::WrongPin);
+        assert_eq!(judge("yes 47111", Some(&pin), false), Verdict::WrongPin);
+        assert_eq!(judge("no", Some(&pin), false), Verdict::Decline);
+    }
+
+    #[test]
+    fn the_answer_word_gives_the_language() {
+        assert_eq!(answer_lang("Tak, otwórz"), Lang::Pl);
+        assert_eq!(answer_lang("bitte nein"), Lang::De);
+        assert_eq!(answer_lang("yes"), Lang::En);
+    }
+
+    #[test]
+    fn a_shared_session_cannot_approve_without_a_pin() {
+        assert_eq!(judge("yes", None, true), Verdict::PinRequiredHere);
+        assert_eq!(judge("no", None, true), Verdict::Decline);
+    }
+}

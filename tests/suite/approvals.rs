@@ -1,0 +1,193 @@
+//! Approving a held action in the conversation itself, as a voice user does: against the real
+//! `homeclaw serve` and a real Home Assistant. `lock.kitchen_door` belongs to these tests.
+
+use serde_json::{Value, json};
+
+use crate::common::ha::{HaInstance, shared};
+use crate::common::homeclaw::{Homeclaw, config_for};
+use crate::common::scripted_llm::{ScriptedLlm, openai_text};
+
+const DOOR: &str = "lock.kitchen_door";
+/// The tests here take turns with the door.
+static DOOR_TAKEN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A server with the fast path on (so "unlock the kitchen door" needs no model) and answers in
+/// conversation allowed, with `approval` as the rest of `agent.approval`.
+async fn server(
+    ha: &HaInstance,
+    llm: &ScriptedLlm,
+    dir: &std::path::Path,
+    approval: &str,
+) -> Homeclaw {
+    let config = config_for(ha, &llm.openai_url(), &dir.join("sessions")).replace(
+        "agent:\n  fast_path: false\n  answer_from_verification: false\n",
+        &format!(
+            "agent:\n  fast_path: true\n  answer_from_verification: true\n  approval:\n    \
+             confirm_in_conversation: true\n{approval}"
+        ),
+    );
+    assert!(config.contains("confirm_in_conversation"), "{config}");
+    let server = Homeclaw::spawn(dir, &config);
+    server.ready().await;
+    server
+}
+
+async fn door(ha: &HaInstance) -> String {
+    let (_, state) = ha.rest("GET", &format!("/api/states/{DOOR}"), None).await;
+    state["state"].as_str().unwrap_or_default().to_owned()
+}
+
+async fn lock_door(ha: &HaInstance) {
+    let (status, _) = ha
+        .rest(
+            "POST",
+            "/api/services/lock/lock",
+            Some(json!({"entity_id": DOOR})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(door(ha).await, "locked");
+}
+
+async fn say(server: &Homeclaw, session: &str, text: &str) -> Value {
+    let (status, body) = server
+        .post_json(
+            "/api/command",
+            &json!({"text": text, "session_id": session}),
+        )
+        .await;
+    assert_eq!(status, 200, "{text}: {body}");
+    body
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pin_approves_in_the_same_conversation_and_nowhere_else() {
+    let _door = DOOR_TAKEN.lock().await;
+    let ha = shared();
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let server = server(ha, &llm, dir.path(), "    pin: \"4711\"\n").await;
+    lock_door(ha).await;
+
+    let asked = say(&server, "conf-a", "unlock the kitchen door").await;
+    assert_eq!(asked["status"], "approval_required", "{asked}");
+    let id = asked["approval_id"].as_str().unwrap().to_owned();
+
+    // Another conversation cannot answer it, even with the right PIN: there it is a command
+    // like any other (the model gets it, without the PIN).
+    llm.push(openai_text(
+        "There is nothing waiting for your approval here.",
+    ));
+    let elsewhere = say(&server, "conf-b", "yes 4711").await;
+    assert!(
+        elsewhere["actions"].as_array().unwrap().is_empty(),
+        "{elsewhere}"
+    );
+    assert_eq!(door(ha).await, "locked");
+    let seen = serde_json::to_string(&llm.requests()[0].body).unwrap();
+    assert!(!seen.contains("4711"), "the PIN reached the model: {seen}");
+
+    // A yes without the PIN, then a wrong PIN: still waiting, still locked.
+    let bare = say(&server, "conf-a", "yes").await;
+    assert_eq!(bare["status"], "approval_required", "{bare}");
+    assert!(bare["reply"].as_str().unwrap().contains("PIN"), "{bare}");
+    let wrong = say(&server, "conf-a", "yes, 1234").await;
+    assert_eq!(wrong["status"], "approval_required", "{wrong}");
+    assert!(
+        wrong["reply"].as_str().unwrap().contains("2 attempts left"),
+        "{wrong}"
+    );
+    assert_eq!(door(ha).await, "locked");
+
+    // The right PIN, spoken as words: it runs, once.
+    let approved = say(&server, "conf-a", "yes, four seven one one").await;
+    assert_eq!(approved["status"], "done", "{approved}");
+    assert_eq!(approved["actions"][0]["verified"], true, "{approved}");
+    assert_eq!(door(ha).await, "unlocked");
+    let (status, again) = server
+        .post_json("/api/approve", &json!({"approval_id": id}))
+        .await;
+    assert_eq!(status, 409, "{again}");
+
+    // Neither PIN was stored with the conversation.
+    let (status, stored, _) = server
+        .request("GET", "/api/sessions/conf-a", None, &[])
+        .await;
+    assert_eq!(status, 200, "{stored}");
+    let stored = stored.to_string();
+    assert!(stored.contains("approved lock.unlock"), "{stored}");
+    assert!(
+        !stored.contains("1234") && !stored.contains("seven"),
+        "{stored}"
+    );
+    assert!(!server.log().contains("4711"), "the PIN reached the log");
+
+    // No, in German: declined, locked, and the id is spent.
+    lock_door(ha).await;
+    let asked = say(&server, "conf-c", "unlock the kitchen door").await;
+    let id = asked["approval_id"].as_str().unwrap().to_owned();
+    let declined = say(&server, "conf-c", "nein").await;
+    assert_eq!(declined["status"], "done", "{declined}");
+    assert!(
+        declined["reply"]
+            .as_str()
+            .unwrap()
+            .starts_with("In Ordnung"),
+        "{declined}"
+    );
+    let (status, _) = server
+        .post_json("/api/approve", &json!({"approval_id": id}))
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(door(ha).await, "locked");
+    assert_eq!(
+        llm.requests().len(),
+        1,
+        "only the stray yes reached the model"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_pin_a_yes_approves_but_not_in_a_shared_conversation() {
+    let _door = DOOR_TAKEN.lock().await;
+    let ha = shared();
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let server = server(ha, &llm, dir.path(), "").await;
+
+    // The OpenAI front without `user` cannot tell its conversations apart: a shared session.
+    lock_door(ha).await;
+    let mut messages = vec![json!({"role": "user", "content": "unlock the kitchen door"})];
+    let chat = |messages: Vec<Value>| {
+        let server = &server;
+        async move {
+            let (status, body) = server
+                .post_json(
+                    "/v1/chat/completions",
+                    &json!({"model": "homeclaw", "messages": messages}),
+                )
+                .await;
+            assert_eq!(status, 200, "{body}");
+            body["choices"][0]["message"]["content"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        }
+    };
+    let question = chat(messages.clone()).await;
+    assert!(question.contains("approval"), "{question}");
+    messages.push(json!({"role": "assistant", "content": question}));
+    messages.push(json!({"role": "user", "content": "yes"}));
+    let refused = chat(messages).await;
+    assert!(refused.contains("needs a PIN"), "{refused}");
+    assert_eq!(door(ha).await, "locked");
+
+    // Its own conversation over the HTTP API: a plain yes in Polish does it.
+    let asked = say(&server, "conf-d", "unlock the kitchen door").await;
+    assert_eq!(asked["status"], "approval_required", "{asked}");
+    let approved = say(&server, "conf-d", "tak").await;
+    assert_eq!(approved["status"], "done", "{approved}");
+    assert_eq!(door(ha).await, "unlocked");
+    lock_door(ha).await;
+    assert_eq!(llm.requests().len(), 0);
+}
