@@ -13,7 +13,7 @@ import re
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
-TRANSPORTS = {"api", "mqtt", "wyoming"}
+TRANSPORTS = {"api", "mqtt", "notify", "wyoming"}
 MODULES = set()
 
 

@@ -2,8 +2,8 @@
 //!
 //! Architecture (one folder per part): `ha` talks to Home Assistant and keeps the live registry;
 //! `config` and `secret` hold settings; `text` folds and tokenises words; `telemetry` sets up tracing. The LLM providers (`llm`),
-//! the agent loop (`agent`), sessions (`session`), the HTTP API (`api`) and MQTT (`mqtt`) build
-//! on these.
+//! the agent loop (`agent`), sessions (`session`), the HTTP API (`api`), MQTT (`mqtt`), Wyoming (`wyoming`) and
+//! Home Assistant notifications for approvals (`notify`) build on these.
 
 pub mod agent;
 pub mod api;
@@ -15,6 +15,7 @@ pub mod glob;
 pub mod ha;
 pub mod llm;
 pub mod mqtt;
+pub mod notify;
 pub mod secret;
 pub mod server;
 pub mod session;

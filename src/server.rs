@@ -1,6 +1,6 @@
 //! One start-up and one shutdown for the whole service, used by `homeclaw serve` and the
 //! benchmarks: the core ([`App`]), the command front door ([`Commands`]) and every transport
-//! the configuration turns on — HTTP (always), Wyoming, MQTT.
+//! the configuration turns on — HTTP (always), Wyoming, MQTT, approval notifications.
 //!
 //! Shutdown order: stop taking requests on every transport, then let the core finish the runs
 //! in flight and flush their sessions, then close the Home Assistant connection.
@@ -41,6 +41,7 @@ pub struct Server {
     http: JoinHandle<std::io::Result<()>>,
     wyoming: Option<JoinHandle<()>>,
     bridge: Option<MqttBridge>,
+    notifier: Option<JoinHandle<()>>,
 }
 
 /// The idempotency journal lives beside the sessions (a leading dot keeps it out of the
@@ -101,6 +102,7 @@ impl Server {
         } else {
             None
         };
+        let notifier = crate::notify::start(app.clone(), commands.clone());
         let state = Arc::new(ApiState {
             commands: commands.clone(),
             limiter: AuthLimiter::new(
@@ -122,6 +124,7 @@ impl Server {
             http,
             wyoming,
             bridge,
+            notifier,
         })
     }
 
@@ -135,6 +138,9 @@ impl Server {
         }
         info!("Stopped accepting requests; finishing runs in flight");
         if let Some(task) = self.wyoming {
+            task.abort();
+        }
+        if let Some(task) = self.notifier {
             task.abort();
         }
         if let Some(bridge) = self.bridge {

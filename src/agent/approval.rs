@@ -69,9 +69,27 @@ const USED_MEMORY: usize = 1024;
 /// Wrong PINs an action survives; the next one cancels it (a guessed PIN must not unlock).
 pub const PIN_ATTEMPTS: u32 = 3;
 
+/// What happens to held actions, for whoever tells people about them (notifications, the
+/// panel).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApprovalEvent {
+    /// A high-risk action now waits; it expires `expires_in` from now.
+    Held {
+        action: Box<PendingAction>,
+        expires_in: Duration,
+    },
+    /// It will never run from now on: it ran, or was declined or cancelled. (Expiry is not
+    /// announced: it is known from `expires_in`.)
+    Ended { id: String },
+}
+
+/// Events buffered per listener; one that falls further behind misses some (and says so).
+const EVENT_BUFFER: usize = 64;
+
 #[derive(Debug)]
 pub struct ApprovalStore {
     ttl: Duration,
+    events: tokio::sync::broadcast::Sender<ApprovalEvent>,
     pending: Mutex<HashMap<String, (Instant, PendingAction)>>,
     used: Mutex<VecDeque<String>>,
     /// Wrong PINs so far, per pending action.
@@ -82,6 +100,7 @@ impl ApprovalStore {
     pub fn new(ttl: Duration) -> Self {
         Self {
             ttl,
+            events: tokio::sync::broadcast::channel(EVENT_BUFFER).0,
             pending: Mutex::new(HashMap::new()),
             used: Mutex::new(VecDeque::new()),
             wrong_pins: Mutex::new(HashMap::new()),
@@ -108,7 +127,17 @@ impl ApprovalStore {
         let ttl = self.ttl;
         pending.retain(|_, (at, _)| at.elapsed() < ttl);
         pending.insert(id, (Instant::now(), action.clone()));
+        drop(pending);
+        let _ = self.events.send(ApprovalEvent::Held {
+            action: Box::new(action.clone()),
+            expires_in: ttl,
+        });
         action
+    }
+
+    /// Held and ended actions from now on.
+    pub fn subscribe(&self) -> tokio::sync::broadcast::Receiver<ApprovalEvent> {
+        self.events.subscribe()
     }
 
     /// Takes the pending action for `id`, exactly once. `registry` re-checks the policy.
@@ -147,6 +176,8 @@ impl ApprovalStore {
         while used.len() > USED_MEMORY {
             used.pop_front();
         }
+        drop(used);
+        let _ = self.events.send(ApprovalEvent::Ended { id: id.to_owned() });
         Ok(entry)
     }
 
@@ -300,6 +331,38 @@ mod tests {
         assert_eq!(
             store.take("appr_nope", &registry),
             Err(ApprovalError::Unknown("appr_nope".into()))
+        );
+    }
+
+    #[test]
+    fn a_session_answers_only_its_own_action_and_wrong_pins_cancel_it() {
+        let store = ApprovalStore::new(Duration::from_secs(60));
+        let mut events = store.subscribe();
+        let held = store.request(
+            call("lock", "unlock", "lock.front_door"),
+            vec!["lock.front_door".into()],
+            Some("a".into()),
+            "r".into(),
+        );
+        assert!(matches!(
+            events.try_recv(),
+            Ok(ApprovalEvent::Held { action, .. }) if action.id == held.id
+        ));
+        assert_eq!(store.waiting_in("a").map(|p| p.id), Some(held.id.clone()));
+        assert_eq!(store.waiting_in("b"), None);
+        assert_eq!(store.wrong_pin(&held.id), PIN_ATTEMPTS - 1);
+        assert_eq!(store.wrong_pin(&held.id), PIN_ATTEMPTS - 2);
+        assert_eq!(store.wrong_pin(&held.id), 0);
+        assert_eq!(store.waiting_in("a"), None, "cancelled");
+        assert_eq!(
+            events.try_recv(),
+            Ok(ApprovalEvent::Ended {
+                id: held.id.clone()
+            })
+        );
+        assert_eq!(
+            store.decline(&held.id),
+            Err(ApprovalError::AlreadyUsed(held.id.clone()))
         );
     }
 

@@ -190,6 +190,12 @@ pub struct ApprovalConfig {
     /// Digits (4 to 12) an approval in conversation must include ("yes, 4711"). Required where
     /// one session is shared by every satellite (Assist over Wyoming sends no conversation id).
     pub pin: Option<Secret>,
+    /// A persistent notification in Home Assistant for each held action, dismissed when it is
+    /// answered or expires.
+    pub notify: bool,
+    /// A `notify.*` service (e.g. `notify.mobile_app_phone`) that gets an actionable
+    /// notification for each held action: its Approve and Deny buttons answer it.
+    pub notify_service: Option<String>,
 }
 
 impl Default for ApprovalConfig {
@@ -204,6 +210,8 @@ impl Default for ApprovalConfig {
             ttl_secs: 600,
             confirm_in_conversation: false,
             pin: None,
+            notify: true,
+            notify_service: None,
         }
     }
 }
@@ -250,6 +258,20 @@ impl AgentConfig {
             ));
         }
         self.loop_detection.validate()?;
+        if let Some(service) = &self.approval.notify_service {
+            let object = service.strip_prefix("notify.").unwrap_or_default();
+            if object.is_empty()
+                || !object
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            {
+                return Err(invalid(
+                    "agent.approval.notify_service",
+                    service.as_str(),
+                    "a notify service such as notify.mobile_app_phone",
+                ));
+            }
+        }
         if let Some(pin) = &self.approval.pin {
             let pin = pin.expose();
             if !((4..=12).contains(&pin.len()) && pin.chars().all(|c| c.is_ascii_digit())) {

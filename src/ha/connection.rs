@@ -30,7 +30,8 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tracing::{Instrument, debug, info, info_span, warn};
 
 use super::protocol::{
-    self, Command, HaApiError, HaErrorCode, HaEvent, Incoming, REGISTRY_EVENTS, RawJson, TYPE_PING,
+    self, Command, EVENT_NOTIFICATION_ACTION, HaApiError, HaErrorCode, HaEvent, Incoming,
+    REGISTRY_EVENTS, RawJson, TYPE_PING,
 };
 use crate::backoff::Backoff;
 use crate::config::{Config, ConfigError};
@@ -108,9 +109,19 @@ impl ClientSettings {
                 initial: Duration::from_millis(ha.reconnect_initial_ms),
                 max: Duration::from_millis(ha.reconnect_max_ms),
             },
-            subscriptions: REGISTRY_EVENTS.map(str::to_owned).to_vec(),
+            subscriptions: subscriptions(cfg),
         })
     }
+}
+
+/// The live registry's events, and the companion app's button presses when approvals are
+/// sent to a phone.
+fn subscriptions(cfg: &Config) -> Vec<String> {
+    let mut events: Vec<String> = REGISTRY_EVENTS.map(str::to_owned).to_vec();
+    if cfg.agent.approval.notify_service.is_some() {
+        events.push(EVENT_NOTIFICATION_ACTION.to_owned());
+    }
+    events
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -41,6 +41,8 @@ pub const EVENT_AREA_REGISTRY_UPDATED: &str = "area_registry_updated";
 pub const EVENT_FLOOR_REGISTRY_UPDATED: &str = "floor_registry_updated";
 pub const EVENT_SERVICE_REGISTERED: &str = "service_registered";
 pub const EVENT_SERVICE_REMOVED: &str = "service_removed";
+/// Fired by the Home Assistant companion app when a notification's button is pressed.
+pub const EVENT_NOTIFICATION_ACTION: &str = "mobile_app_notification_action";
 /// Every event the live registry follows: states, Home Assistant's start, and the registries
 /// and services a person changes in the UI while HomeClaw runs (an entity moved to another
 /// area or exposed to Assist, a renamed area, an integration that adds services).

@@ -191,3 +191,150 @@ async fn without_a_pin_a_yes_approves_but_not_in_a_shared_conversation() {
     lock_door(ha).await;
     assert_eq!(llm.requests().len(), 0);
 }
+
+/// Waits for Home Assistant to run a service call that `matches` (from its `call_service`
+/// events), returning its data.
+async fn called(
+    events: &mut tokio::sync::broadcast::Receiver<homeclaw::ha::ClientEvent>,
+    what: &str,
+    matches: impl Fn(&str, &str, &Value) -> bool,
+) -> Value {
+    let wait = async {
+        loop {
+            match events.recv().await {
+                Ok(homeclaw::ha::ClientEvent::Event(e)) if e.event_type == "call_service" => {
+                    let domain = e.data["domain"].as_str().unwrap_or_default();
+                    let service = e.data["service"].as_str().unwrap_or_default();
+                    if matches(domain, service, &e.data["service_data"]) {
+                        return e.data["service_data"].clone();
+                    }
+                }
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(e) => panic!("{e}"),
+            }
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(30), wait)
+        .await
+        .unwrap_or_else(|_| panic!("Home Assistant never saw {what}"))
+}
+
+async fn press(ha: &HaInstance, action: &str) {
+    let (status, body) = ha
+        .rest(
+            "POST",
+            "/api/events/mobile_app_notification_action",
+            Some(json!({"action": action})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notifications_announce_held_actions_and_their_buttons_answer_them() {
+    let _door = DOOR_TAKEN.lock().await;
+    let ha = shared();
+    // A watcher of every service call Home Assistant runs.
+    let mut settings = ha.settings();
+    settings.subscriptions = vec!["call_service".into()];
+    let watcher = homeclaw::ha::HaClient::spawn(settings);
+    let mut calls = watcher.events();
+    watcher
+        .wait_connected(std::time::Duration::from_secs(30))
+        .await
+        .expect("the watcher connects");
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    // notify.persistent_notification takes what a phone's notify service takes (title,
+    // message, data with actions); the button presses are fired as the companion app fires
+    // them.
+    let server = server(
+        ha,
+        &llm,
+        dir.path(),
+        "    notify_service: notify.persistent_notification\n",
+    )
+    .await;
+    lock_door(ha).await;
+
+    let asked = say(&server, "notify-a", "unlock the kitchen door").await;
+    assert_eq!(asked["status"], "approval_required", "{asked}");
+    let id = asked["approval_id"].as_str().unwrap().to_owned();
+    let tag = format!("homeclaw_{id}");
+    let shown = called(&mut calls, "the persistent notification", |d, s, data| {
+        d == "persistent_notification" && s == "create" && data["notification_id"] == tag
+    })
+    .await;
+    assert!(
+        shown["message"]
+            .as_str()
+            .unwrap()
+            .contains("lock.unlock on lock.kitchen_door"),
+        "{shown}"
+    );
+    let sent = called(&mut calls, "the actionable notification", |d, s, data| {
+        d == "notify" && s == "persistent_notification" && data["data"]["tag"] == tag
+    })
+    .await;
+    assert_eq!(
+        sent["data"]["actions"][0]["action"],
+        format!("HOMECLAW_APPROVE_{id}"),
+        "{sent}"
+    );
+    assert_eq!(door(ha).await, "locked");
+
+    // Approve on the phone: it runs, the phone hears "Done", the notification is withdrawn.
+    press(ha, &format!("HOMECLAW_APPROVE_{id}")).await;
+    let answer = called(&mut calls, "the answer to the press", |d, _, data| {
+        d == "notify" && data["title"] == "HomeClaw"
+    })
+    .await;
+    assert!(
+        answer["message"].as_str().unwrap().starts_with("Done"),
+        "{answer}"
+    );
+    called(&mut calls, "the notification dismissed", |d, s, data| {
+        d == "persistent_notification" && s == "dismiss" && data["notification_id"] == tag
+    })
+    .await;
+    assert_eq!(door(ha).await, "unlocked");
+
+    // Pressed again: already answered, and nothing more runs.
+    press(ha, &format!("HOMECLAW_APPROVE_{id}")).await;
+    let again = called(
+        &mut calls,
+        "the answer to the second press",
+        |d, _, data| d == "notify" && data["title"] == "HomeClaw",
+    )
+    .await;
+    assert!(
+        again["message"]
+            .as_str()
+            .unwrap()
+            .contains("already answered"),
+        "{again}"
+    );
+
+    // Deny on the phone: nothing runs and the id is spent.
+    lock_door(ha).await;
+    let asked = say(&server, "notify-b", "unlock the kitchen door").await;
+    let id = asked["approval_id"].as_str().unwrap().to_owned();
+    press(ha, &format!("HOMECLAW_DENY_{id}")).await;
+    let declined = called(&mut calls, "the answer to the deny", |d, _, data| {
+        d == "notify" && data["title"] == "HomeClaw"
+    })
+    .await;
+    assert!(
+        declined["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Declined"),
+        "{declined}"
+    );
+    let (status, _) = server
+        .post_json("/api/approve", &json!({"approval_id": id}))
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(door(ha).await, "locked");
+    assert_eq!(llm.requests().len(), 0);
+}
