@@ -128,6 +128,7 @@ fn main() -> ExitCode {
                     device_id: device,
                     dry_run,
                     shared_session: false,
+                    source: homeclaw::command::activity::Source::Cli,
                 };
                 let show = Show {
                     json,
@@ -227,6 +228,9 @@ async fn serve(mut cfg: Config) -> anyhow::Result<ExitCode> {
         }
     }
     // A machine-readable line for scripts and tests that start us on port 0.
+    if let Some(addr) = server.panel_addr {
+        println!("HOMECLAW_PANEL={addr}");
+    }
     println!("HOMECLAW_LISTENING={}", server.http_addr);
     let _ = std::io::stdout().flush();
     shutdown_signal().await;

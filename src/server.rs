@@ -9,7 +9,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tracing::{info, warn};
 
@@ -17,6 +16,7 @@ use crate::api::ApiState;
 use crate::api::auth::AuthLimiter;
 use crate::app::App;
 use crate::command::Commands;
+use crate::command::activity::Activity;
 use crate::command::idempotency::IdempotencyStore;
 use crate::config::Config;
 use crate::mqtt::MqttBridge;
@@ -37,7 +37,10 @@ pub struct Server {
     pub commands: Arc<Commands>,
     pub http_addr: SocketAddr,
     pub wyoming_addr: Option<SocketAddr>,
-    stop: oneshot::Sender<()>,
+    /// The panel's address (the add-on's ingress port), when the panel is on.
+    pub panel_addr: Option<SocketAddr>,
+    panel: Option<JoinHandle<std::io::Result<()>>>,
+    stop: tokio::sync::watch::Sender<bool>,
     http: JoinHandle<std::io::Result<()>>,
     wyoming: Option<JoinHandle<()>>,
     bridge: Option<MqttBridge>,
@@ -66,7 +69,9 @@ impl Server {
         if cfg.api.token.is_none() && !listen.starts_with("127.") && !listen.starts_with("[::1]") {
             warn!(%listen, "The API listens beyond loopback without a token: set api.token");
         }
-        let commands = Arc::new(Commands::new(app.clone(), open_idempotency(cfg)));
+        let activity = Activity::open(&cfg.session.dir.join(".activity.jsonl"), cfg.secrets());
+        let commands =
+            Arc::new(Commands::new(app.clone(), open_idempotency(cfg)).with_activity(activity));
         let listener = tokio::net::TcpListener::bind(&listen)
             .await
             .map_err(|source| ServerError::Listen {
@@ -110,16 +115,41 @@ impl Server {
                 Duration::from_secs(60),
             ),
         });
-        let (stop, stopped) = oneshot::channel::<()>();
-        let http = tokio::spawn(crate::api::serve(state, listener, async {
-            let _ = stopped.await;
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let (panel_addr, panel) = if cfg.panel.enabled {
+            let listen = &cfg.panel.listen;
+            let bound = tokio::net::TcpListener::bind(listen)
+                .await
+                .and_then(|l| Ok((l.local_addr()?, l)))
+                .map_err(|source| ServerError::Listen {
+                    key: "panel.listen",
+                    listen: listen.clone(),
+                    source,
+                })?;
+            let mut stopped = stopped.clone();
+            let task = tokio::spawn(crate::api::panel::serve(
+                state.clone(),
+                bound.1,
+                async move {
+                    let _ = stopped.wait_for(|s| *s).await;
+                },
+            ));
+            (Some(bound.0), Some(task))
+        } else {
+            (None, None)
+        };
+        let mut http_stopped = stopped.clone();
+        let http = tokio::spawn(crate::api::serve(state, listener, async move {
+            let _ = http_stopped.wait_for(|s| *s).await;
         }));
-        info!(%http_addr, ?wyoming_addr, models = ?app.model_names, "HomeClaw serving");
+        info!(%http_addr, ?wyoming_addr, ?panel_addr, models = ?app.model_names, "HomeClaw serving");
         Ok(Self {
             app,
             commands,
             http_addr,
             wyoming_addr,
+            panel_addr,
+            panel,
             stop,
             http,
             wyoming,
@@ -130,11 +160,15 @@ impl Server {
 
     /// Stops taking requests, lets the runs in flight finish, and closes everything in order.
     pub async fn shutdown(self) {
-        let _ = self.stop.send(());
-        match self.http.await {
-            Ok(Err(e)) => warn!(error = %e, "The HTTP server ended with an error"),
-            Err(e) => warn!(error = %e, "The HTTP server task failed"),
-            Ok(Ok(())) => {}
+        let _ = self.stop.send(true);
+        for (name, task) in
+            std::iter::once(("HTTP API", self.http)).chain(self.panel.map(|p| ("panel", p)))
+        {
+            match task.await {
+                Ok(Err(e)) => warn!(error = %e, "The {name} server ended with an error"),
+                Err(e) => warn!(error = %e, "The {name} server task failed"),
+                Ok(Ok(())) => {}
+            }
         }
         info!("Stopped accepting requests; finishing runs in flight");
         if let Some(task) = self.wyoming {

@@ -51,12 +51,14 @@ impl Agent<'_> {
                 let lang = language(lang);
                 let before = state.actions.len();
                 for (i, planned) in calls.iter().enumerate() {
-                    let call = ToolCall {
+                    let mut call = [ToolCall {
                         id: format!("fast_{}", i + 1),
                         name: "call_service".into(),
                         arguments: planned.arguments(),
                         provider_data: None,
-                    };
+                    }];
+                    super::repair::unique_call_ids(&mut call, history);
+                    let [call] = call;
                     state.trace.push(format!(
                         "fast path: {}.{} on {}",
                         planned.domain,

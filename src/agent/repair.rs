@@ -14,9 +14,35 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::llm::Message;
+use crate::llm::{Message, ToolCall};
 
 pub const RECOVERED: &str = "tool result unavailable (recovered)";
+
+/// Makes the ids of calls about to join `history` unique within it. Providers (and the fast
+/// path) number calls per response ("call_0", "fast_1"), so the same id comes back in a later
+/// turn of the same conversation; a second result for an id would then be dropped by repair as
+/// a duplicate and refused by the session store, losing the exchange.
+pub fn unique_call_ids(calls: &mut [ToolCall], history: &[Message]) {
+    let mut taken: HashSet<String> = history
+        .iter()
+        .flat_map(|m| match m {
+            Message::Assistant { tool_calls, .. } => {
+                tool_calls.iter().map(|c| c.id.clone()).collect()
+            }
+            _ => Vec::new(),
+        })
+        .collect();
+    for call in calls {
+        if taken.contains(&call.id) {
+            let base = call.id.clone();
+            call.id = (2..)
+                .map(|n| format!("{base}_{n}"))
+                .find(|id| !taken.contains(id))
+                .unwrap_or(base);
+        }
+        taken.insert(call.id.clone());
+    }
+}
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RepairReport {
@@ -337,5 +363,23 @@ mod tests {
         let again = history.clone();
         assert_eq!(repair(&mut history, &TOOLS).changes(), 0);
         assert_eq!(history, again);
+    }
+
+    #[test]
+    fn call_ids_already_in_the_conversation_get_a_suffix() {
+        let call = |id: &str| ToolCall {
+            id: id.into(),
+            name: "get_state".into(),
+            arguments: serde_json::json!({}),
+            provider_data: None,
+        };
+        let history = vec![
+            Message::assistant_calls("", vec![call("fast_1"), call("fast_1_2")]),
+            Message::tool_result(&call("fast_1"), "ok", false),
+        ];
+        let mut new = [call("fast_1"), call("call_0"), call("call_0")];
+        unique_call_ids(&mut new, &history);
+        let ids: Vec<&str> = new.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, vec!["fast_1_3", "call_0", "call_0_2"]);
     }
 }

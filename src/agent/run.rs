@@ -218,6 +218,8 @@ impl Agent<'_> {
                 force_compaction = true;
             }
             let audit_now = std::mem::take(&mut audit_pending);
+            let mut response = response;
+            super::repair::unique_call_ids(&mut response.tool_calls, history);
             history.push(response.to_message());
             for rejected in &response.rejected {
                 state.stats.rejected_tool_calls += 1;

@@ -11,6 +11,7 @@
 
 pub mod auth;
 pub mod openai;
+pub mod panel;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -30,6 +31,7 @@ use tracing::{Instrument, info, info_span};
 
 use crate::agent::selfcheck;
 use crate::app::App;
+use crate::command::activity::Source;
 use crate::command::{
     Answer, CommandError, CommandOutcome, CommandRequest, Commands, ErrorKind, IdempotencyKey,
 };
@@ -105,6 +107,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
         .route("/api/self-check", get(self_check))
         .route("/api/command", post(command))
         .route("/api/approve", post(approve))
+        .route("/api/deny", post(deny))
         .route("/api/sessions/{id}", get(session))
         .route("/v1/chat/completions", post(openai::chat_completions))
         .route("/v1/models", get(openai::models))
@@ -123,7 +126,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
 /// Every error leaves as `{"error": {"code", "message"}}` (also axum's own rejections, a bad
 /// query string or a wrong method, which are plain text or empty) and without any configured
 /// secret: error bodies may quote what the client sent or what a provider answered.
-async fn redact_errors(
+pub(crate) async fn redact_errors(
     State(state): State<Arc<ApiState>>,
     request: Request,
     next: Next,
@@ -177,7 +180,7 @@ pub async fn serve(
         .await
 }
 
-async fn request_id(mut request: Request, next: Next) -> Response {
+pub(crate) async fn request_id(mut request: Request, next: Next) -> Response {
     let id = request
         .headers()
         .get(REQUEST_ID)
@@ -369,7 +372,17 @@ fn idempotency_key(headers: &HeaderMap) -> Option<IdempotencyKey> {
 }
 
 async fn command(State(state): State<Arc<ApiState>>, headers: HeaderMap, body: Body) -> Response {
-    let parsed: CommandBody = match read_json(&state, body).await {
+    command_from(&state, &headers, body, Source::Http).await
+}
+
+/// `POST …/api/command` for any front that speaks the HTTP API's shapes (the API, the panel).
+pub(crate) async fn command_from(
+    state: &ApiState,
+    headers: &HeaderMap,
+    body: Body,
+    source: Source,
+) -> Response {
+    let parsed: CommandBody = match read_json(state, body).await {
         Ok((parsed, _)) => parsed,
         Err(e) => return e.into_response(),
     };
@@ -380,10 +393,11 @@ async fn command(State(state): State<Arc<ApiState>>, headers: HeaderMap, body: B
         device_id: parsed.device_id,
         dry_run: parsed.dry_run,
         shared_session: false,
+        source,
     };
     let answer = state
         .commands
-        .submit(request, idempotency_key(&headers))
+        .submit(request, idempotency_key(headers))
         .await;
     respond(answer, outcome_response)
 }
@@ -395,15 +409,40 @@ struct ApproveBody {
 }
 
 async fn approve(State(state): State<Arc<ApiState>>, headers: HeaderMap, body: Body) -> Response {
-    let parsed: ApproveBody = match read_json(&state, body).await {
+    approve_from(&state, &headers, body, Source::Http).await
+}
+
+pub(crate) async fn approve_from(
+    state: &ApiState,
+    headers: &HeaderMap,
+    body: Body,
+    source: Source,
+) -> Response {
+    let parsed: ApproveBody = match read_json(state, body).await {
         Ok((parsed, _)) => parsed,
         Err(e) => return e.into_response(),
     };
     let answer = state
         .commands
-        .approve(&parsed.approval_id, idempotency_key(&headers))
+        .approve(&parsed.approval_id, idempotency_key(headers), source)
         .await;
     respond(answer, |outcome| axum::Json(outcome).into_response())
+}
+
+async fn deny(State(state): State<Arc<ApiState>>, body: Body) -> Response {
+    deny_from(&state, body, Source::Http).await
+}
+
+/// Declines a held action: it never runs, and its id is spent.
+pub(crate) async fn deny_from(state: &ApiState, body: Body, source: Source) -> Response {
+    let parsed: ApproveBody = match read_json(state, body).await {
+        Ok((parsed, _)) => parsed,
+        Err(e) => return e.into_response(),
+    };
+    match state.commands.decline(&parsed.approval_id, source) {
+        Ok(outcome) => axum::Json(outcome).into_response(),
+        Err(e) => ApiError::from(e).into_response(),
+    }
 }
 
 async fn session(State(state): State<Arc<ApiState>>, Path(id): Path<String>) -> Response {

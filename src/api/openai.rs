@@ -23,6 +23,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{ApiError, ApiState, read_json};
+use crate::command::activity::Source;
 use crate::command::{CommandOutcome, CommandRequest};
 
 /// How often a keep-alive comment is sent while a streamed command runs.
@@ -124,6 +125,7 @@ pub async fn chat_completions(State(state): State<Arc<ApiState>>, body: Body) ->
         dry_run: false,
         // Without `user`, conversations are told apart by their first message only.
         shared_session: parsed.user.is_none(),
+        source: Source::Openai,
     };
     let id = format!("chatcmpl-{:016x}", fastrand::u64(..));
     let created = now();

@@ -11,6 +11,7 @@
 //! - An approval runs in the worker of the session that asked for it, so that session's
 //!   history records what ran.
 
+pub mod activity;
 pub mod idempotency;
 
 use std::sync::Arc;
@@ -27,6 +28,7 @@ use crate::agent::{RunResult, RunStatus, Stats, reply};
 use crate::app::App;
 use crate::ha::services::CallError;
 use crate::session::manager::{self as sessions, SessionError};
+use activity::{Activity, Record, Source};
 use idempotency::{Claim, IdempotencyStore};
 
 /// A command as every transport hands it over.
@@ -47,6 +49,9 @@ pub struct CommandRequest {
     /// by the transport, never taken from the wire.
     #[serde(skip)]
     pub shared_session: bool,
+    /// The entry point, for the activity list; set by the transport.
+    #[serde(skip)]
+    pub source: Source,
 }
 
 /// A retried request with the same key gets the first answer. `scope` keeps one transport's
@@ -71,6 +76,17 @@ pub enum Status {
     /// A high-risk action waits for [`Commands::approve`] with the `approval_id`.
     ApprovalRequired,
     Failed,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Done => "done",
+            Self::ClarificationRequired => "clarification_required",
+            Self::ApprovalRequired => "approval_required",
+            Self::Failed => "failed",
+        }
+    }
 }
 
 /// What a command did and what the person is told. Serialised as-is by every transport.
@@ -123,6 +139,16 @@ impl CommandOutcome {
     pub fn has_unverified_action(&self) -> bool {
         self.actions.iter().any(|a| !a.verified)
     }
+}
+
+/// A declined action: nothing ran.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeclineOutcome {
+    pub status: Status,
+    pub reply: String,
+    pub approval_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
 }
 
 /// What an approved action did.
@@ -231,6 +257,12 @@ impl From<SessionError> for CommandError {
     }
 }
 
+impl From<ApprovalError> for CommandError {
+    fn from(e: ApprovalError) -> Self {
+        ExecuteError::Approval(e).into()
+    }
+}
+
 impl From<ExecuteError> for CommandError {
     fn from(e: ExecuteError) -> Self {
         let kind = match &e {
@@ -243,6 +275,16 @@ impl From<ExecuteError> for CommandError {
         };
         Self::new(kind, e.to_string())
     }
+}
+
+/// The guard decisions of a run, as one number for the activity plots.
+fn guard_events(stats: &Stats) -> u32 {
+    stats.breaker_hits
+        + stats.loop_warnings
+        + stats.loop_blocks
+        + stats.hallucination_retries
+        + stats.repaired_messages
+        + stats.fallbacks_used
 }
 
 /// A fresh session id for commands that do not name one.
@@ -280,18 +322,63 @@ impl<T> Answer<T> {
 pub struct Commands {
     app: Arc<App>,
     idempotency: Arc<IdempotencyStore>,
+    activity: Arc<Activity>,
 }
 
 impl Commands {
+    /// With the activity kept in memory only; see [`Commands::with_activity`].
     pub fn new(app: Arc<App>, idempotency: IdempotencyStore) -> Self {
+        let activity = Activity::new(app.cfg.secrets());
         Self {
             app,
             idempotency: Arc::new(idempotency),
+            activity: Arc::new(activity),
         }
+    }
+
+    pub fn with_activity(mut self, activity: Activity) -> Self {
+        self.activity = Arc::new(activity);
+        self
     }
 
     pub fn app(&self) -> &Arc<App> {
         &self.app
+    }
+
+    /// What HomeClaw did, newest first.
+    pub fn activity(&self) -> &Activity {
+        &self.activity
+    }
+
+    /// Declines the action recorded under `approval_id`: it will never run.
+    pub fn decline(
+        &self,
+        approval_id: &str,
+        source: Source,
+    ) -> Result<DeclineOutcome, CommandError> {
+        let declined = self.app.approvals.decline(approval_id);
+        let (status, reply) = match &declined {
+            Ok(action) => (
+                "done".to_owned(),
+                format!("Declined: {} was not run.", reply::describe_call(action)),
+            ),
+            Err(e) => (
+                CommandError::from(e.clone()).code().to_owned(),
+                e.to_string(),
+            ),
+        };
+        self.activity.record(Record {
+            session_id: declined.as_ref().ok().and_then(|a| a.session_id.clone()),
+            reply: reply.clone(),
+            ..Record::answer(source, "decline", approval_id, status)
+        });
+        let action = declined?;
+        Ok(DeclineOutcome {
+            status: Status::Done,
+            reply,
+            approval_id: approval_id.to_owned(),
+            session_id: action.session_id,
+        })
     }
 
     /// Runs a command in its session (after the ones queued before it), at most once per key.
@@ -324,10 +411,47 @@ impl Commands {
         }
         let fingerprint = serde_json::to_vec(&request).unwrap_or_default();
         let app = self.app.clone();
-        self.once(key, "command", &fingerprint, async move {
-            run_command(&app, request).await
-        })
-        .await
+        let started = std::time::Instant::now();
+        let (text, source, asked_session) = (
+            request.text.clone(),
+            request.source,
+            request.session_id.clone(),
+        );
+        let answer = self
+            .once(key, "command", &fingerprint, async move {
+                run_command(&app, request).await
+            })
+            .await;
+        if !answer.replayed {
+            let latency_ms = started.elapsed().as_millis() as u64;
+            let record = match &answer.result {
+                Ok(outcome) => Record {
+                    at_ms: activity::now_ms(),
+                    source,
+                    kind: "command".into(),
+                    session_id: Some(outcome.session_id.clone()),
+                    text,
+                    status: outcome.status.as_str().to_owned(),
+                    reply: outcome.reply.clone(),
+                    actions: outcome.actions.clone(),
+                    approval_id: outcome.approval_id.clone(),
+                    trace: outcome.trace.clone(),
+                    latency_ms,
+                    llm_requests: outcome.stats.rounds,
+                    model: outcome.stats.model_used.clone(),
+                    guard_events: guard_events(&outcome.stats),
+                },
+                Err(e) => Record {
+                    session_id: asked_session,
+                    text,
+                    reply: e.message.clone(),
+                    latency_ms,
+                    ..Record::answer(source, "command", "", e.code().to_owned())
+                },
+            };
+            self.activity.record(record);
+        }
+        answer
     }
 
     /// Runs the action recorded under `approval_id`, once, in the session that asked for it.
@@ -335,13 +459,35 @@ impl Commands {
         &self,
         approval_id: &str,
         key: Option<IdempotencyKey>,
+        source: Source,
     ) -> Answer<ApprovalOutcome> {
         let app = self.app.clone();
         let id = approval_id.to_owned();
-        self.once(key, "approve", approval_id.as_bytes(), async move {
-            run_approval(&app, &id).await
-        })
-        .await
+        let started = std::time::Instant::now();
+        let answer = self
+            .once(key, "approve", approval_id.as_bytes(), async move {
+                run_approval(&app, &id).await
+            })
+            .await;
+        if !answer.replayed {
+            let record = match &answer.result {
+                Ok(o) => Record {
+                    session_id: o.session_id.clone(),
+                    reply: o.reply.clone(),
+                    actions: o.actions.clone(),
+                    ..Record::answer(source, "approval", approval_id, "done".into())
+                },
+                Err(e) => Record {
+                    reply: e.message.clone(),
+                    ..Record::answer(source, "approval", approval_id, e.code().to_owned())
+                },
+            };
+            self.activity.record(Record {
+                latency_ms: started.elapsed().as_millis() as u64,
+                ..record
+            });
+        }
+        answer
     }
 
     /// Runs `work` once per key; without a key, just runs it. The keyed run is spawned so that

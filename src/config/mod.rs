@@ -32,12 +32,16 @@ pub use agent::{
 };
 pub use ha::{ExposureConfig, HaConfig};
 pub use llm::{LlmConfig, ModelConfig, Provider, StructuredOutput};
-pub use serve::{ApiConfig, LogConfig, MqttConfig, SessionConfig, WyomingConfig};
+pub use serve::{ApiConfig, LogConfig, MqttConfig, PanelConfig, SessionConfig, WyomingConfig};
 
 /// Where the Supervisor mounts the add-on's options.
 pub const DEFAULT_OPTIONS_PATH: &str = "/data/options.json";
 /// Home Assistant as seen from inside an add-on container.
 pub const SUPERVISOR_WS_URL: &str = "ws://supervisor/core/websocket";
+/// The add-on's ingress port (config.yaml's `ingress_port`) on every interface of the
+/// container, and the one address allowed to use it: the Supervisor's ingress proxy.
+const ADDON_PANEL_LISTEN: &str = "0.0.0.0:8100";
+const INGRESS_PROXY: &str = "172.30.32.2";
 /// Where sessions live inside the add-on (persistent across restarts and updates).
 pub const ADDON_SESSION_DIR: &str = "/data/sessions";
 const ENV_PREFIX: &str = "HOMECLAW";
@@ -109,6 +113,8 @@ pub struct Config {
     #[serde(default)]
     pub wyoming: WyomingConfig,
     #[serde(default)]
+    pub panel: PanelConfig,
+    #[serde(default)]
     pub log: LogConfig,
 }
 
@@ -136,6 +142,9 @@ impl Config {
                 .set_default("ha.url", SUPERVISOR_WS_URL)
                 .and_then(|b| b.set_default("ha.token", token.as_str()))
                 .and_then(|b| b.set_default("session.dir", ADDON_SESSION_DIR))
+                // The ingress port, reachable only from the Supervisor's ingress proxy.
+                .and_then(|b| b.set_default("panel.listen", ADDON_PANEL_LISTEN))
+                .and_then(|b| b.set_default("panel.allowed_peers", vec![INGRESS_PROXY]))
                 .map_err(|e| ConfigError::Load(e.to_string()))?;
         }
         if let Some(path) = &sources.file {
@@ -214,6 +223,7 @@ impl Config {
         self.agent.validate()?;
         self.api.validate()?;
         self.wyoming.validate()?;
+        self.panel.validate()?;
         self.session.validate()?;
         self.mqtt.validate()?;
         self.exposure.validate()?;

@@ -29,6 +29,56 @@ impl Default for WyomingConfig {
     }
 }
 
+/// The panel Home Assistant shows in its sidebar (add-on ingress).
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PanelConfig {
+    pub enabled: bool,
+    /// Loopback unless configured; the add-on listens on its ingress port (8100).
+    pub listen: String,
+    /// Addresses that may open the panel. It has no login of its own: in the add-on only the
+    /// Supervisor's ingress proxy (which has checked the Home Assistant user) may reach it.
+    pub allowed_peers: Vec<String>,
+}
+
+impl Default for PanelConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            listen: "127.0.0.1:8100".into(),
+            allowed_peers: vec!["127.0.0.1".into(), "::1".into()],
+        }
+    }
+}
+
+impl PanelConfig {
+    pub(super) fn validate(&self) -> Result<(), ConfigError> {
+        check_listen("panel.listen", &self.listen, "127.0.0.1:8100")?;
+        for peer in &self.allowed_peers {
+            if peer.parse::<std::net::IpAddr>().is_err() {
+                return Err(invalid(
+                    "panel.allowed_peers",
+                    peer.as_str(),
+                    "IP addresses, e.g. 172.30.32.2 (the Supervisor's ingress proxy)",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `peer` may open the panel (an IPv4 peer may arrive IPv6-mapped).
+    pub fn allows(&self, peer: std::net::IpAddr) -> bool {
+        let peer = match peer {
+            std::net::IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(peer, std::net::IpAddr::V4),
+            v4 => v4,
+        };
+        self.allowed_peers
+            .iter()
+            .filter_map(|p| p.parse::<std::net::IpAddr>().ok())
+            .any(|p| p == peer)
+    }
+}
+
 #[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ApiConfig {

@@ -24,6 +24,7 @@ use serde_json::{Value, json};
 use tracing::{Instrument, info, info_span, warn};
 
 use crate::backoff::Backoff;
+use crate::command::activity::Source;
 use crate::command::{CommandRequest, Commands, ErrorKind, IdempotencyKey};
 use crate::config::MqttConfig;
 
@@ -226,6 +227,7 @@ async fn handle(client: &AsyncClient, cfg: &MqttConfig, commands: &Commands, pub
         device_id: command.device_id.clone(),
         dry_run: false,
         shared_session: false,
+        source: Source::Mqtt,
     };
     let key = command
         .request_id

@@ -20,9 +20,10 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tracing::{info, warn};
 
-use crate::agent::approval::{ApprovalError, ApprovalEvent, PendingAction};
+use crate::agent::approval::{ApprovalEvent, PendingAction};
 use crate::agent::reply::describe_call;
 use crate::app::App;
+use crate::command::activity::Source;
 use crate::command::{Commands, ErrorKind};
 use crate::ha::protocol::EVENT_NOTIFICATION_ACTION;
 use crate::ha::{ClientEvent, Target};
@@ -76,15 +77,6 @@ fn gone_text(kind: ErrorKind) -> &'static str {
         }
         ErrorKind::Denied => "That action is now denied by HomeClaw's settings; nothing was run.",
         _ => "HomeClaw could not answer that approval now; nothing was run.",
-    }
-}
-
-fn decline_error_kind(e: &ApprovalError) -> ErrorKind {
-    match e {
-        ApprovalError::Unknown(_) => ErrorKind::UnknownApproval,
-        ApprovalError::AlreadyUsed(_) => ErrorKind::AlreadyUsed,
-        ApprovalError::Expired(_) => ErrorKind::Expired,
-        ApprovalError::Denied(_) => ErrorKind::Denied,
     }
 }
 
@@ -211,7 +203,7 @@ impl Notifier {
     async fn pressed(&self, press: Press) {
         let (id, text) = match press {
             Press::Approve(id) => {
-                let answer = self.commands.approve(&id, None).await;
+                let answer = self.commands.approve(&id, None, Source::Notification).await;
                 let text = match answer.result {
                     Ok(outcome) => outcome.reply,
                     Err(e) => gone_text(e.kind).to_owned(),
@@ -219,9 +211,9 @@ impl Notifier {
                 (id, text)
             }
             Press::Deny(id) => {
-                let text = match self.app.approvals.decline(&id) {
-                    Ok(action) => format!("Declined: {} was not run.", describe_call(&action)),
-                    Err(e) => gone_text(decline_error_kind(&e)).to_owned(),
+                let text = match self.commands.decline(&id, Source::Notification) {
+                    Ok(outcome) => outcome.reply,
+                    Err(e) => gone_text(e.kind).to_owned(),
                 };
                 (id, text)
             }
@@ -301,9 +293,5 @@ mod tests {
         ] {
             assert!(gone_text(kind).contains("nothing"), "{kind:?}");
         }
-        assert_eq!(
-            decline_error_kind(&ApprovalError::AlreadyUsed("a".into())),
-            ErrorKind::AlreadyUsed
-        );
     }
 }

@@ -15,6 +15,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWrite
 use tokio::net::TcpListener;
 use tracing::{Instrument, debug, info, info_span, warn};
 
+use crate::command::activity::Source;
 use crate::command::{CommandRequest, Commands, Status};
 
 /// The protocol version we speak (that of Home Assistant's bundled `wyoming` package).
@@ -280,6 +281,7 @@ pub async fn serve(listener: TcpListener, commands: Arc<Commands>, languages: Ve
                                     language: language_of(&event.data, &languages),
                                     device_id: None,
                                     dry_run: false,
+                                    source: Source::Assist,
                                 };
                                 match commands.submit(request, None).await.result {
                                     Ok(outcome) if outcome.status == Status::Failed => {

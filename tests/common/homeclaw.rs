@@ -18,6 +18,8 @@ pub struct Homeclaw {
     pub url: String,
     /// The Wyoming handle service's address.
     pub wyoming: Option<String>,
+    /// The panel's `host:port`, when it listens.
+    pub panel: Option<String>,
     pub config: PathBuf,
     pub stderr: PathBuf,
 }
@@ -57,6 +59,7 @@ pub fn config_with_llm(
          session:\n  dir: {}\n\
          api:\n  listen: 127.0.0.1:0\n  token: {API_TOKEN}\n  max_body_bytes: 4096\n\
          wyoming:\n  listen: 127.0.0.1:0\n\
+         panel:\n  listen: 127.0.0.1:0\n\
          log:\n  level: info\n{extra}",
         session_dir.display()
     )
@@ -92,11 +95,15 @@ impl Homeclaw {
         let stdout = child.stdout.take().expect("stdout");
         let mut lines = BufReader::new(stdout).lines();
         let mut wyoming = None;
+        let mut panel = None;
         let addr = loop {
             match lines.next() {
                 Some(Ok(line)) => {
                     if let Some(addr) = line.strip_prefix("HOMECLAW_WYOMING=") {
                         wyoming = Some(addr.to_owned());
+                    }
+                    if let Some(addr) = line.strip_prefix("HOMECLAW_PANEL=") {
+                        panel = Some(addr.to_owned());
                     }
                     if let Some(addr) = line.strip_prefix("HOMECLAW_LISTENING=") {
                         break addr.to_owned();
@@ -112,6 +119,7 @@ impl Homeclaw {
             child,
             url: format!("http://{addr}"),
             wyoming,
+            panel,
             config: config.to_owned(),
             stderr,
         }

@@ -1,5 +1,6 @@
 //! Test support: real Home Assistant instances and a scripted websocket server.
 
+pub mod browser;
 pub mod ha;
 pub mod homeclaw;
 pub mod mosquitto;

@@ -274,3 +274,27 @@ fn the_store_finds_a_repository_with_images_and_a_watchdog_on_the_health_endpoin
         m["ports"]
     );
 }
+
+#[test]
+fn the_panel_listens_on_the_ingress_port_for_the_ingress_proxy_alone() {
+    let m = manifest();
+    assert_eq!(m["ingress"], true);
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("options.json");
+    std::fs::write(&empty, "{}").unwrap();
+    let addon = Config::load(&Sources {
+        options_json: Some(empty),
+        env: [("SUPERVISOR_TOKEN".to_owned(), "supervisor-token".to_owned())].into(),
+        ..Default::default()
+    })
+    .unwrap();
+    let port = addon.panel.listen.rsplit(':').next().unwrap().to_owned();
+    assert_eq!(m["ingress_port"].to_string(), port);
+    assert!(addon.panel.allows("172.30.32.2".parse().unwrap()));
+    assert!(!addon.panel.allows("172.30.32.1".parse().unwrap()));
+    assert!(!addon.panel.allows("127.0.0.1".parse().unwrap()));
+    // Outside the add-on: loopback only, also as an IPv4-mapped IPv6 peer.
+    let local = homeclaw::config::PanelConfig::default();
+    assert!(local.allows("::ffff:127.0.0.1".parse().unwrap()));
+    assert!(!local.allows("192.168.1.20".parse().unwrap()));
+}

@@ -9,7 +9,7 @@ use crate::common::scripted_llm::{ScriptedLlm, openai_text};
 
 const DOOR: &str = "lock.kitchen_door";
 /// The tests here take turns with the door.
-static DOOR_TAKEN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+pub(crate) static DOOR_TAKEN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// A server with the fast path on (so "unlock the kitchen door" needs no model) and answers in
 /// conversation allowed, with `approval` as the rest of `agent.approval`.
@@ -188,7 +188,17 @@ async fn without_a_pin_a_yes_approves_but_not_in_a_shared_conversation() {
     let approved = say(&server, "conf-d", "tak").await;
     assert_eq!(approved["status"], "done", "{approved}");
     assert_eq!(door(ha).await, "unlocked");
-    lock_door(ha).await;
+    // A second fast-path action in the same conversation is run and kept like the first
+    // (both used to be call "fast_1", and the second exchange could not be stored).
+    let locked = say(&server, "conf-d", "lock the kitchen door").await;
+    assert_eq!(locked["status"], "done", "{locked}");
+    assert_eq!(locked.get("warnings"), None, "{locked}");
+    assert_eq!(door(ha).await, "locked");
+    let again = say(&server, "conf-d", "unlock the kitchen door").await;
+    assert_eq!(again["status"], "approval_required", "{again}");
+    assert_eq!(again.get("warnings"), None, "{again}");
+    let declined = say(&server, "conf-d", "nie").await;
+    assert_eq!(declined["status"], "done", "{declined}");
     assert_eq!(llm.requests().len(), 0);
 }
 

@@ -10,6 +10,7 @@ mod ha_client;
 mod ha_live;
 mod llm;
 mod mqtt;
+mod panel;
 mod real_model;
 mod registry_live;
 mod security;

@@ -68,7 +68,7 @@ async fn two_commands_on_the_real_local_model_are_handled_honestly() {
          \x20     model: qwen2.5-coder-1.5b-instruct\n      native_tools: false\n      temperature: 0\n\
          \x20     max_tokens: 256\n      short_descriptions: true\n\
          agent:\n  fast_path: false\n\
-         session:\n  dir: {}\napi:\n  listen: 127.0.0.1:0\nwyoming:\n  enabled: false\n",
+         session:\n  dir: {}\napi:\n  listen: 127.0.0.1:0\nwyoming:\n  enabled: false\npanel:\n  enabled: false\n",
         ha.ws_url(),
         ha.token,
         dir.path().join("sessions").display()

@@ -46,6 +46,7 @@ pub(crate) fn stack_config(
             "127.0.0.1:0".to_string(),
         ),
         ("HOMECLAW_WYOMING__ENABLED".to_string(), "false".to_string()),
+        ("HOMECLAW_PANEL__ENABLED".to_string(), "false".to_string()),
     ]);
     Ok(Config::load(&Sources {
         file: None,

@@ -150,6 +150,7 @@ pub fn run(
     cfg.wyoming.enabled = true;
     cfg.wyoming.listen = "127.0.0.1:0".into();
     cfg.wyoming.languages = vec!["en".into()];
+    cfg.panel.enabled = false;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

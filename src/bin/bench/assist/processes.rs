@@ -123,6 +123,7 @@ impl HomeClawProcess {
             .env("HOMECLAW_API__TOKEN", &api_token)
             .env("HOMECLAW_SESSION__DIR", dir.join("sessions"))
             .env("HOMECLAW_WYOMING__ENABLED", "false")
+            .env("HOMECLAW_PANEL__ENABLED", "false")
             .env("HOMECLAW_MQTT__ENABLED", "false")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

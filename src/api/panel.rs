@@ -1,0 +1,270 @@
+//! The panel Home Assistant shows in its sidebar (add-on ingress): chat, activity and stats,
+//! served by the binary itself with its assets embedded (no CDN; it works offline).
+//!
+//! Invariants:
+//! - Its own listener (`panel.listen`, the add-on's ingress port) and no login of its own: a
+//!   request from an address not in `panel.allowed_peers` (in the add-on: only the
+//!   Supervisor's ingress proxy, which has checked the Home Assistant user) gets 403.
+//! - Every page URL is relative; the ingress prefix (`X-Ingress-Path`) becomes the page's
+//!   `<base>`, and only a prefix of plain path characters is used.
+//! - Commands, approvals and denials go through the same front door as the HTTP API, marked
+//!   as coming from the panel.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{ApiError, ApiState, approve_from, command_from, deny_from};
+use crate::command::activity::{Record, Source};
+
+const INDEX: &str = include_str!("panel/index.html");
+const SCRIPT: &str = include_str!("panel/panel.js");
+const STYLE: &str = include_str!("panel/panel.css");
+/// The header the Supervisor's ingress proxy sets to the path it serves the panel under.
+const INGRESS_PATH: &str = "x-ingress-path";
+/// Records the activity list sends at most.
+const ACTIVITY_LIMIT: usize = 200;
+
+pub fn router(state: Arc<ApiState>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/panel.js", get(script))
+        .route("/panel.css", get(style))
+        .route("/api/command", post(command))
+        .route("/api/approve", post(approve))
+        .route("/api/deny", post(deny))
+        .route("/api/activity", get(activity))
+        .route("/api/stats", get(stats))
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page") })
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            only_allowed_peers,
+        ))
+        .layer(middleware::from_fn(super::request_id))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            super::redact_errors,
+        ))
+        .with_state(state)
+}
+
+/// Serves the panel until `shutdown` resolves.
+pub async fn serve(
+    state: Arc<ApiState>,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+async fn only_allowed_peers(
+    State(state): State<Arc<ApiState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if !state.app().cfg.panel.allows(peer.ip()) {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "the panel is only reachable through Home Assistant (add-on ingress)",
+        )
+        .into_response();
+    }
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'self'; base-uri 'self'",
+        ),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// The ingress prefix, if it is a plain path (anything else is ignored, never echoed).
+pub fn ingress_prefix(headers: &HeaderMap) -> Option<&str> {
+    let prefix = headers
+        .get(INGRESS_PATH)?
+        .to_str()
+        .ok()?
+        .trim_end_matches('/');
+    let plain = prefix.starts_with('/')
+        && prefix.len() <= 256
+        && prefix
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '_' | '-' | '.'))
+        && !prefix.contains("..");
+    plain.then_some(prefix)
+}
+
+/// The page, with the ingress prefix as its base so that its relative URLs go through it.
+pub fn index_for(prefix: Option<&str>) -> String {
+    let base = format!("<base href=\"{}/\">", prefix.unwrap_or(""));
+    INDEX.replace("<!--BASE-->", &base)
+}
+
+async fn index(headers: HeaderMap) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        index_for(ingress_prefix(&headers)),
+    )
+        .into_response()
+}
+
+async fn script() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        SCRIPT,
+    )
+        .into_response()
+}
+
+async fn style() -> Response {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE).into_response()
+}
+
+async fn command(State(state): State<Arc<ApiState>>, headers: HeaderMap, body: Body) -> Response {
+    command_from(&state, &headers, body, Source::Panel).await
+}
+
+async fn approve(State(state): State<Arc<ApiState>>, headers: HeaderMap, body: Body) -> Response {
+    approve_from(&state, &headers, body, Source::Panel).await
+}
+
+async fn deny(State(state): State<Arc<ApiState>>, body: Body) -> Response {
+    deny_from(&state, body, Source::Panel).await
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActivityQuery {
+    #[serde(default)]
+    source: Option<Source>,
+    #[serde(default)]
+    status: Option<String>,
+    /// Words the command, its reply or its session must contain (case-insensitive).
+    #[serde(default)]
+    q: Option<String>,
+}
+
+/// Whether a record passes the activity list's filters.
+fn wanted(record: &Record, query: &ActivityQuery) -> bool {
+    let q = query.q.as_deref().unwrap_or("").trim().to_lowercase();
+    query.source.is_none_or(|s| s == record.source)
+        && query.status.as_deref().is_none_or(|s| s == record.status)
+        && (q.is_empty()
+            || record.text.to_lowercase().contains(&q)
+            || record.reply.to_lowercase().contains(&q)
+            || record
+                .session_id
+                .as_deref()
+                .is_some_and(|s| s.to_lowercase().contains(&q)))
+}
+
+async fn activity(
+    State(state): State<Arc<ApiState>>,
+    query: Result<Query<ActivityQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let Ok(Query(query)) = query else {
+        return ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_fields",
+            "filters are source (panel, assist, http, mqtt, openai, notification, cli), status \
+             and q",
+        )
+        .into_response();
+    };
+    let runs = state
+        .commands
+        .activity()
+        .recent(ACTIVITY_LIMIT, |r| wanted(r, &query));
+    axum::Json(json!({ "runs": runs })).into_response()
+}
+
+/// One point per command, oldest first, for the plots.
+async fn stats(State(state): State<Arc<ApiState>>) -> Response {
+    let mut points: Vec<_> = state
+        .commands
+        .activity()
+        .recent(usize::MAX, |r| r.kind == "command")
+        .into_iter()
+        .map(|r| {
+            json!({
+                "at_ms": r.at_ms,
+                "latency_ms": r.latency_ms,
+                "llm_requests": r.llm_requests,
+                "actions": r.actions.len(),
+                "verified": r.actions.iter().filter(|a| a.verified).count(),
+                "guard_events": r.guard_events,
+                "model": r.model,
+                "source": r.source,
+            })
+        })
+        .collect();
+    points.reverse();
+    axum::Json(json!({ "points": points })).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_prefix(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(INGRESS_PATH, HeaderValue::from_str(value).unwrap());
+        headers
+    }
+
+    #[test]
+    fn the_ingress_prefix_becomes_the_base_and_nothing_else_does() {
+        let ok = with_prefix("/api/hassio_ingress/Ab-3_x/");
+        assert_eq!(ingress_prefix(&ok), Some("/api/hassio_ingress/Ab-3_x"));
+        assert!(
+            index_for(ingress_prefix(&ok)).contains("<base href=\"/api/hassio_ingress/Ab-3_x/\">")
+        );
+        for bad in ["/x\"><script>", "relative", "/a/../b", "/a b"] {
+            assert_eq!(ingress_prefix(&with_prefix(bad)), None, "{bad}");
+        }
+        assert!(index_for(None).contains("<base href=\"/\">"));
+    }
+
+    #[test]
+    fn activity_filters_combine() {
+        let record = Record {
+            session_id: Some("panel-1".into()),
+            text: "Turn on the Kitchen light".into(),
+            ..Record::answer(Source::Panel, "command", "", "done".into())
+        };
+        let query = |source, status: &str, q: &str| ActivityQuery {
+            source,
+            status: (!status.is_empty()).then(|| status.to_owned()),
+            q: (!q.is_empty()).then(|| q.to_owned()),
+        };
+        assert!(wanted(&record, &query(None, "", "")));
+        assert!(wanted(
+            &record,
+            &query(Some(Source::Panel), "done", "kitchen")
+        ));
+        assert!(!wanted(&record, &query(Some(Source::Mqtt), "", "")));
+        assert!(!wanted(&record, &query(None, "failed", "")));
+        assert!(!wanted(&record, &query(None, "", "garage")));
+    }
+}

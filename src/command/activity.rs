@@ -1,0 +1,269 @@
+//! What HomeClaw did, across every entry point: one record per command or approval, kept for
+//! the panel's activity list and plots. Recorded at the front door, so a command from MQTT,
+//! Assist or the panel shows up alike.
+//!
+//! Invariants:
+//! - Bounded: the newest [`KEEP`] records in memory; the journal (`.activity.jsonl` beside the
+//!   sessions) is rewritten down to them when it grows past twice that, and read back at start,
+//!   so a restart keeps the history.
+//! - No secret is recorded: every text passes through [`crate::secret::redact`] with the
+//!   configured secrets (the approval PIN among them).
+//! - A journal that cannot be written is logged once per failure; the records stay in memory.
+
+use std::collections::VecDeque;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use tracing::warn;
+
+use crate::agent::verify::ActionReport;
+
+/// Records kept in memory (and, at most twice as many, in the journal).
+pub const KEEP: usize = 1000;
+
+/// Where a command came from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    #[default]
+    Http,
+    Mqtt,
+    Assist,
+    Openai,
+    Cli,
+    Panel,
+    Notification,
+}
+
+/// One command or approval as it ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// Milliseconds since the Unix epoch when it ended.
+    pub at_ms: u64,
+    pub source: Source,
+    /// `command` or `approval`.
+    pub kind: String,
+    pub session_id: Option<String>,
+    pub text: String,
+    /// `done`, `clarification_required`, `approval_required`, `failed`, or an error code.
+    pub status: String,
+    pub reply: String,
+    pub actions: Vec<ActionReport>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_id: Option<String>,
+    pub trace: Vec<String>,
+    pub latency_ms: u64,
+    /// Requests to the model (0 for the fast path and for approvals).
+    pub llm_requests: u32,
+    pub model: Option<String>,
+    /// Guard decisions: breaker hits, loop warnings and blocks, claim retries, repairs,
+    /// fallbacks.
+    pub guard_events: u32,
+}
+
+impl Record {
+    /// An answer to an approval (or a refused command): `id` is the approval id, if any.
+    pub fn answer(source: Source, kind: &str, id: &str, status: String) -> Self {
+        Self {
+            at_ms: now_ms(),
+            source,
+            kind: kind.to_owned(),
+            session_id: None,
+            text: if id.is_empty() {
+                String::new()
+            } else {
+                format!("{kind} {id}")
+            },
+            status,
+            reply: String::new(),
+            actions: Vec::new(),
+            approval_id: (!id.is_empty()).then(|| id.to_owned()),
+            trace: Vec::new(),
+            latency_ms: 0,
+            llm_requests: 0,
+            model: None,
+            guard_events: 0,
+        }
+    }
+}
+
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or_default()
+}
+
+#[derive(Debug)]
+pub struct Activity {
+    records: Mutex<VecDeque<Record>>,
+    journal: Option<Mutex<Journal>>,
+    secrets: Vec<String>,
+}
+
+#[derive(Debug)]
+struct Journal {
+    path: PathBuf,
+    lines: usize,
+}
+
+impl Activity {
+    /// In memory only.
+    pub fn new(secrets: Vec<String>) -> Self {
+        Self {
+            records: Mutex::new(VecDeque::new()),
+            journal: None,
+            secrets,
+        }
+    }
+
+    /// Backed by the journal at `path`, whose newest records are read back; unreadable lines
+    /// (a torn last line after a crash) are skipped.
+    pub fn open(path: &Path, secrets: Vec<String>) -> Self {
+        let mut records = VecDeque::new();
+        let mut lines = 0;
+        if let Ok(file) = File::open(path) {
+            for line in BufReader::new(file).lines().map_while(Result::ok) {
+                lines += 1;
+                if let Ok(record) = serde_json::from_str::<Record>(&line) {
+                    records.push_back(record);
+                    if records.len() > KEEP {
+                        records.pop_front();
+                    }
+                }
+            }
+        }
+        Self {
+            records: Mutex::new(records),
+            journal: Some(Mutex::new(Journal {
+                path: path.to_owned(),
+                lines,
+            })),
+            secrets,
+        }
+    }
+
+    pub fn record(&self, mut record: Record) {
+        record.text = crate::secret::redact(&record.text, &self.secrets);
+        record.reply = crate::secret::redact(&record.reply, &self.secrets);
+        for line in &mut record.trace {
+            *line = crate::secret::redact(line, &self.secrets);
+        }
+        let mut records = self.records.lock().unwrap_or_else(PoisonError::into_inner);
+        records.push_back(record.clone());
+        if records.len() > KEEP {
+            records.pop_front();
+        }
+        let Some(journal) = &self.journal else {
+            return;
+        };
+        let mut journal = journal.lock().unwrap_or_else(PoisonError::into_inner);
+        let written = if journal.lines >= 2 * KEEP {
+            rewrite(&journal.path, records.iter()).map(|()| records.len())
+        } else {
+            append(&journal.path, &record).map(|()| journal.lines + 1)
+        };
+        match written {
+            Ok(lines) => journal.lines = lines,
+            Err(e) => {
+                warn!(error = %e, path = %journal.path.display(), "Cannot write the activity journal")
+            }
+        }
+    }
+
+    /// The newest records first, at most `limit`, that `keep` accepts.
+    pub fn recent(&self, limit: usize, keep: impl Fn(&Record) -> bool) -> Vec<Record> {
+        let records = self.records.lock().unwrap_or_else(PoisonError::into_inner);
+        records
+            .iter()
+            .rev()
+            .filter(|r| keep(r))
+            .take(limit)
+            .cloned()
+            .collect()
+    }
+}
+
+fn append(path: &Path, record: &Record) -> std::io::Result<()> {
+    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+    let mut line = serde_json::to_vec(record)?;
+    line.push(b'\n');
+    file.write_all(&line)
+}
+
+/// Writes `records` to a new file and moves it over the journal, so a crash leaves the old
+/// journal or the new one, never half of either.
+fn rewrite<'a>(path: &Path, records: impl Iterator<Item = &'a Record>) -> std::io::Result<()> {
+    let fresh = path.with_extension("jsonl.new");
+    let mut file = File::create(&fresh)?;
+    for record in records {
+        let mut line = serde_json::to_vec(record)?;
+        line.push(b'\n');
+        file.write_all(&line)?;
+    }
+    file.sync_all()?;
+    std::fs::rename(&fresh, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(text: &str) -> Record {
+        Record {
+            at_ms: now_ms(),
+            source: Source::Panel,
+            kind: "command".into(),
+            session_id: None,
+            text: text.into(),
+            status: "done".into(),
+            reply: String::new(),
+            actions: Vec::new(),
+            approval_id: None,
+            trace: vec![format!("said {text}")],
+            latency_ms: 1,
+            llm_requests: 0,
+            model: None,
+            guard_events: 0,
+        }
+    }
+
+    #[test]
+    fn records_survive_a_restart_and_a_torn_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".activity.jsonl");
+        let activity = Activity::open(&path, Vec::new());
+        activity.record(record("one"));
+        activity.record(record("two"));
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"{\"at_ms\": 1, \"sour").unwrap();
+        let again = Activity::open(&path, Vec::new());
+        let texts: Vec<String> = again
+            .recent(10, |_| true)
+            .into_iter()
+            .map(|r| r.text)
+            .collect();
+        assert_eq!(texts, vec!["two", "one"]);
+    }
+
+    #[test]
+    fn the_journal_stays_bounded_and_secrets_never_enter_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".activity.jsonl");
+        let activity = Activity::open(&path, vec!["4711".into()]);
+        for i in 0..(2 * KEEP + 5) {
+            activity.record(record(&format!("yes 4711 #{i}")));
+        }
+        let journal = std::fs::read_to_string(&path).unwrap();
+        assert!(journal.lines().count() <= 2 * KEEP);
+        assert!(!journal.contains("4711"));
+        assert_eq!(activity.recent(usize::MAX, |_| true).len(), KEEP);
+        let newest = &activity.recent(1, |_| true)[0];
+        assert_eq!(newest.text, format!("yes *** #{}", 2 * KEEP + 4));
+        assert_eq!(newest.trace[0], format!("said yes *** #{}", 2 * KEEP + 4));
+    }
+}

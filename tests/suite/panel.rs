@@ -1,0 +1,334 @@
+//! The ingress panel as a person uses it: a real headless Chromium opens it under an
+//! ingress-style path prefix (through a proxy that does what the Supervisor's does), types
+//! commands, clicks Approve and Deny, and reads the badges — against the real `homeclaw serve`
+//! and a real Home Assistant. Screenshots of each page land in `target/screenshots/`
+//! (docs/ keeps the committed copies).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use crate::common::browser::Browser;
+use crate::common::ha::{HaInstance, shared};
+use crate::common::homeclaw::{Homeclaw, config_for};
+use crate::common::scripted_llm::ScriptedLlm;
+use crate::suite::approvals::DOOR_TAKEN;
+
+const PREFIX: &str = "/api/hassio_ingress/Xy7_token";
+const LIGHT: &str = "light.bed_light";
+const DOOR: &str = "lock.kitchen_door";
+
+/// Forwards `PREFIX/…` to the panel with `X-Ingress-Path`, as the Supervisor's proxy does;
+/// anything else is 404.
+async fn ingress(State(panel): State<Arc<String>>, request: Request) -> Response {
+    let path = request.uri().path().to_owned();
+    let Some(rest) = path.strip_prefix(PREFIX) else {
+        return (axum::http::StatusCode::NOT_FOUND, "not ingress").into_response();
+    };
+    let query = request
+        .uri()
+        .query()
+        .map(|q| format!("?{q}"))
+        .unwrap_or_default();
+    let url = format!("{panel}{}{query}", if rest.is_empty() { "/" } else { rest });
+    let method = request.method().clone();
+    let content_type = request.headers().get("content-type").cloned();
+    let body = axum::body::to_bytes(request.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    let mut forward = reqwest::Client::new()
+        .request(method, url)
+        .header("x-ingress-path", PREFIX)
+        .body(body);
+    if let Some(ct) = content_type {
+        forward = forward.header("content-type", ct);
+    }
+    let answer = forward.send().await.unwrap();
+    let status = answer.status();
+    let content_type = answer.headers().get("content-type").cloned();
+    let bytes = answer.bytes().await.unwrap();
+    let mut response = Response::new(Body::from(bytes));
+    *response.status_mut() = status;
+    if let Some(ct) = content_type {
+        response.headers_mut().insert("content-type", ct);
+    }
+    response
+}
+
+async fn start_proxy(panel: String) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = axum::Router::new()
+        .fallback(ingress)
+        .with_state(Arc::new(panel));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{addr}")
+}
+
+async fn state_of(ha: &HaInstance, entity: &str) -> String {
+    let (_, state) = ha.rest("GET", &format!("/api/states/{entity}"), None).await;
+    state["state"].as_str().unwrap_or_default().to_owned()
+}
+
+async fn service(ha: &HaInstance, domain: &str, service: &str, entity: &str) {
+    let (status, _) = ha
+        .rest(
+            "POST",
+            &format!("/api/services/{domain}/{service}"),
+            Some(json!({"entity_id": entity})),
+        )
+        .await;
+    assert_eq!(status, 200);
+}
+
+fn shots() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots")
+}
+
+/// Types `text` into the chat and waits for its answer card; returns the card's index.
+async fn ask(browser: &mut Browser, text: &str) -> u64 {
+    let before = browser
+        .eval("document.querySelectorAll('#log .card').length")
+        .await
+        .as_u64()
+        .unwrap();
+    browser
+        .eval(&format!(
+            "document.getElementById('text').value = {text:?}; \
+             document.getElementById('ask').requestSubmit(); true"
+        ))
+        .await;
+    browser
+        .wait_for(&format!(
+            "document.querySelectorAll('#log .card').length > {before} && \
+             !document.querySelector('#log .card.pending')"
+        ))
+        .await;
+    let status = browser
+        .eval(&format!(
+            "{}.dataset.status || {}.textContent",
+            card(before),
+            card(before)
+        ))
+        .await;
+    assert!(
+        [
+            "done",
+            "approval_required",
+            "failed",
+            "clarification_required"
+        ]
+        .contains(&status.as_str().unwrap_or_default()),
+        "{text}: {status}"
+    );
+    before
+}
+
+fn card(index: u64) -> String {
+    format!("document.querySelectorAll('#log .card')[{index}]")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
+    let _door = DOOR_TAKEN.lock().await;
+    let ha = shared();
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = config_for(ha, &llm.openai_url(), &dir.path().join("sessions")).replace(
+        "agent:\n  fast_path: false\n  answer_from_verification: false\n",
+        "agent:\n  fast_path: true\n  answer_from_verification: true\n",
+    );
+    let server = Homeclaw::spawn(dir.path(), &config);
+    server.ready().await;
+    let panel = server.panel.clone().expect("the panel listens");
+    let proxy = start_proxy(format!("http://{panel}")).await;
+    service(ha, "light", "turn_off", LIGHT).await;
+    service(ha, "lock", "lock", DOOR).await;
+
+    let mut browser = Browser::launch(1000, 900).await;
+    browser.open(&format!("{proxy}{PREFIX}/?lang=en")).await;
+    // Every asset came through the prefix: the script ran and translated the page.
+    assert_eq!(
+        browser
+            .eval("document.querySelector('base').getAttribute('href')")
+            .await,
+        format!("{PREFIX}/")
+    );
+    browser
+        .wait_for("document.querySelector('nav a.active')?.textContent === 'Chat'")
+        .await;
+
+    // A typed command turns a real light on; the badge says verified.
+    let lit = ask(&mut browser, "turn on the bed light").await;
+    let badge = browser
+        .eval(&format!(
+            "{}.querySelector('.badge')?.textContent",
+            card(lit)
+        ))
+        .await;
+    assert_eq!(badge, "Verified");
+    assert_eq!(state_of(ha, LIGHT).await, "on");
+
+    // An unlock waits: Approve runs it once, a second click is refused.
+    let held = ask(&mut browser, "unlock the kitchen door").await;
+    assert_eq!(
+        browser
+            .eval(&format!("{}.dataset.status", card(held)))
+            .await,
+        "approval_required"
+    );
+    assert_eq!(state_of(ha, DOOR).await, "locked");
+    browser
+        .eval(&format!(
+            "{}.querySelector('button.approve').click(); true",
+            card(held)
+        ))
+        .await;
+    let first = browser
+        .wait_for(&format!(
+            "{}.querySelector('.answer')?.textContent",
+            card(held)
+        ))
+        .await;
+    assert!(first.as_str().unwrap().starts_with("Done"), "{first}");
+    assert_eq!(state_of(ha, DOOR).await, "unlocked");
+    browser
+        .eval(&format!(
+            "{}.querySelector('button.approve').click(); true",
+            card(held)
+        ))
+        .await;
+    let second = browser
+        .wait_for(&format!(
+            "{}.querySelector('.answer.refused')?.textContent",
+            card(held)
+        ))
+        .await;
+    assert!(
+        second.as_str().unwrap().contains("already used"),
+        "{second}"
+    );
+
+    // Deny leaves the lock locked.
+    service(ha, "lock", "lock", DOOR).await;
+    let denied = ask(&mut browser, "unlock the kitchen door").await;
+    browser
+        .eval(&format!(
+            "{}.querySelector('button.deny').click(); true",
+            card(denied)
+        ))
+        .await;
+    let answer = browser
+        .wait_for(&format!(
+            "{}.querySelector('.answer')?.textContent",
+            card(denied)
+        ))
+        .await;
+    assert!(answer.as_str().unwrap().starts_with("Declined"), "{answer}");
+    assert_eq!(state_of(ha, DOOR).await, "locked");
+    browser.screenshot(&shots().join("panel-chat.png")).await;
+
+    // Activity: every run from the panel, the approval exactly once, filterable.
+    browser
+        .eval("document.querySelector('nav a[data-tab=activity]').click(); true")
+        .await;
+    browser
+        .wait_for("document.querySelectorAll('#runs li.run').length >= 6")
+        .await;
+    let approvals = browser
+        .eval(
+            "[...document.querySelectorAll('#runs li.run')].map(li => li.querySelector('.text').textContent + ' ' + li.querySelectorAll('.chip')[1].textContent).filter(t => t.startsWith('approval '))",
+        )
+        .await;
+    assert_eq!(approvals.as_array().unwrap().len(), 2, "{approvals}");
+    browser
+        .eval("document.querySelector('#runs li.run').click(); true")
+        .await;
+    browser
+        .screenshot(&shots().join("panel-activity.png"))
+        .await;
+    browser
+        .eval(
+            "const s = document.getElementById('f-status'); s.value = 'approval_required'; \
+             s.dispatchEvent(new Event('change')); true",
+        )
+        .await;
+    let statuses = browser
+        .wait_for(
+            "(() => { const rows = [...document.querySelectorAll('#runs li.run')]; \
+             return rows.length === 2 && rows.map(r => r.querySelectorAll('.chip')[1].className); })()",
+        )
+        .await;
+    assert!(
+        statuses
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c.as_str().unwrap().contains("approval_required")),
+        "{statuses}"
+    );
+
+    // Stats: the plots are drawn from the same runs.
+    browser
+        .eval("document.querySelector('nav a[data-tab=stats]').click(); true")
+        .await;
+    let dots = browser
+        .wait_for("document.querySelectorAll('#charts svg circle').length")
+        .await;
+    assert!(dots.as_u64().unwrap() >= 4, "{dots}");
+    browser.screenshot(&shots().join("panel-stats.png")).await;
+
+    // On a phone, in Polish (Home Assistant's language setting, which the panel shares).
+    browser.resize(390, 844, true).await;
+    browser
+        .eval("localStorage.setItem('selectedLanguage', JSON.stringify('pl')); true")
+        .await;
+    browser.open(&format!("{proxy}{PREFIX}/")).await;
+    browser
+        .wait_for("document.querySelector('nav a.active')?.textContent === 'Czat'")
+        .await;
+    ask(&mut browser, "włącz bed light").await;
+    browser
+        .screenshot(&shots().join("panel-phone-pl.png"))
+        .await;
+    let width = browser
+        .eval("document.documentElement.scrollWidth")
+        .await
+        .as_u64()
+        .unwrap();
+    assert!(width <= 390, "the page is wider than the phone: {width}px");
+    assert_eq!(llm.requests().len(), 0, "the fast path took every command");
+    service(ha, "light", "turn_off", LIGHT).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_panel_refuses_anyone_but_the_ingress_proxy() {
+    let ha = shared();
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = config_for(ha, &llm.openai_url(), &dir.path().join("sessions")).replace(
+        "panel:\n  listen: 127.0.0.1:0\n",
+        "panel:\n  listen: 127.0.0.1:0\n  allowed_peers: [172.30.32.2]\n",
+    );
+    assert!(config.contains("172.30.32.2"), "{config}");
+    let server = Homeclaw::spawn(dir.path(), &config);
+    let panel = server.panel.clone().expect("the panel listens");
+    for (method, path) in [("GET", "/"), ("POST", "/api/command")] {
+        let request = reqwest::Client::new()
+            .request(method.parse().unwrap(), format!("http://{panel}{path}"));
+        let answer = request
+            .header("x-ingress-path", PREFIX)
+            .body(r#"{"text": "unlock the kitchen door"}"#)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 403, "{method} {path}");
+        let body: Value = answer.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "forbidden", "{body}");
+    }
+    assert!(server.log().contains("panel_addr"), "{}", server.log());
+}
