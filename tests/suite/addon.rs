@@ -298,3 +298,31 @@ fn the_panel_listens_on_the_ingress_port_for_the_ingress_proxy_alone() {
     assert!(local.allows("::ffff:127.0.0.1".parse().unwrap()));
     assert!(!local.allows("192.168.1.20".parse().unwrap()));
 }
+
+#[test]
+fn the_apparmor_profile_parses_and_confines_the_binary() {
+    let profile = root().join("apparmor.txt");
+    let text = std::fs::read_to_string(&profile).unwrap();
+    // The binary runs under a child profile that allows its own files, not everything.
+    assert!(
+        text.contains("/usr/bin/homeclaw cx -> homeclaw_bin"),
+        "{text}"
+    );
+    assert!(text.contains("profile homeclaw_bin"), "{text}");
+    let parser = Path::new("/usr/sbin/apparmor_parser");
+    assert!(
+        parser.exists(),
+        "apparmor_parser is missing: install Debian's apparmor package (.ci/run does)"
+    );
+    // -Q: compile only, never load into a kernel; -K: no cache.
+    let out = Command::new(parser)
+        .args(["-Q", "-K"])
+        .arg(&profile)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "apparmor_parser refused the profile:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
