@@ -16,70 +16,43 @@ use super::fastpath::Lang;
 use crate::secret::Secret;
 use crate::text::fold;
 
-/// The yes and no words that are Polish or German; the rest are English.
-const POLISH: [&str; 7] = [
-    "tak",
-    "potwierdzam",
-    "zatwierdzam",
-    "zgoda",
-    "nie",
-    "anuluj",
-    "odrzuc",
-];
-const GERMAN: [&str; 11] = [
-    "ja",
-    "jawohl",
-    "klar",
-    "bestatige",
-    "bestatigt",
-    "genehmigt",
-    "genehmige",
-    "freigeben",
-    "nein",
-    "abbrechen",
-    "ablehnen",
-];
-
-/// Words that approve, folded (en, pl, de).
-const YES: [&str; 22] = [
-    "yes",
-    "yeah",
-    "yep",
-    "sure",
-    "ok",
-    "okay",
-    "confirm",
-    "confirmed",
-    "approve",
-    "approved",
-    "tak",
-    "potwierdzam",
-    "zatwierdzam",
-    "zgoda",
-    "ja",
-    "jawohl",
-    "klar",
-    "bestatige",
-    "bestatigt",
-    "genehmigt",
-    "genehmige",
-    "freigeben",
-];
-
-/// Words that decline, folded (en, pl, de).
-const NO: [&str; 12] = [
-    "no",
-    "nope",
-    "cancel",
-    "deny",
-    "dont",
-    "nie",
-    "anuluj",
-    "odrzuc",
-    "nein",
-    "abbrechen",
-    "ablehnen",
-    "stopp",
+/// The words an answer starts with, folded: whether each approves (else it declines), and
+/// its language.
+const ANSWERS: [(&str, bool, Lang); 34] = [
+    ("yes", true, Lang::En),
+    ("yeah", true, Lang::En),
+    ("yep", true, Lang::En),
+    ("sure", true, Lang::En),
+    ("ok", true, Lang::En),
+    ("okay", true, Lang::En),
+    ("confirm", true, Lang::En),
+    ("confirmed", true, Lang::En),
+    ("approve", true, Lang::En),
+    ("approved", true, Lang::En),
+    ("tak", true, Lang::Pl),
+    ("potwierdzam", true, Lang::Pl),
+    ("zatwierdzam", true, Lang::Pl),
+    ("zgoda", true, Lang::Pl),
+    ("ja", true, Lang::De),
+    ("jawohl", true, Lang::De),
+    ("klar", true, Lang::De),
+    ("bestatige", true, Lang::De),
+    ("bestatigt", true, Lang::De),
+    ("genehmigt", true, Lang::De),
+    ("genehmige", true, Lang::De),
+    ("freigeben", true, Lang::De),
+    ("no", false, Lang::En),
+    ("nope", false, Lang::En),
+    ("cancel", false, Lang::En),
+    ("deny", false, Lang::En),
+    ("dont", false, Lang::En),
+    ("nie", false, Lang::Pl),
+    ("anuluj", false, Lang::Pl),
+    ("odrzuc", false, Lang::Pl),
+    ("nein", false, Lang::De),
+    ("abbrechen", false, Lang::De),
+    ("ablehnen", false, Lang::De),
+    ("stopp", false, Lang::De),
 ];
 
 /// Words before the answer that change nothing.
@@ -143,11 +116,10 @@ pub fn judge(text: &str, pin: Option<&Secret>, shared: bool) -> Verdict {
     if words.is_empty() || words.len() > MAX_ANSWER_WORDS {
         return Verdict::NotAnAnswer;
     }
-    if NO.contains(&words[0]) {
-        return Verdict::Decline;
-    }
-    if !YES.contains(&words[0]) {
-        return Verdict::NotAnAnswer;
+    match answer_word(words[0]) {
+        None => return Verdict::NotAnAnswer,
+        Some((false, _)) => return Verdict::Decline,
+        Some((true, _)) => {}
     }
     let spoken = spoken_digits(&words);
     match pin {
@@ -162,11 +134,18 @@ pub fn judge(text: &str, pin: Option<&Secret>, shared: bool) -> Verdict {
 /// The language of the answer's yes or no word ("tak" is Polish, "ja" German).
 pub fn answer_lang(text: &str) -> Lang {
     let folded = fold(text);
-    match answer_words(&folded).first() {
-        Some(w) if POLISH.contains(w) => Lang::Pl,
-        Some(w) if GERMAN.contains(w) => Lang::De,
-        _ => Lang::En,
-    }
+    answer_words(&folded)
+        .first()
+        .and_then(|w| answer_word(w))
+        .map_or(Lang::En, |(_, lang)| lang)
+}
+
+/// Whether `word` approves and in which language, if it is a yes or a no.
+fn answer_word(word: &str) -> Option<(bool, Lang)> {
+    ANSWERS
+        .iter()
+        .find(|(w, _, _)| *w == word)
+        .map(|(_, yes, lang)| (*yes, *lang))
 }
 
 fn answer_words(folded: &str) -> Vec<&str> {

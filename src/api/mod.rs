@@ -168,13 +168,22 @@ pub(crate) async fn redact_errors(
     Response::from_parts(parts, Body::from(clean))
 }
 
-/// Serves until `shutdown` resolves, then lets in-flight requests finish.
+/// Serves the API until `shutdown` resolves, then lets in-flight requests finish.
 pub async fn serve(
     state: Arc<ApiState>,
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    serve_router(router(state), listener, shutdown).await
+}
+
+/// Serves `router` (the API's or the panel's) with each request's peer address known.
+pub(crate) async fn serve_router(
+    router: Router,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = router.into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await

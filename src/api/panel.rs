@@ -63,10 +63,7 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
+    super::serve_router(router(state), listener, shutdown).await
 }
 
 async fn only_allowed_peers(

@@ -49,6 +49,15 @@ async fn lock_door(ha: &HaInstance) {
     assert_eq!(door(ha).await, "locked");
 }
 
+/// The approval can no longer run, and the door stayed locked.
+async fn spent_and_locked(server: &Homeclaw, ha: &HaInstance, id: &str) {
+    let (status, _) = server
+        .post_json("/api/approve", &json!({"approval_id": id}))
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(door(ha).await, "locked");
+}
+
 async fn say(server: &Homeclaw, session: &str, text: &str) -> Value {
     let (status, body) = server
         .post_json(
@@ -135,11 +144,7 @@ async fn a_pin_approves_in_the_same_conversation_and_nowhere_else() {
             .starts_with("In Ordnung"),
         "{declined}"
     );
-    let (status, _) = server
-        .post_json("/api/approve", &json!({"approval_id": id}))
-        .await;
-    assert_eq!(status, 409);
-    assert_eq!(door(ha).await, "locked");
+    spent_and_locked(&server, ha, &id).await;
     assert_eq!(
         llm.requests().len(),
         1,
@@ -341,10 +346,6 @@ async fn notifications_announce_held_actions_and_their_buttons_answer_them() {
             .starts_with("Declined"),
         "{declined}"
     );
-    let (status, _) = server
-        .post_json("/api/approve", &json!({"approval_id": id}))
-        .await;
-    assert_eq!(status, 409);
-    assert_eq!(door(ha).await, "locked");
+    spent_and_locked(&server, ha, &id).await;
     assert_eq!(llm.requests().len(), 0);
 }
