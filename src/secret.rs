@@ -110,6 +110,23 @@ pub fn redact(text: &str, secrets: &[String]) -> String {
     out
 }
 
+/// [`redact`] applied to every string (keys stay) of a JSON document: for records written to
+/// disk whose every field may carry what a person typed.
+pub fn redact_json(value: &mut serde_json::Value, secrets: &[String]) {
+    match value {
+        serde_json::Value::String(text) => *text = redact(text, secrets),
+        serde_json::Value::Array(items) => {
+            items.iter_mut().for_each(|item| redact_json(item, secrets));
+        }
+        serde_json::Value::Object(fields) => {
+            fields
+                .values_mut()
+                .for_each(|item| redact_json(item, secrets));
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@
 //! - Bounded: the newest [`KEEP`] records in memory; the journal (`.activity.jsonl` beside the
 //!   sessions) is rewritten down to them when it grows past twice that, and read back at start,
 //!   so a restart keeps the history.
-//! - No secret is recorded: every text passes through [`crate::secret::redact`] with the
+//! - No secret is recorded: every string field passes through [`crate::secret::redact`] with the
 //!   configured secrets (the approval PIN among them).
 //! - A journal that cannot be written is logged once per failure; the records stay in memory.
 
@@ -147,12 +147,16 @@ impl Activity {
         }
     }
 
-    pub fn record(&self, mut record: Record) {
-        record.text = crate::secret::redact(&record.text, &self.secrets);
-        record.reply = crate::secret::redact(&record.reply, &self.secrets);
-        for line in &mut record.trace {
-            *line = crate::secret::redact(line, &self.secrets);
-        }
+    pub fn record(&self, record: Record) {
+        // Every field, not only the texts: an approval id, a session id or a service field
+        // is whatever the caller sent, and may be a pasted token.
+        let record = match serde_json::to_value(&record) {
+            Ok(mut value) => {
+                crate::secret::redact_json(&mut value, &self.secrets);
+                serde_json::from_value(value).unwrap_or(record)
+            }
+            Err(_) => record,
+        };
         let mut records = self.records.lock().unwrap_or_else(PoisonError::into_inner);
         records.push_back(record.clone());
         if records.len() > KEEP {
@@ -265,5 +269,22 @@ mod tests {
         let newest = &activity.recent(1, |_| true)[0];
         assert_eq!(newest.text, format!("yes *** #{}", 2 * KEEP + 4));
         assert_eq!(newest.trace[0], format!("said yes *** #{}", 2 * KEEP + 4));
+    }
+
+    #[test]
+    fn ids_a_caller_sent_are_redacted_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".activity.jsonl");
+        let activity = Activity::open(&path, vec!["hunter2-token".into()]);
+        let mut pasted = record("approve");
+        pasted.approval_id = Some("hunter2-token".into());
+        pasted.session_id = Some("sk-proj-ABCDEFGH12345678".into());
+        activity.record(pasted);
+        let journal = std::fs::read_to_string(&path).unwrap();
+        assert!(!journal.contains("hunter2"), "{journal}");
+        assert!(!journal.contains("ABCDEFGH"), "{journal}");
+        let newest = &activity.recent(1, |_| true)[0];
+        assert_eq!(newest.approval_id.as_deref(), Some("***"));
+        assert_eq!(newest.text, "approve");
     }
 }
