@@ -25,7 +25,7 @@ impl Agent<'_> {
         });
         let language = |lang: Lang| self.language.as_deref().map_or(lang, Lang::from_tag);
         match plan {
-            Plan::Model => None,
+            Plan::Model => self.nothing_to_act_on(command, history, state),
             Plan::Answer { text, lang } => {
                 if self.language.is_some() && language(lang) != lang {
                     return None;
@@ -90,6 +90,40 @@ impl Agent<'_> {
                 Some(Ok((RunStatus::Done, text)))
             }
         }
+    }
+
+    /// An action whose words point at nothing: answered at once ([`fastpath::unmatched`]),
+    /// only where the model could not do better: `agent.named_targets` on, and no device the
+    /// person spoke to whose own entities the model might use.
+    fn nothing_to_act_on(
+        &self,
+        command: &str,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Option<Result<(RunStatus, String), CallEnd>> {
+        if !self.cfg.named_targets {
+            return None;
+        }
+        let said = super::run::recent_commands(history);
+        let unmatched = with_registry(self.home, |r| {
+            let speaker_has_entities = self
+                .device_id
+                .as_deref()
+                .is_some_and(|device| r.entities().any(|e| e.device_id.as_deref() == Some(device)));
+            if speaker_has_entities {
+                return None;
+            }
+            fastpath::unmatched(&said, r)
+        })?;
+        let text = reply::nothing_found(&unmatched, self.reply_lang(command));
+        state
+            .trace
+            .push("fast path: the words point at nothing HomeClaw may act on");
+        history.push(Message::assistant(text.clone()));
+        Some(Ok((
+            RunStatus::Failed("nothing in the home matches the words".into()),
+            text,
+        )))
     }
 
     /// One round trip: when the command asked for one action and every call of this round was

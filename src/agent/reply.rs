@@ -3,7 +3,7 @@
 //! model's word alone, so no reply can say an action happened that did not.
 
 use super::approval::PendingAction;
-use super::fastpath::{FastCall, Lang};
+use super::fastpath::{FastCall, Lang, Unmatched};
 use super::verify::ActionReport;
 use crate::ha::registry::Hidden;
 
@@ -95,6 +95,31 @@ pub fn nothing_done(model_text: &str, lang: Lang, hidden: Option<&(Hidden, Strin
         lead.to_owned()
     } else {
         format!("{lead} {text}")
+    }
+}
+
+/// An action whose words point at nothing HomeClaw may use: what was not found, in the
+/// person's own words (quoted, so no grammatical case has to agree), or why the device they
+/// named is kept from HomeClaw.
+pub fn nothing_found(unmatched: &Unmatched, lang: Lang) -> String {
+    match unmatched {
+        Unmatched::Hidden { reason, name } => {
+            nothing_done("", lang, Some(&(*reason, name.clone())))
+        }
+        Unmatched::Nothing { words } => match lang {
+            Lang::En => format!(
+                "I found nothing in Home Assistant that \"{words}\" could mean, so I did not \
+                 change anything."
+            ),
+            Lang::Pl => format!(
+                "Nie znalazłem w Home Assistant niczego, co pasuje do „{words}”, więc niczego \
+                 nie zmieniłem."
+            ),
+            Lang::De => format!(
+                "Ich habe in Home Assistant nichts gefunden, was „{words}“ sein könnte, und \
+                 nichts geändert."
+            ),
+        },
     }
 }
 
@@ -246,6 +271,7 @@ fn done_words(service: &str) -> (&'static str, &'static str, &'static str) {
         ),
         "pause" | "media_pause" => ("Paused", "Wstrzymano", "Pausiert"),
         "media_play" => ("Resumed", "Wznowiono", "Fortgesetzt"),
+        "media_stop" => ("Stopped", "Zatrzymano", "Gestoppt"),
         "media_next_track" => (
             "Skipped to the next track on",
             "Następny utwór na",
@@ -256,10 +282,11 @@ fn done_words(service: &str) -> (&'static str, &'static str, &'static str) {
     }
 }
 
-/// The percentage a call sets, if it sets one.
-fn percent_of(call: &FastCall) -> Option<String> {
+/// The value a call sets, as the person would say it ("50%", "21°", "heat mode"), if it sets
+/// one.
+fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
     let data = &call.data;
-    ["brightness_pct", "position", "percentage"]
+    let percent = ["brightness_pct", "position", "percentage"]
         .iter()
         .find_map(|k| data.get(k).and_then(serde_json::Value::as_u64))
         .map(|n| n.to_string())
@@ -267,7 +294,29 @@ fn percent_of(call: &FastCall) -> Option<String> {
             data.get("volume_level")
                 .and_then(serde_json::Value::as_f64)
                 .map(|v| format!("{}", (v * 100.0).round()))
-        })
+        });
+    if let Some(n) = percent {
+        return Some(format!("{n}%"));
+    }
+    if let Some(t) = data.get("temperature").and_then(serde_json::Value::as_f64) {
+        return Some(format!("{t}°"));
+    }
+    let mode = data.get("hvac_mode").and_then(serde_json::Value::as_str)?;
+    let (en, pl, de) = match mode {
+        "heat" => ("heating", "grzanie", "Heizen"),
+        "cool" => ("cooling", "chłodzenie", "Kühlen"),
+        "dry" => ("drying", "osuszanie", "Entfeuchten"),
+        "auto" => ("auto", "tryb automatyczny", "Automatik"),
+        other => (other, other, other),
+    };
+    Some(
+        match lang {
+            Lang::En => en,
+            Lang::Pl => pl,
+            Lang::De => de,
+        }
+        .to_owned(),
+    )
 }
 
 /// The reply to a command the fast path carried out, written from what Home Assistant showed
@@ -334,10 +383,10 @@ pub fn from_verification(
             });
             continue;
         }
-        out.push(match (percent_of(call), lang) {
-            (Some(n), Lang::En) => format!("Set {list} to {n}%."),
-            (Some(n), Lang::Pl) => format!("Ustawiono {list} na {n}%."),
-            (Some(n), Lang::De) => format!("{list} auf {n}% eingestellt."),
+        out.push(match (setting_of(call, lang), lang) {
+            (Some(n), Lang::En) => format!("Set {list} to {n}."),
+            (Some(n), Lang::Pl) => format!("Ustawiono {list} na {n}."),
+            (Some(n), Lang::De) => format!("{list} auf {n} eingestellt."),
             (None, Lang::En) => format!("{en} {list}."),
             (None, Lang::Pl) => format!("{pl}: {list}."),
             (None, Lang::De) => format!("{de}: {list}."),

