@@ -340,6 +340,11 @@ pub(super) fn degrees(words: &[String]) -> Option<(u8, Vec<usize>)> {
     })
 }
 
+/// Verbs that only say which way a temperature goes.
+const TEMPERATURE_VERBS: [&str; 10] = [
+    "heat", "warm", "cool", "up", "podgrzej", "ogrzej", "schlodz", "heize", "warme", "kuhle",
+];
+
 /// The folded words, and the index of the word a raw `%` followed.
 pub(super) fn words_of(text: &str) -> (Vec<String>, Option<usize>) {
     let mut words = Vec::new();
@@ -424,7 +429,16 @@ pub(super) fn intent(
         && percent.is_none()
     {
         // "set the heating to 21 degrees", "ustaw termostat na 21 stopni": the number says what.
-        let unit = words[at[at.len() - 1]].as_str();
+        // "Heat up the sauna to 90 degrees": with a temperature, a heating verb only says how.
+        let mut at = at;
+        at.extend(
+            words
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| TEMPERATURE_VERBS.contains(&w.as_str()))
+                .map(|(i, _)| i),
+        );
+        let unit = words[at[1]].as_str();
         let lang = match unit {
             "stopni" | "stopnie" | "stopnia" => Lang::Pl,
             "grad" => Lang::De,

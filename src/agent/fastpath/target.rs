@@ -241,6 +241,26 @@ const SPECIFIC_KINDS: [(&str, &str); 12] = [
     ("steckdose", "outlet"),
 ];
 
+/// Words that say where: the word after "in", "w", "im" or "in der" (an article between
+/// allowed).
+fn place_words(words: &[String]) -> Vec<String> {
+    const IN: [&str; 6] = ["in", "inside", "w", "we", "im", "at"];
+    const ARTICLES: [&str; 5] = ["the", "der", "dem", "die", "den"];
+    let mut places = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if !IN.contains(&w.as_str()) {
+            continue;
+        }
+        let next = words[i + 1..]
+            .iter()
+            .find(|n| !ARTICLES.contains(&n.as_str()));
+        if let Some(place) = next {
+            places.push(place.clone());
+        }
+    }
+    places
+}
+
 /// Whether a person's words point at this entity. A model's service call must pass this: held
 /// to real ids, a small model otherwise picks a real but unrelated device for one the home
 /// does not have ("turn on the sauna" → the air conditioner, "the garage light" → the garage
@@ -311,10 +331,13 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
             .chain(&hay.area)
             .any(|w| word_matches(q, w))
     };
+    // A word after "in" says where, even one that is also a kind ("the TV in the garage" is
+    // not the garage door).
+    let places = place_words(&words);
     let informative: Vec<&String> = query
         .words
         .iter()
-        .filter(|q| domain_of_word(q).is_none())
+        .filter(|q| domain_of_word(q).is_none() || places.contains(q))
         .filter(|q| registry.entities().any(|e| in_hay(e, q)))
         .collect();
     if !informative.is_empty() {

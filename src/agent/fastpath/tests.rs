@@ -953,3 +953,51 @@ fn thermostats_take_modes_they_list_and_temperatures_they_accept() {
     );
     assert_eq!(plan("set the ecobee to 21 degrees", &registry), Plan::Model);
 }
+
+#[test]
+fn a_place_after_in_and_a_heating_verb_do_not_stand_for_a_device() {
+    let mut registry = home(&[
+        ("media_player.lounge_tv", "Lounge Room", "living_room"),
+        ("cover.garage_door", "Garage Door", "garage"),
+    ]);
+    for (id, name, class) in [
+        ("media_player.lounge_tv", "Lounge Room", "tv"),
+        ("cover.garage_door", "Garage Door", "garage"),
+    ] {
+        registry.apply_state_changed(&json!({"entity_id": id,
+            "new_state": {"entity_id": id, "state": "off",
+                "attributes": {"friendly_name": name, "device_class": class},
+                "last_changed": "2026-01-01T00:00:01+00:00",
+                "last_updated": "2026-01-01T00:00:01+00:00"}}));
+    }
+    let tv = registry.get("media_player.lounge_tv").unwrap().clone();
+    assert!(points_at("turn on the TV", &tv, &registry));
+    assert!(!points_at("turn on the TV in the garage", &tv, &registry));
+    assert_eq!(
+        unmatched(&["turn on the TV in the garage".to_owned()], &registry),
+        Some(Unmatched::Nothing {
+            words: "TV in the garage".into()
+        })
+    );
+    assert_eq!(
+        unmatched(
+            &["heat up the sauna to 90 degrees".to_owned()],
+            &thermostats()
+        ),
+        Some(Unmatched::Nothing {
+            words: "sauna".into()
+        })
+    );
+    assert_eq!(
+        plan("warm up the Hvac to 23 degrees", &thermostats()),
+        Plan::Act {
+            calls: vec![FastCall {
+                domain: "climate".into(),
+                service: "set_temperature".into(),
+                entity_ids: vec!["climate.hvac".into()],
+                data: json!({"temperature": 23}),
+            }],
+            lang: Lang::En
+        }
+    );
+}
