@@ -255,10 +255,21 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
         } else {
             // "Set the volume to 0%" said to a speaker: that speaker.
             let near = nearest(&all, device_id, registry);
-            if near.len() != 1 {
+            if near.len() == 1 {
+                near
+            } else if near.is_empty()
+                && (2..=MAX_NAMED).contains(&all.len())
+                && all.iter().all(|(e, ..)| e.domain() == all[0].0.domain())
+            {
+                // Said to no device of them, with a few alike: which one.
+                let names: Vec<String> = all.iter().map(|(e, ..)| e.name.clone()).collect();
+                return Plan::Ask {
+                    question: which_question(&names, lang),
+                    lang,
+                };
+            } else {
                 return Plan::Model;
             }
-            near
         }
     } else {
         let covering: Vec<_> = able.iter().filter(|(e, ..)| covers(e, &query)).collect();

@@ -162,10 +162,16 @@ fn the_volume_said_to_a_speaker_is_that_speakers() {
             "{device}"
         );
     }
-    // Two speakers and nobody knows which one is meant: the model decides.
-    assert!(matches!(plan("Set the volume to 0%", &home()), Plan::Model));
+    // Two speakers and nobody knows which one is meant: which one, naming them.
+    let Plan::Ask { question, .. } = plan("Set the volume to 0%", &home()) else {
+        panic!("expected a question");
+    };
+    assert!(
+        question.contains("Nest Hub") && question.contains("Smart Speaker"),
+        "{question}"
+    );
     assert!(matches!(
         plan_from("Set the volume to 0%", &home(), Some("satellite_attic")),
-        Plan::Model
+        Plan::Ask { .. }
     ));
 }
