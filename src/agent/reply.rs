@@ -91,11 +91,67 @@ pub fn nothing_done(model_text: &str, lang: Lang, hidden: Option<&(Hidden, Strin
         return format!("{lead} {}", hidden_words(*reason, name, lang));
     }
     let text = model_text.trim();
-    if text.is_empty() || super::honesty::claims_action_or_observation(text) {
+    let foreign = written_in(text).is_some_and(|written| written != lang);
+    if text.is_empty() || foreign || super::honesty::claims_action_or_observation(text) {
         lead.to_owned()
     } else {
         format!("{lead} {text}")
     }
+}
+
+/// Small words only one of our languages has, folded as `text::fold` folds them.
+const OWN_WORDS: [(Lang, &[&str]); 3] = [
+    (
+        Lang::En,
+        &[
+            "the", "could", "not", "did", "was", "have", "has", "found", "find", "there", "named",
+            "any", "with", "you", "this", "that", "is", "are", "no", "it",
+        ],
+    ),
+    (
+        Lang::Pl,
+        &[
+            "nie",
+            "sie",
+            "jest",
+            "ze",
+            "nic",
+            "niczego",
+            "moglem",
+            "moge",
+            "znalazlem",
+            "czy",
+            "jak",
+            "ale",
+            "tego",
+            "tej",
+            "ten",
+            "zadnego",
+            "zadnej",
+        ],
+    ),
+    (
+        Lang::De,
+        &[
+            "ich", "nicht", "habe", "der", "die", "das", "und", "ist", "kein", "keine", "konnte",
+            "gefunden", "nichts", "ein", "eine", "den", "mit", "es",
+        ],
+    ),
+];
+
+/// The language a model's sentence is plainly written in, by its small words; `None` when
+/// it is too short or mixed to tell. A small model often explains itself in English whatever
+/// the person spoke, and half a reply in another language is no answer.
+fn written_in(text: &str) -> Option<Lang> {
+    let folded = crate::text::fold(text);
+    let words: Vec<&str> = folded.split_whitespace().collect();
+    let mut counts: Vec<(usize, Lang)> = OWN_WORDS
+        .iter()
+        .map(|(lang, own)| (words.iter().filter(|w| own.contains(w)).count(), *lang))
+        .collect();
+    counts.sort_by_key(|count| std::cmp::Reverse(count.0));
+    let ((best, lang), (second, _)) = (counts[0], counts[1]);
+    (best >= 2 && best > second * 2).then_some(lang)
 }
 
 /// An action whose words point at nothing HomeClaw may use: what was not found, in the
@@ -444,5 +500,43 @@ mod tests {
             "Dry run: I would call light.turn_on on Bed Light; nothing was changed."
         );
         assert!(!super::super::honesty::claims_action(&reply));
+    }
+
+    #[test]
+    fn a_model_explanation_in_another_language_is_left_out() {
+        let english = "I could not find the light named Kitchen Lights. Nothing was changed.";
+        assert_eq!(
+            nothing_done(english, Lang::Pl, None),
+            "Niczego nie zmieniłem."
+        );
+        assert_eq!(
+            nothing_done(english, Lang::En, None),
+            format!("I did not change anything. {english}")
+        );
+        let german = "Ich konnte den Kaffee nicht finden.";
+        assert_eq!(
+            nothing_done(german, Lang::De, None),
+            format!("Ich habe nichts geändert. {german}")
+        );
+        assert_eq!(
+            nothing_done(german, Lang::En, None),
+            "I did not change anything."
+        );
+        let polish = "Nie mogłem znaleźć lampy w sypialni.";
+        assert_eq!(
+            nothing_done(polish, Lang::Pl, None),
+            format!("Niczego nie zmieniłem. {polish}")
+        );
+    }
+
+    #[test]
+    fn a_short_or_mixed_text_has_no_language_of_its_own() {
+        assert_eq!(written_in("Which one?"), None);
+        assert_eq!(written_in("Kitchen Lights"), None);
+        assert_eq!(written_in("ich habe the light"), None);
+        assert_eq!(
+            written_in("Czy chodzi ci o lampę, czy o wentylator?"),
+            Some(Lang::Pl)
+        );
     }
 }
