@@ -15,7 +15,7 @@ use super::fastpath::points_at;
 use super::guards::Verdict;
 use super::home::with_registry;
 use super::normalize::{call_hash, normalise_args, result_hash};
-use super::state::{Agent, CallEnd, RunState};
+use super::state::{Agent, CallEnd, Observed, RunState};
 use super::tools::{ToolKind, ToolOutput, ValidCall};
 use super::truncate::truncate;
 use super::verify::{ActionReport, before_states, target_entities, verify};
@@ -245,6 +245,9 @@ impl Agent<'_> {
                     state.trace.push(format!("{} {normalised}: ok", call.name));
                     if kind == ToolKind::GetState {
                         state.reads += 1;
+                        state
+                            .observed
+                            .extend(Observed::from_result(&output.content));
                     }
                 }
                 let limit = self

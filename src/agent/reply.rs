@@ -3,7 +3,8 @@
 //! model's word alone, so no reply can say an action happened that did not.
 
 use super::approval::PendingAction;
-use super::fastpath::{FastCall, Lang, Unmatched};
+use super::fastpath::{FastCall, Lang, Unmatched, state_line};
+use super::state::Observed;
 use super::verify::ActionReport;
 use crate::ha::registry::Hidden;
 
@@ -97,6 +98,21 @@ pub fn nothing_done(model_text: &str, lang: Lang, hidden: Option<&(Hidden, Strin
     } else {
         format!("{lead} {text}")
     }
+}
+
+/// What the run's reads showed, in place of a reply that said otherwise.
+pub(super) fn from_reads(observed: &[Observed], lang: Lang) -> String {
+    let lines: Vec<String> = observed
+        .iter()
+        .map(|o| {
+            let value = match &o.unit {
+                Some(unit) => format!("{} {unit}", o.state),
+                None => o.state.clone(),
+            };
+            state_line(&o.name, &value, lang)
+        })
+        .collect();
+    format!("{}.", lines.join("; "))
 }
 
 /// Small words only one of our languages has, folded as `text::fold` folds them.

@@ -17,7 +17,7 @@ use super::fastpath;
 use super::guards::{CircuitBreaker, LoopDetector, Verdict};
 use super::home::with_registry;
 use super::honesty::{
-    asks_question, claims_action, claims_action_or_observation, echoes_internal_note,
+    asks_question, claims_action, claims_action_or_observation, contradicts, echoes_internal_note,
     is_call_as_text, needs_tools,
 };
 use super::prompt::{grounding, speaker_line, system_prompt};
@@ -99,9 +99,28 @@ impl Agent<'_> {
         result
     }
 
+    /// A reply that says a device is the opposite of what the run read is replaced by what
+    /// was read: "The kitchen lights are on." after `get_state` showed off never reaches the
+    /// person. A question back ("shall I open it?") is left alone.
+    fn held_to_reads(&self, state: &mut RunState, text: String, command: &str) -> String {
+        let observed: Vec<(&str, &str)> = state
+            .observed
+            .iter()
+            .map(|o| (o.name.as_str(), o.state.as_str()))
+            .collect();
+        if asks_question(&text) || !contradicts(&text, &observed) {
+            return text;
+        }
+        state
+            .trace
+            .push("the reply said the opposite of what was read; answered from the reads");
+        reply::from_reads(&state.observed, self.reply_lang(command))
+    }
+
     async fn run_inner(&self, history: &mut Vec<Message>) -> RunResult {
         let mut state = RunState {
             reads: 0,
+            observed: Vec::new(),
             detector: LoopDetector::new(self.cfg.loop_detection.clone()),
             breaker: CircuitBreaker::default(),
             stats: Stats::default(),
@@ -329,6 +348,7 @@ impl Agent<'_> {
                         reply,
                     );
                 }
+                let text = self.held_to_reads(&mut state, text, &command);
                 let reply = reply::honest(text, &state.actions);
                 return finish(state, RunStatus::Done, reply);
             }
@@ -465,6 +485,7 @@ impl Agent<'_> {
                         .push("the final answer could not be passed on; said what was done");
                     reply::fallback_summary(&state.actions)
                 } else {
+                    let text = self.held_to_reads(&mut state, text, &command_of(history));
                     reply::honest(text, &state.actions)
                 };
                 let status = if verified || state.reads > 0 {

@@ -640,3 +640,35 @@ async fn an_action_on_something_the_home_does_not_have_is_answered_without_the_m
     let result = run_with(&model, &home, &cfg, &mut history).await;
     assert_eq!(result.stats.rounds, 1, "{:?}", result.trace);
 }
+
+#[tokio::test]
+async fn a_reply_saying_the_opposite_of_a_read_is_answered_from_the_read() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.set_state("light.kitchen_lights", "off");
+    let read = || {
+        calls_reply(
+            "1",
+            &[("get_state", json!({"entity_id": "light.kitchen_lights"}))],
+        )
+    };
+    let model = ScriptedModel::new(vec![read(), text_reply("The kitchen lights are on.")]);
+    let mut history = vec![Message::user("are the kitchen lights on?")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(result.reply, "Kitchen Lights is off.");
+    assert!(
+        result
+            .trace
+            .iter()
+            .any(|t| t.contains("opposite of what was read"))
+    );
+    // In the person's language, and a reply that agrees with the read is passed on as written.
+    let model = ScriptedModel::new(vec![read(), text_reply("Ja, das Licht ist an.")]);
+    let mut history = vec![Message::user("Ist das Küchenlicht an?")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.reply, "Kitchen Lights ist aus.");
+    let model = ScriptedModel::new(vec![read(), text_reply("No, the kitchen lights are off.")]);
+    let mut history = vec![Message::user("are the kitchen lights on?")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.reply, "No, the kitchen lights are off.");
+}

@@ -171,9 +171,34 @@ pub(super) enum CallEnd {
     Approval(Box<PendingAction>),
 }
 
+/// One entity as a `get_state` read showed it.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Observed {
+    pub(super) name: String,
+    pub(super) state: String,
+    pub(super) unit: Option<String>,
+}
+
+impl Observed {
+    /// From a `get_state` result (`name`, `state`, `attributes.unit_of_measurement`).
+    pub(super) fn from_result(content: &str) -> Option<Self> {
+        let value: serde_json::Value = serde_json::from_str(content).ok()?;
+        Some(Self {
+            name: value.get("name")?.as_str()?.to_owned(),
+            state: value.get("state")?.as_str()?.to_owned(),
+            unit: value
+                .pointer("/attributes/unit_of_measurement")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned),
+        })
+    }
+}
+
 pub(super) struct RunState {
     /// Successful state reads (`get_state`): what lets a reply say how things are.
     pub(super) reads: u32,
+    /// What those reads showed, so a reply that says otherwise is caught.
+    pub(super) observed: Vec<Observed>,
     pub(super) detector: LoopDetector,
     pub(super) breaker: CircuitBreaker,
     pub(super) stats: Stats,

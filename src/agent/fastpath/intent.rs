@@ -211,6 +211,15 @@ pub(super) const QUESTION_WORDS: [&str; 16] = [
     "sind", "welche", "wie",
 ];
 
+/// The language a question is in, from its first word.
+pub(super) fn question_lang(first: &str) -> Lang {
+    match first {
+        "czy" | "jaka" | "jaki" | "ile" | "ktore" => Lang::Pl,
+        "ist" | "sind" | "wie" | "welche" | "welcher" => Lang::De,
+        _ => Lang::En,
+    }
+}
+
 /// Verbs for watering ("water the garden", "podlej ogród", "gieße den Garten"): the first
 /// word of a command that only a valve answers.
 pub(super) const WATERING: [&str; 6] =
@@ -503,9 +512,16 @@ pub fn is_single_action(text: &str) -> bool {
     is_action(text) && !text.contains(',') && !words.iter().any(|w| JOINERS.contains(&w.as_str()))
 }
 
-/// The language a command's intent words are in (English when none is recognised).
+/// The language a command's question word or intent words are in (English when none is
+/// recognised).
 pub fn language_of(text: &str) -> Lang {
     let (words, percent_at) = words_of(text);
+    if let Some(first) = words
+        .first()
+        .filter(|w| QUESTION_WORDS.contains(&w.as_str()))
+    {
+        return question_lang(first);
+    }
     if let Some((_, lang, _)) = intent(&words, percent_at) {
         return lang;
     }

@@ -28,6 +28,7 @@ use intent::{
 };
 pub use intent::{Lang, is_action, is_single_action, language_of};
 use question::{answer, same_place};
+pub use question::{state_line, state_named};
 pub use target::points_at;
 use target::{covers, named, query_of, word_matches};
 use todo::add_item;

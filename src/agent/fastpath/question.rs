@@ -1,7 +1,7 @@
 //! Plain questions about the state of named things, answered from the live registry.
 
 use super::Plan;
-use super::intent::{FILLER, Lang, QUESTION_WORDS, words_of};
+use super::intent::{FILLER, Lang, QUESTION_WORDS, question_lang, words_of};
 use super::target::{covers, named, query_of, word_matches};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
@@ -60,23 +60,56 @@ pub(super) const STATE_WORDS: [(&str, &[&str]); 8] = [
         &["unlocked", "odblokowane", "odblokowany", "entriegelt"],
     ),
     ("playing", &["playing", "gra", "spielt"]),
-    ("paused", &["paused", "wstrzymany", "pausiert"]),
+    (
+        "paused",
+        &["paused", "wstrzymany", "wstrzymane", "pausiert"],
+    ),
 ];
+
+/// The state a word says ("aus", "zamknięte" folded, "locked"), as Home Assistant writes it.
+pub fn state_named(word: &str) -> Option<&'static str> {
+    STATE_WORDS
+        .iter()
+        .find(|(_, forms)| forms.contains(&word))
+        .map(|(state, _)| *state)
+}
+
+/// "Kitchen Lights is off", in the person's language (Polish without a verb, so no case or
+/// gender has to agree with a name we do not decline).
+pub fn state_line(name: &str, value: &str, lang: Lang) -> String {
+    let value = state_word(value, lang);
+    match lang {
+        Lang::De => format!("{name} ist {value}"),
+        Lang::Pl => format!("{name}: {value}"),
+        Lang::En => format!("{name} is {value}"),
+    }
+}
+
+/// A state Home Assistant writes in English ("off", "locked"), as the person's language says
+/// it; anything else (a number, a state we have no word for) as it is.
+fn state_word(state: &str, lang: Lang) -> &str {
+    const WORDS: [(&str, &str, &str); 8] = [
+        ("on", "włączone", "an"),
+        ("off", "wyłączone", "aus"),
+        ("open", "otwarte", "offen"),
+        ("closed", "zamknięte", "geschlossen"),
+        ("locked", "zablokowane", "verriegelt"),
+        ("unlocked", "odblokowane", "entriegelt"),
+        ("playing", "gra", "spielt"),
+        ("paused", "wstrzymane", "pausiert"),
+    ];
+    match (WORDS.iter().find(|(en, ..)| *en == state), lang) {
+        (Some((_, pl, _)), Lang::Pl) => pl,
+        (Some((.., de)), Lang::De) => de,
+        _ => state,
+    }
+}
 
 /// Question words and the verbs around them, which name nothing in the home.
 pub(super) const QUESTION_FILLER: [&str; 20] = [
     "what", "whats", "s", "is", "are", "how", "high", "much", "which", "czy", "jaka", "jaki",
     "jest", "sa", "ile", "wie", "hoch", "ist", "sind", "welche",
 ];
-
-/// The language a question is in, from its first word.
-pub(super) fn question_lang(first: &str) -> Lang {
-    match first {
-        "czy" | "jaka" | "jaki" | "ile" | "ktore" => Lang::Pl,
-        "ist" | "sind" | "wie" | "welche" | "welcher" => Lang::De,
-        _ => Lang::En,
-    }
-}
 
 /// A plain question about the state of named things, answered from the registry: "is the
 /// front door locked?", "what is the outside temperature?", "czy światło w kuchni jest
@@ -88,12 +121,7 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
         return None;
     }
     let lang = question_lang(first);
-    let asked = words.iter().find_map(|w| {
-        STATE_WORDS
-            .iter()
-            .find(|(_, forms)| forms.contains(&w.as_str()))
-            .map(|(state, _)| *state)
-    });
+    let asked = words.iter().find_map(|w| state_named(w));
     let rest: Vec<&str> = words
         .iter()
         .map(String::as_str)
@@ -136,11 +164,7 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     };
     let listed: Vec<String> = targets
         .iter()
-        .map(|e| match lang {
-            Lang::De => format!("{} ist {}", e.name, value(e)),
-            Lang::Pl => format!("{}: {}", e.name, value(e)),
-            Lang::En => format!("{} is {}", e.name, value(e)),
-        })
+        .map(|e| state_line(&e.name, &value(e), lang))
         .collect();
     let listed = listed.join("; ");
     let text = match asked {

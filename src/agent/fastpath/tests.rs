@@ -445,11 +445,11 @@ fn plain_questions_are_answered_from_the_registry() {
     );
     assert_eq!(
         answer("czy Kitchen Light jest włączone?", &registry),
-        Some(("Nie: Kitchen Light: off.".into(), Lang::Pl))
+        Some(("Nie: Kitchen Light: wyłączone.".into(), Lang::Pl))
     );
     assert_eq!(
         answer("Ist das Garden Light an?", &registry),
-        Some(("Nein: Garden Light ist off.".into(), Lang::De))
+        Some(("Nein: Garden Light ist aus.".into(), Lang::De))
     );
     // Not a question about a named thing, or not certain: the model answers.
     assert_eq!(answer("is it going to rain tomorrow?", &registry), None);
