@@ -331,3 +331,34 @@ async fn relaxed_arguments_are_accepted() {
     let parsed: serde_json::Value = serde_json::from_str(&results[0]).unwrap();
     assert_eq!(parsed["candidates"].as_array().unwrap().len(), 2);
 }
+
+#[tokio::test]
+async fn a_denied_service_is_never_reported_as_happening() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let restart = || {
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "homeassistant", "service": "restart"}),
+            )],
+        )
+    };
+    for claim in [
+        "Home Assistant is restarting now.",
+        "Home Assistant has been restarted.",
+        "Restarting Home Assistant.",
+    ] {
+        let model = ScriptedModel::new(vec![restart(), text_reply(claim), text_reply(claim)]);
+        let mut history = vec![Message::user("restart home assistant")];
+        let result = run_with(&model, &home, &cfg(), &mut history).await;
+        assert!(home.calls().is_empty());
+        assert!(!result.reply.contains(claim), "{claim} → {}", result.reply);
+        assert_ne!(
+            result.status,
+            RunStatus::Done,
+            "{claim}: {:?}",
+            result.trace
+        );
+    }
+}

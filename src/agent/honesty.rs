@@ -28,7 +28,7 @@ pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
     (
         "en",
         Claim::Action,
-        r"(?i)\bi(?:'ve| have|'ll have)?\s+(?:just\s+|now\s+|already\s+)?(?:turned|switched|set|locked|unlocked|opened|closed|started|stopped|activated|deactivated|dimmed|brightened|changed|adjusted|armed|disarmed|toggled|raised|lowered)\b",
+        r"(?i)\bi(?:'ve| have|'ll have)?\s+(?:just\s+|now\s+|already\s+)?(?:turned|switched|set|locked|unlocked|opened|closed|started|stopped|restarted|rebooted|reloaded|activated|deactivated|dimmed|brightened|changed|adjusted|armed|disarmed|toggled|raised|lowered)\b",
     ),
     (
         "en",
@@ -121,7 +121,7 @@ pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
     (
         "en",
         Claim::Action,
-        r"(?i)(?:^|[.!:]\s+)(?:turned|switched|added|removed|started|stopped|paused|resumed|muted|unmuted|locked|unlocked|opened|closed|dimmed|activated|deactivated)\s+\S",
+        r"(?i)(?:^|[.!:]\s+)(?:turned|switched|added|removed|started|stopped|restarted|rebooted|reloaded|paused|resumed|muted|unmuted|locked|unlocked|opened|closed|dimmed|activated|deactivated)\s+\S",
     ),
     (
         "en",
@@ -131,7 +131,7 @@ pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
     (
         "en",
         Claim::Action,
-        r"(?i)\b(?:has|have)\s+been\s+(?:added|removed|started|stopped|paused|resumed|muted|docked|returned|sent)\b",
+        r"(?i)\b(?:has|have)\s+been\s+(?:added|removed|started|stopped|restarted|rebooted|reloaded|paused|resumed|muted|docked|returned|sent)\b",
     ),
     (
         "en",
@@ -142,12 +142,29 @@ pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
     (
         "en",
         Claim::Action,
-        r"(?i)(?:(?:^|[.!:]\s+)|\bi(?:'m|\s+am)\s+(?:now\s+)?)(?:turning|switching|shutting|opening|closing|locking|unlocking|starting|stopping|pausing|resuming|muting|dimming|adding|removing|setting)\s+\S",
+        r"(?i)(?:(?:^|[.!:]\s+)|\bi(?:'m|\s+am)\s+(?:now\s+)?)(?:turning|switching|shutting|opening|closing|locking|unlocking|starting|stopping|restarting|rebooting|reloading|pausing|resuming|muting|dimming|adding|removing|setting)\s+\S",
     ),
     (
         "en",
         Claim::Action,
         r"(?i)\b(?:(?:has|have)\s+been|(?:is|are|was|were)(?:\s+now)?)\s+(?:updated|adjusted)\b",
+    ),
+    // Under way without a subject pronoun: "Home Assistant is restarting now.", "The lights
+    // are turning off." (a cover's own "opening" is left to the state words).
+    (
+        "en",
+        Claim::Action,
+        r"(?i)\b(?:is|are)\s+(?:now\s+)?(?:being\s+)?(?:restart|reboot|reload|shutting\s+down|turning\s+(?:on|off)|switching\s+(?:on|off))\w*",
+    ),
+    (
+        "pl",
+        Claim::Action,
+        r"(?i)\b(?:zrestartował(?:em|am)|zrestartowano|przeładowano|restartuj(?:ę|e\s+się))\b",
+    ),
+    (
+        "de",
+        Claim::Action,
+        r"(?i)\b(?:startet\s+(?:jetzt\s+|nun\s+|gerade\s+)?neu|wird\s+(?:jetzt\s+|nun\s+|gerade\s+)?neu\s+gestartet)\b",
     ),
     (
         "pl",
@@ -553,6 +570,24 @@ mod tests {
         assert!(asks_question("Which one do you mean?"));
         assert!(asks_question("Do you mean the kitchen light? "));
         assert!(!asks_question("Done."));
+    }
+
+    #[test]
+    fn a_restart_under_way_is_a_claim() {
+        for text in [
+            "Home Assistant is restarting now.",
+            "Home Assistant is being restarted.",
+            "Restarting Home Assistant.",
+            "The lights are turning off.",
+            "Zrestartowałem Home Assistant.",
+            "Home Assistant restartuje się.",
+            "Home Assistant startet jetzt neu.",
+            "Home Assistant wird neu gestartet.",
+        ] {
+            assert!(claims_action(text), "{text}");
+        }
+        assert!(!claims_action("Do you want me to restart Home Assistant?"));
+        assert!(!claims_action("The garage door is opening."));
     }
 
     #[test]
