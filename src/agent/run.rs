@@ -24,7 +24,7 @@ use super::prompt::{grounding, speaker_line, system_prompt};
 use super::repair::repair;
 use super::reply;
 use super::schema;
-use super::state::{Agent, CallEnd, RunResult, RunState, RunStatus, Stats, Trace};
+use super::state::{Agent, CallEnd, Observed, RunResult, RunState, RunStatus, Stats, Trace};
 use super::tools::ToolOutput;
 use super::truncate::budget_history;
 use crate::llm::{ChatRequest, ChatResponse, LlmError, Message, ToolChoice};
@@ -101,20 +101,32 @@ impl Agent<'_> {
 
     /// A reply that says a device is the opposite of what the run read is replaced by what
     /// was read: "The kitchen lights are on." after `get_state` showed off never reaches the
-    /// person. A question back ("shall I open it?") is left alone.
+    /// person. A device the run then acted on is left to verification (its read is stale), and
+    /// a question back ("shall I open it?") is left alone.
     fn held_to_reads(&self, state: &mut RunState, text: String, command: &str) -> String {
-        let observed: Vec<(&str, &str)> = state
+        let acted_on = |id: &str| {
+            state
+                .actions
+                .iter()
+                .any(|a| a.entity_ids.iter().any(|e| e == id))
+        };
+        let still: Vec<Observed> = state
             .observed
+            .iter()
+            .filter(|o| !acted_on(&o.entity_id))
+            .cloned()
+            .collect();
+        let pairs: Vec<(&str, &str)> = still
             .iter()
             .map(|o| (o.name.as_str(), o.state.as_str()))
             .collect();
-        if asks_question(&text) || !contradicts(&text, &observed) {
+        if asks_question(&text) || !contradicts(&text, &pairs) {
             return text;
         }
         state
             .trace
             .push("the reply said the opposite of what was read; answered from the reads");
-        reply::from_reads(&state.observed, self.reply_lang(command))
+        reply::from_reads(&still, self.reply_lang(command))
     }
 
     async fn run_inner(&self, history: &mut Vec<Message>) -> RunResult {

@@ -671,4 +671,23 @@ async fn a_reply_saying_the_opposite_of_a_read_is_answered_from_the_read() {
     let mut history = vec![Message::user("are the kitchen lights on?")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
     assert_eq!(result.reply, "No, the kitchen lights are off.");
+    // Read off, then turned on: the read is stale and the verified action speaks.
+    let model = ScriptedModel::new(vec![
+        read(),
+        calls_reply(
+            "2",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_on", "entity_id": "light.kitchen_lights"}),
+            )],
+        ),
+        text_reply("The kitchen lights are on now."),
+    ]);
+    let mut history = vec![Message::user("check the kitchen lights and turn them on")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(
+        result.reply, "The kitchen lights are on now.",
+        "{:?}",
+        result.trace
+    );
 }

@@ -174,6 +174,7 @@ pub(super) enum CallEnd {
 /// One entity as a `get_state` read showed it.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Observed {
+    pub(super) entity_id: String,
     pub(super) name: String,
     pub(super) state: String,
     pub(super) unit: Option<String>,
@@ -184,6 +185,7 @@ impl Observed {
     pub(super) fn from_result(content: &str) -> Option<Self> {
         let value: serde_json::Value = serde_json::from_str(content).ok()?;
         Some(Self {
+            entity_id: value.get("entity_id")?.as_str()?.to_owned(),
             name: value.get("name")?.as_str()?.to_owned(),
             state: value.get("state")?.as_str()?.to_owned(),
             unit: value
