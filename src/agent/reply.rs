@@ -101,16 +101,10 @@ pub fn nothing_done(model_text: &str, lang: Lang, hidden: Option<&(Hidden, Strin
 }
 
 /// What the run's reads showed, in place of a reply that said otherwise.
-pub(super) fn from_reads(observed: &[Observed], lang: Lang) -> String {
+pub(super) fn from_reads(observed: &[&Observed], lang: Lang) -> String {
     let lines: Vec<String> = observed
         .iter()
-        .map(|o| {
-            let value = match &o.unit {
-                Some(unit) => format!("{} {unit}", o.state),
-                None => o.state.clone(),
-            };
-            state_line(&o.name, &value, lang)
-        })
+        .map(|o| state_line(&o.name, &o.state, o.unit.as_deref(), lang))
         .collect();
     format!("{}.", lines.join("; "))
 }

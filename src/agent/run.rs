@@ -110,11 +110,10 @@ impl Agent<'_> {
                 .iter()
                 .any(|a| a.entity_ids.iter().any(|e| e == id))
         };
-        let still: Vec<Observed> = state
+        let still: Vec<&Observed> = state
             .observed
             .iter()
             .filter(|o| !acted_on(&o.entity_id))
-            .cloned()
             .collect();
         let pairs: Vec<(&str, &str)> = still
             .iter()

@@ -74,10 +74,14 @@ pub fn state_named(word: &str) -> Option<&'static str> {
         .map(|(state, _)| *state)
 }
 
-/// "Kitchen Lights is off", in the person's language (Polish without a verb, so no case or
-/// gender has to agree with a name we do not decline).
-pub fn state_line(name: &str, value: &str, lang: Lang) -> String {
-    let value = state_word(value, lang);
+/// "Kitchen Lights is off", "Outside is 21 °C", in the person's language (Polish without a
+/// verb, so no case or gender has to agree with a name we do not decline).
+pub fn state_line(name: &str, state: &str, unit: Option<&str>, lang: Lang) -> String {
+    let state = state_word(state, lang);
+    let value = match unit {
+        Some(unit) => format!("{state} {unit}"),
+        None => state.to_owned(),
+    };
     match lang {
         Lang::De => format!("{name} ist {value}"),
         Lang::Pl => format!("{name}: {value}"),
@@ -153,18 +157,15 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     } else {
         return None;
     };
-    let value = |e: &Entity| {
-        let unit = e
-            .attributes
-            .get("unit_of_measurement")
-            .and_then(serde_json::Value::as_str)
-            .map(|u| format!(" {u}"))
-            .unwrap_or_default();
-        format!("{}{unit}", e.state)
-    };
     let listed: Vec<String> = targets
         .iter()
-        .map(|e| state_line(&e.name, &value(e), lang))
+        .map(|e| {
+            let unit = e
+                .attributes
+                .get("unit_of_measurement")
+                .and_then(serde_json::Value::as_str);
+            state_line(&e.name, &e.state, unit, lang)
+        })
         .collect();
     let listed = listed.join("; ");
     let text = match asked {
