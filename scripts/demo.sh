@@ -53,8 +53,6 @@ api:
   listen: 127.0.0.1:$PORT
 wyoming:
   enabled: false
-panel:
-  listen: 127.0.0.1:$((PORT + 1))
 log:
   level: warn
 YAML

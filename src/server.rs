@@ -23,12 +23,32 @@ use crate::mqtt::MqttBridge;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
-    #[error("cannot listen on {listen} ({key}): {source}")]
+    #[error(
+        "cannot listen on {listen} ({key}): {source}{}",
+        listen_hint(key, source)
+    )]
     Listen {
         key: &'static str,
         listen: String,
         source: std::io::Error,
     },
+}
+
+/// What to do about a port that is taken: the setting to change and, for what can be turned
+/// off, the switch (a second HomeClaw on one machine needs other ports or fewer fronts).
+fn listen_hint(key: &str, source: &std::io::Error) -> String {
+    if source.kind() != std::io::ErrorKind::AddrInUse {
+        return String::new();
+    }
+    let section = key.split('.').next().unwrap_or(key);
+    let off = match section {
+        "panel" | "wyoming" => format!(", or turn it off with {section}.enabled: false"),
+        _ => String::new(),
+    };
+    format!(
+        " — another program (or another HomeClaw) already listens there; set {key} to a free \
+         address (port 0 picks one){off}"
+    )
 }
 
 /// The running service.
@@ -182,5 +202,35 @@ impl Server {
         }
         self.app.shutdown().await;
         info!("Shut down cleanly");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_port_in_use_names_the_setting_and_the_way_out() {
+        let taken = |key| ServerError::Listen {
+            key,
+            listen: "127.0.0.1:8100".into(),
+            source: std::io::Error::from(std::io::ErrorKind::AddrInUse),
+        };
+        let panel = taken("panel.listen").to_string();
+        assert!(
+            panel.contains("set panel.listen to a free address"),
+            "{panel}"
+        );
+        assert!(panel.contains("panel.enabled: false"), "{panel}");
+        let api = taken("api.listen").to_string();
+        assert!(api.contains("set api.listen"), "{api}");
+        assert!(!api.contains("enabled"), "{api}");
+        let other = ServerError::Listen {
+            key: "api.listen",
+            listen: "10.9.9.9:1".into(),
+            source: std::io::Error::from(std::io::ErrorKind::AddrNotAvailable),
+        }
+        .to_string();
+        assert!(!other.contains("free address"), "{other}");
     }
 }

@@ -11,6 +11,7 @@
 
 pub mod auth;
 pub mod openai;
+pub mod origin;
 pub mod panel;
 
 use std::net::SocketAddr;
@@ -118,6 +119,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
         .fallback(|| async {
             ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint")
         })
+        .layer(middleware::from_fn(origin::same_origin_json))
         .layer(middleware::from_fn(request_id))
         .layer(middleware::from_fn_with_state(state.clone(), redact_errors))
         .with_state(state)
@@ -214,35 +216,45 @@ async fn require_token(
     request: Request,
     next: Next,
 ) -> Response {
+    match check_token(&state, peer, request.headers()) {
+        Ok(()) => next.run(request).await,
+        Err(refused) => refused.into_response(),
+    }
+}
+
+/// The bearer-token check shared by the API and the panel (outside the add-on): no token
+/// configured lets everything through (the panel refuses to start that way).
+pub(crate) fn check_token(
+    state: &ApiState,
+    peer: SocketAddr,
+    headers: &HeaderMap,
+) -> Result<(), ApiError> {
     let Some(expected) = state.app().cfg.api.token.as_ref() else {
-        return next.run(request).await;
+        return Ok(());
     };
     if state.limiter.locked_out(peer.ip()) {
-        return ApiError::new(
+        return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "locked_out",
             "too many failed authentication attempts; try again in a minute",
-        )
-        .into_response();
+        ));
     }
-    let presented = request
-        .headers()
+    let presented = headers
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or_default();
     if token_matches(presented.trim(), expected.expose()) {
         state.limiter.succeeded(peer.ip());
-        next.run(request).await
+        Ok(())
     } else {
         state.limiter.failed(peer.ip());
         info!(peer = %peer.ip(), "Refused a request with a missing or wrong token");
-        ApiError::new(
+        Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "unauthorized",
             "missing or wrong bearer token",
-        )
-        .into_response()
+        ))
     }
 }
 

@@ -2,9 +2,13 @@
 //! served by the binary itself with its assets embedded (no CDN; it works offline).
 //!
 //! Invariants:
-//! - Its own listener (`panel.listen`, the add-on's ingress port) and no login of its own: a
-//!   request from an address not in `panel.allowed_peers` (in the add-on: only the
-//!   Supervisor's ingress proxy, which has checked the Home Assistant user) gets 403.
+//! - Its own listener (`panel.listen`, the add-on's ingress port); a request from an address
+//!   not in `panel.allowed_peers` gets 403.
+//! - Who may command the home through it: in the add-on (`panel.auth: ingress`) the
+//!   Supervisor's ingress proxy has checked the Home Assistant user; anywhere else
+//!   (`panel.auth: token`) every `api/*` request carries the API's bearer token, which the
+//!   page's login form keeps in memory only (no cookie, no URL, no storage).
+//! - Every state-changing request is JSON from this very origin ([`super::origin`]).
 //! - Every page URL is relative; the ingress prefix (`X-Ingress-Path`) becomes the page's
 //!   `<base>`, and only a prefix of plain path characters is used.
 //! - Commands, approvals and denials go through the same front door as the HTTP API, marked
@@ -25,6 +29,7 @@ use serde_json::json;
 
 use super::{ApiError, ApiState, approve_from, command_from, deny_from};
 use crate::command::activity::{Record, Source};
+use crate::config::PanelAuth;
 
 const INDEX: &str = include_str!("panel/index.html");
 const SCRIPT: &str = include_str!("panel/panel.js");
@@ -45,6 +50,10 @@ pub fn router(state: Arc<ApiState>) -> Router {
         .route("/api/activity", get(activity))
         .route("/api/stats", get(stats))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page") })
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            super::origin::same_origin_json_panel,
+        ))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             only_allowed_peers,
@@ -72,13 +81,22 @@ async fn only_allowed_peers(
     request: Request,
     next: Next,
 ) -> Response {
-    if !state.app().cfg.panel.allows(peer.ip()) {
-        return ApiError::new(
-            StatusCode::FORBIDDEN,
-            "forbidden",
-            "the panel is only reachable through Home Assistant (add-on ingress)",
-        )
-        .into_response();
+    let panel = &state.app().cfg.panel;
+    if !panel.allows(peer.ip()) {
+        let message = match panel.auth {
+            PanelAuth::Ingress => {
+                "the panel is only reachable through Home Assistant (add-on ingress)"
+            }
+            PanelAuth::Token => "this address may not open the panel (panel.allowed_peers)",
+        };
+        return ApiError::new(StatusCode::FORBIDDEN, "forbidden", message).into_response();
+    }
+    // The page and its assets hold no data; everything under api/ does.
+    if panel.auth == PanelAuth::Token
+        && request.uri().path().starts_with("/api/")
+        && let Err(refused) = super::check_token(&state, peer, request.headers())
+    {
+        return refused.into_response();
     }
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
@@ -112,16 +130,24 @@ pub fn ingress_prefix(headers: &HeaderMap) -> Option<&str> {
     plain.then_some(prefix)
 }
 
-/// The page, with the ingress prefix as its base so that its relative URLs go through it.
-pub fn index_for(prefix: Option<&str>) -> String {
+/// The page, with the ingress prefix as its base so that its relative URLs go through it, and
+/// whether it must ask for the token before anything else.
+pub fn index_for(prefix: Option<&str>, auth: PanelAuth) -> String {
     let base = format!("<base href=\"{}/\">", prefix.unwrap_or(""));
-    INDEX.replace("<!--BASE-->", &base)
+    let mode = match auth {
+        PanelAuth::Token => "token",
+        PanelAuth::Ingress => "ingress",
+    };
+    INDEX.replace("<!--BASE-->", &base).replace(
+        "<!--AUTH-->",
+        &format!("<meta name=\"homeclaw-auth\" content=\"{mode}\">"),
+    )
 }
 
-async fn index(headers: HeaderMap) -> Response {
+async fn index(State(state): State<Arc<ApiState>>, headers: HeaderMap) -> Response {
     (
         [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        index_for(ingress_prefix(&headers)),
+        index_for(ingress_prefix(&headers), state.app().cfg.panel.auth),
     )
         .into_response()
 }
@@ -235,12 +261,15 @@ mod tests {
         let ok = with_prefix("/api/hassio_ingress/Ab-3_x/");
         assert_eq!(ingress_prefix(&ok), Some("/api/hassio_ingress/Ab-3_x"));
         assert!(
-            index_for(ingress_prefix(&ok)).contains("<base href=\"/api/hassio_ingress/Ab-3_x/\">")
+            index_for(ingress_prefix(&ok), PanelAuth::Ingress)
+                .contains("<base href=\"/api/hassio_ingress/Ab-3_x/\">")
         );
         for bad in ["/x\"><script>", "relative", "/a/../b", "/a b"] {
             assert_eq!(ingress_prefix(&with_prefix(bad)), None, "{bad}");
         }
-        assert!(index_for(None).contains("<base href=\"/\">"));
+        let page = index_for(None, PanelAuth::Token);
+        assert!(page.contains("<base href=\"/\">"));
+        assert!(page.contains("<meta name=\"homeclaw-auth\" content=\"token\">"));
     }
 
     #[test]

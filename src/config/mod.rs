@@ -32,7 +32,9 @@ pub use agent::{
 };
 pub use ha::{ExposureConfig, HaConfig};
 pub use llm::{LlmConfig, ModelConfig, Provider, StructuredOutput};
-pub use serve::{ApiConfig, LogConfig, MqttConfig, PanelConfig, SessionConfig, WyomingConfig};
+pub use serve::{
+    ApiConfig, LogConfig, MqttConfig, PanelAuth, PanelConfig, SessionConfig, WyomingConfig,
+};
 
 /// Where the Supervisor mounts the add-on's options.
 pub const DEFAULT_OPTIONS_PATH: &str = "/data/options.json";
@@ -142,7 +144,10 @@ impl Config {
                 .set_default("ha.url", SUPERVISOR_WS_URL)
                 .and_then(|b| b.set_default("ha.token", token.as_str()))
                 .and_then(|b| b.set_default("session.dir", ADDON_SESSION_DIR))
-                // The ingress port, reachable only from the Supervisor's ingress proxy.
+                // The ingress port, reachable only from the Supervisor's ingress proxy, which
+                // has checked the Home Assistant user.
+                .and_then(|b| b.set_default("panel.enabled", true))
+                .and_then(|b| b.set_default("panel.auth", "ingress"))
                 .and_then(|b| b.set_default("panel.listen", ADDON_PANEL_LISTEN))
                 .and_then(|b| b.set_default("panel.allowed_peers", vec![INGRESS_PROXY]))
                 .map_err(|e| ConfigError::Load(e.to_string()))?;
@@ -223,7 +228,7 @@ impl Config {
         self.agent.validate()?;
         self.api.validate()?;
         self.wyoming.validate()?;
-        self.panel.validate()?;
+        self.panel.validate(self.api.token.is_some())?;
         self.session.validate()?;
         self.mqtt.validate()?;
         self.exposure.validate()?;

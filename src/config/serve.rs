@@ -29,30 +29,49 @@ impl Default for WyomingConfig {
     }
 }
 
-/// The panel Home Assistant shows in its sidebar (add-on ingress).
+/// The panel Home Assistant shows in its sidebar (add-on ingress), or a browser tab elsewhere.
 #[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PanelConfig {
+    /// Off unless configured, outside the add-on: a panel nobody asked for is a second door
+    /// (and a second port that two instances on one machine would fight over). The add-on
+    /// turns it on, behind ingress.
     pub enabled: bool,
     /// Loopback unless configured; the add-on listens on its ingress port (8100).
     pub listen: String,
-    /// Addresses that may open the panel. It has no login of its own: in the add-on only the
-    /// Supervisor's ingress proxy (which has checked the Home Assistant user) may reach it.
+    /// Addresses that may open the panel at all (in the add-on: only the Supervisor's ingress
+    /// proxy).
     pub allowed_peers: Vec<String>,
+    /// Who vouches for the person: `token` (the API's bearer token, typed into the page's
+    /// login form) or `ingress` (a proxy among `allowed_peers` that has checked the user, as
+    /// the Supervisor's does; the add-on's default).
+    pub auth: PanelAuth,
+}
+
+/// How the panel knows that a request comes from someone allowed to command the home.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PanelAuth {
+    /// The API's bearer token on every `api/*` request.
+    Token,
+    /// The peer address alone: only for a proxy that authenticates the user itself.
+    Ingress,
 }
 
 impl Default for PanelConfig {
     fn default() -> Self {
         Self {
-            enabled: true,
+            enabled: false,
             listen: "127.0.0.1:8100".into(),
             allowed_peers: vec!["127.0.0.1".into(), "::1".into()],
+            auth: PanelAuth::Token,
         }
     }
 }
 
 impl PanelConfig {
-    pub(super) fn validate(&self) -> Result<(), ConfigError> {
+    /// `api_token_set`: the panel in `token` mode asks for the API's token, so one must exist.
+    pub(super) fn validate(&self, api_token_set: bool) -> Result<(), ConfigError> {
         check_listen("panel.listen", &self.listen, "127.0.0.1:8100")?;
         for peer in &self.allowed_peers {
             if peer.parse::<std::net::IpAddr>().is_err() {
@@ -62,6 +81,14 @@ impl PanelConfig {
                     "IP addresses, e.g. 172.30.32.2 (the Supervisor's ingress proxy)",
                 ));
             }
+        }
+        if self.enabled && self.auth == PanelAuth::Token && !api_token_set {
+            return Err(invalid(
+                "panel.enabled",
+                "true",
+                "only with api.token set (the panel asks for that token), or with panel.auth: \
+                 ingress behind a proxy that checks the user",
+            ));
         }
         Ok(())
     }

@@ -373,3 +373,48 @@ fn structured_output_defaults_to_auto_and_on_needs_an_openai_text_model() {
         .to_string();
     assert!(err.contains("always"), "{err}");
 }
+
+#[test]
+fn the_panel_is_off_outside_the_add_on_and_behind_ingress_inside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let load = |file: &str, env_pairs: &[(&str, &str)]| {
+        let file = write(&dir, "homeclaw.yaml", file);
+        Config::load(&Sources {
+            file: Some(file),
+            options_json: no_options(&dir),
+            env: env(env_pairs),
+        })
+    };
+    // Outside the add-on: no panel unless asked for.
+    let cfg = load("{}\n", &[]).unwrap();
+    assert!(!cfg.panel.enabled);
+    assert_eq!(cfg.panel.auth, PanelAuth::Token);
+    // Asked for without a token to ask for: refused, naming the way out.
+    let err = load("panel:\n  enabled: true\n", &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("panel.enabled") && err.contains("api.token"),
+        "{err}"
+    );
+    assert!(err.contains("panel.auth: ingress"), "{err}");
+    // With the API's token it is on and asks for it.
+    let cfg = load(
+        "panel:\n  enabled: true\napi:\n  token: abcdefghijklmnopqrstuvwx\n",
+        &[],
+    )
+    .unwrap();
+    assert!(cfg.panel.enabled);
+    assert_eq!(cfg.panel.auth, PanelAuth::Token);
+    // In the add-on: on, ingress only, on the ingress port.
+    let cfg = load("{}\n", &[("SUPERVISOR_TOKEN", "sup-tok")]).unwrap();
+    assert!(cfg.panel.enabled);
+    assert_eq!(cfg.panel.auth, PanelAuth::Ingress);
+    assert_eq!(cfg.panel.listen, ADDON_PANEL_LISTEN);
+    assert_eq!(cfg.panel.allowed_peers, vec![INGRESS_PROXY.to_owned()]);
+    // A typo in the mode is an error, not a silent default.
+    let err = load("panel:\n  auth: cookie\n", &[])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cookie"), "{err}");
+}

@@ -147,6 +147,17 @@ impl Browser {
         self.until(|m| m["method"] == "Page.loadEventFired").await;
     }
 
+    /// Runs `expression` (which makes the page navigate: a form's submit, a link's click) and
+    /// returns once the next page's load event fired.
+    pub async fn navigate_by(&mut self, expression: &str) {
+        self.send(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true}),
+        )
+        .await;
+        self.until(|m| m["method"] == "Page.loadEventFired").await;
+    }
+
     /// Evaluates `expression` in the page (awaiting a promise) and returns its value; a thrown
     /// error fails the test with its text.
     pub async fn eval(&mut self, expression: &str) -> Value {

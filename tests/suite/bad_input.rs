@@ -204,7 +204,7 @@ fn raw_http_cases(token: &str) -> Vec<(Vec<u8>, Option<&'static [u16]>)> {
         ),
         (
             format!(
-                "POST /api/command HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nContent-Length: 99999999999999999999\r\n\r\n"
+                "POST /api/command HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: 99999999999999999999\r\n\r\n"
             )
             .into_bytes(),
             Some(&[400, 413]),
@@ -225,7 +225,7 @@ fn raw_http_cases(token: &str) -> Vec<(Vec<u8>, Option<&'static [u16]>)> {
         ),
         (
             format!(
-                "POST /api/command HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
+                "POST /api/command HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
             )
             .into_bytes(),
             Some(&[400]),

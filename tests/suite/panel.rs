@@ -19,11 +19,17 @@ use crate::common::scripted_llm::ScriptedLlm;
 use crate::suite::approvals::DOOR_TAKEN;
 
 const PREFIX: &str = "/api/hassio_ingress/Xy7_token";
+/// The common test configuration's panel section (off: the default outside the add-on).
+const PANEL_LINE: &str = "panel:\n  listen: 127.0.0.1:0\n";
+/// The panel as the add-on has it (ingress vouches for the user), with the test's proxy on
+/// loopback in the Supervisor's place.
+const BEHIND_INGRESS: &str = "panel:\n  enabled: true\n  auth: ingress\n  listen: 127.0.0.1:0\n";
 const LIGHT: &str = "light.bed_light";
 const DOOR: &str = "lock.kitchen_door";
 
-/// Forwards `PREFIX/…` to the panel with `X-Ingress-Path`, as the Supervisor's proxy does;
-/// anything else is 404.
+/// Forwards `PREFIX/…` to the panel with `X-Ingress-Path`, as the Supervisor's proxy does: the
+/// browser's own headers that tell where a request comes from go along, and the host it spoke
+/// to becomes `X-Forwarded-Host`; anything else is 404.
 async fn ingress(State(panel): State<Arc<String>>, request: Request) -> Response {
     let path = request.uri().path().to_owned();
     let Some(rest) = path.strip_prefix(PREFIX) else {
@@ -36,7 +42,11 @@ async fn ingress(State(panel): State<Arc<String>>, request: Request) -> Response
         .unwrap_or_default();
     let url = format!("{panel}{}{query}", if rest.is_empty() { "/" } else { rest });
     let method = request.method().clone();
-    let content_type = request.headers().get("content-type").cloned();
+    let passed: Vec<_> = ["content-type", "origin", "sec-fetch-site"]
+        .into_iter()
+        .filter_map(|name| Some((name, request.headers().get(name)?.clone())))
+        .collect();
+    let host = request.headers().get("host").cloned();
     let body = axum::body::to_bytes(request.into_body(), 1 << 20)
         .await
         .unwrap();
@@ -44,8 +54,11 @@ async fn ingress(State(panel): State<Arc<String>>, request: Request) -> Response
         .request(method, url)
         .header("x-ingress-path", PREFIX)
         .body(body);
-    if let Some(ct) = content_type {
-        forward = forward.header("content-type", ct);
+    for (name, value) in passed {
+        forward = forward.header(name, value);
+    }
+    if let Some(host) = host {
+        forward = forward.header("x-forwarded-host", host);
     }
     let answer = forward.send().await.unwrap();
     let status = answer.status();
@@ -138,10 +151,13 @@ async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
     let ha = shared();
     let llm = ScriptedLlm::start().await;
     let dir = tempfile::tempdir().unwrap();
-    let config = config_for(ha, &llm.openai_url(), &dir.path().join("sessions")).replace(
-        "agent:\n  fast_path: false\n  answer_from_verification: false\n",
-        "agent:\n  fast_path: true\n  answer_from_verification: true\n",
-    );
+    let config = config_for(ha, &llm.openai_url(), &dir.path().join("sessions"))
+        .replace(
+            "agent:\n  fast_path: false\n  answer_from_verification: false\n",
+            "agent:\n  fast_path: true\n  answer_from_verification: true\n",
+        )
+        .replace(PANEL_LINE, BEHIND_INGRESS);
+    assert!(config.contains(BEHIND_INGRESS), "{config}");
     let server = Homeclaw::spawn(dir.path(), &config);
     server.ready().await;
     let panel = server.panel.clone().expect("the panel listens");
@@ -311,8 +327,8 @@ async fn the_panel_refuses_anyone_but_the_ingress_proxy() {
     let llm = ScriptedLlm::start().await;
     let dir = tempfile::tempdir().unwrap();
     let config = config_for(ha, &llm.openai_url(), &dir.path().join("sessions")).replace(
-        "panel:\n  listen: 127.0.0.1:0\n",
-        "panel:\n  listen: 127.0.0.1:0\n  allowed_peers: [172.30.32.2]\n",
+        PANEL_LINE,
+        "panel:\n  enabled: true\n  auth: ingress\n  listen: 127.0.0.1:0\n  allowed_peers: [172.30.32.2]\n",
     );
     assert!(config.contains("172.30.32.2"), "{config}");
     let server = Homeclaw::spawn(dir.path(), &config);
@@ -331,4 +347,226 @@ async fn the_panel_refuses_anyone_but_the_ingress_proxy() {
         assert_eq!(body["error"]["code"], "forbidden", "{body}");
     }
     assert!(server.log().contains("panel_addr"), "{}", server.log());
+}
+
+/// The body a forged `text/plain` form sends: `name=value`, so the `=` lands inside the text.
+const FORGED_NAME: &str = r#"{"session_id": "forged", "text": "turn on the bed light"#;
+
+/// A page on another origin (another port of the same host) that tries to command the home
+/// through `target`: a `text/plain` form post, a CORS `fetch` with JSON, and a `no-cors` fetch
+/// whose `text/plain` body is a valid command.
+async fn start_attacker(target: String) -> String {
+    let page = format!(
+        r#"<!doctype html><html><body>
+<form id="forged" method="POST" enctype="text/plain" action="{target}/api/command">
+<input type="hidden" name='{name}' value='"}}'>
+</form>
+<script>
+const TARGET = "{target}";
+async function fetches() {{
+  const out = {{}};
+  const command = JSON.stringify({{text: "turn on the bed light", session_id: "forged"}});
+  try {{
+    const r = await fetch(TARGET + "/api/command", {{method: "POST", headers: {{"content-type": "application/json"}}, body: command}});
+    out.cors = r.status;
+  }} catch (e) {{ out.cors = "blocked"; }}
+  try {{
+    const r = await fetch(TARGET + "/api/command", {{method: "POST", mode: "no-cors", headers: {{"content-type": "text/plain"}}, body: command}});
+    out.no_cors = r.type;
+  }} catch (e) {{ out.no_cors = "error: " + e; }}
+  return out;
+}}
+</script></body></html>"#,
+        name = FORGED_NAME.replace('\'', "&#39;"),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = axum::Router::new().fallback(move || {
+        let page = page.clone();
+        async move { axum::response::Html(page) }
+    });
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{addr}")
+}
+
+/// Runs from the panel's activity journal (read from loopback, as the open panel allows).
+async fn commands_run(panel: &str) -> usize {
+    let runs: Value = reqwest::get(format!("http://{panel}/api/activity"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    runs["runs"].as_array().unwrap().len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_on_another_origin_cannot_command_the_home_through_the_panel() {
+    let _door = DOOR_TAKEN.lock().await;
+    let ha = shared();
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    // The widest door: a panel that trusts loopback peers alone (no token), as it did by
+    // default before, with the fast path on so that a command that got in would act at once.
+    let config = config_for(ha, &llm.openai_url(), &dir.path().join("sessions"))
+        .replace(
+            "agent:\n  fast_path: false\n  answer_from_verification: false\n",
+            "agent:\n  fast_path: true\n  answer_from_verification: true\n",
+        )
+        .replace(PANEL_LINE, BEHIND_INGRESS);
+    let server = Homeclaw::spawn(dir.path(), &config);
+    server.ready().await;
+    let panel = format!(
+        "http://{}",
+        server.panel.clone().expect("the panel listens")
+    );
+    service(ha, "light", "turn_off", LIGHT).await;
+    let attacker = start_attacker(panel.clone()).await;
+    let mut browser = Browser::launch(800, 600).await;
+    browser.open(&format!("{attacker}/")).await;
+
+    // The fetches: the JSON one dies at its preflight, the no-cors one is sent and refused.
+    let fetched = browser.eval("fetches()").await;
+    assert_eq!(fetched["cors"], "blocked", "{fetched}");
+    assert_eq!(fetched["no_cors"], "opaque", "{fetched}");
+
+    // The form: the browser navigates to the panel's answer, which is the refusal.
+    browser
+        .navigate_by("document.getElementById('forged').submit(); true")
+        .await;
+    let answer = browser.eval("document.body.innerText").await;
+    assert!(
+        answer.as_str().unwrap().contains("json_required"),
+        "{answer}"
+    );
+
+    assert_eq!(state_of(ha, LIGHT).await, "off", "a forged request acted");
+    assert_eq!(commands_run(server.panel.as_deref().unwrap()).await, 0);
+    assert_eq!(llm.requests().len(), 0);
+    let log = server.log();
+    assert!(
+        log.matches("Refused a request that could come from another web site")
+            .count()
+            >= 2,
+        "{log}"
+    );
+
+    // The same body the form sent is a real command: let through, it would have turned the
+    // light on (so the refusals above are what kept it off).
+    let forged_body = format!("{FORGED_NAME}=\"}}\r\n");
+    let (status, body) = {
+        let answer = reqwest::Client::new()
+            .post(format!("{panel}/api/command"))
+            .header("content-type", "application/json")
+            .body(forged_body)
+            .send()
+            .await
+            .unwrap();
+        (answer.status(), answer.json::<Value>().await.unwrap())
+    };
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(state_of(ha, LIGHT).await, "on", "{body}");
+    service(ha, "light", "turn_off", LIGHT).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn outside_the_add_on_the_panel_asks_for_the_api_token() {
+    let ha = shared();
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = config_for(ha, &llm.openai_url(), &dir.path().join("sessions"))
+        .replace(
+            "agent:\n  fast_path: false\n  answer_from_verification: false\n",
+            "agent:\n  fast_path: true\n  answer_from_verification: true\n",
+        )
+        .replace(
+            PANEL_LINE,
+            "panel:\n  enabled: true\n  listen: 127.0.0.1:0\n",
+        );
+    let server = Homeclaw::spawn(dir.path(), &config);
+    server.ready().await;
+    let panel = format!(
+        "http://{}",
+        server.panel.clone().expect("the panel listens")
+    );
+    service(ha, "light", "turn_off", LIGHT).await;
+
+    // Without the token: nothing under api/ answers, and nothing runs.
+    let http = reqwest::Client::new();
+    for (method, path) in [
+        ("POST", "/api/command"),
+        ("POST", "/api/approve"),
+        ("GET", "/api/activity"),
+        ("GET", "/api/stats"),
+    ] {
+        let answer = http
+            .request(method.parse().unwrap(), format!("{panel}{path}"))
+            .header("content-type", "application/json")
+            .header("authorization", "Bearer not-the-token-at-all")
+            .body(r#"{"text": "turn on the bed light"}"#)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 401, "{method} {path}");
+    }
+    assert_eq!(state_of(ha, LIGHT).await, "off");
+
+    // In a browser: the login form first; a wrong token is refused, the right one opens it.
+    let mut browser = Browser::launch(1000, 700).await;
+    browser.open(&format!("{panel}/?lang=en")).await;
+    browser
+        .wait_for("!document.getElementById('login').hidden")
+        .await;
+    // Nothing of the panel shows before the token: no tabs, no chat.
+    assert_eq!(
+        browser
+            .eval(
+                "['tabs', 'chat'].map(id => getComputedStyle(document.getElementById(id)).display)"
+            )
+            .await,
+        json!(["none", "none"])
+    );
+    browser.screenshot(&shots().join("panel-login.png")).await;
+    let sign_in = |token: &str| {
+        format!(
+            "document.getElementById('token').value = {token:?}; \
+             document.getElementById('login-form').requestSubmit(); true"
+        )
+    };
+    browser.eval(&sign_in("wrong-token-wrong-token")).await;
+    let error = browser
+        .wait_for("!document.getElementById('login-error').hidden && document.getElementById('login-error').textContent")
+        .await;
+    assert!(error.as_str().unwrap().contains("not the one"), "{error}");
+    browser
+        .eval(&sign_in(crate::common::homeclaw::API_TOKEN))
+        .await;
+    browser
+        .wait_for("!document.getElementById('chat').hidden")
+        .await;
+    let lit = ask(&mut browser, "turn on the bed light").await;
+    let badge = browser
+        .eval(&format!(
+            "{}.querySelector('.badge')?.textContent",
+            card(lit)
+        ))
+        .await;
+    assert_eq!(badge, "Verified");
+    assert_eq!(state_of(ha, LIGHT).await, "on");
+    // The token is in the page's memory only: no cookie, no storage, not in the URL.
+    let kept = browser
+        .eval(&format!(
+            "(() => {{ const t = {:?}; const stored = [...Object.values(localStorage), ...Object.values(sessionStorage)]; \
+             return document.cookie.includes(t) || location.href.includes(t) || stored.some(v => String(v).includes(t)); }})()",
+            crate::common::homeclaw::API_TOKEN
+        ))
+        .await;
+    assert_eq!(kept, false);
+    // A reload forgets it.
+    browser.open(&format!("{panel}/?lang=en")).await;
+    browser
+        .wait_for("!document.getElementById('login').hidden")
+        .await;
+    assert!(!server.log().contains(crate::common::homeclaw::API_TOKEN));
+    service(ha, "light", "turn_off", LIGHT).await;
 }

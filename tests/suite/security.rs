@@ -232,6 +232,79 @@ async fn repeated_wrong_tokens_lock_the_address_out() {
     assert_eq!(status, 200);
 }
 
+/// The API with its token still refuses what a browser on another site could send: a body not
+/// declared JSON, or a request the browser says comes from elsewhere. The model is never asked
+/// and nothing runs; a plain client with the token and JSON goes through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_refuses_bodies_that_are_not_json_and_requests_from_other_sites() {
+    let ha = shared();
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let server = Homeclaw::spawn(dir.path(), &config_for(ha, &llm.openai_url(), dir.path()));
+    server.ready().await;
+    let body = r#"{"text": "what time is it", "session_id": "csrf"}"#;
+    let cases: [(&[(&str, &str)], &str); 5] = [
+        (&[("content-type", "text/plain")], "json_required"),
+        (
+            &[("content-type", "application/x-www-form-urlencoded")],
+            "json_required",
+        ),
+        (&[], "json_required"),
+        (
+            &[
+                ("content-type", "application/json"),
+                ("sec-fetch-site", "cross-site"),
+            ],
+            "cross_origin",
+        ),
+        (
+            &[
+                ("content-type", "application/json"),
+                ("origin", "http://evil.example"),
+            ],
+            "cross_origin",
+        ),
+    ];
+    for (headers, code) in cases {
+        for path in [
+            "/api/command",
+            "/api/approve",
+            "/api/deny",
+            "/v1/chat/completions",
+        ] {
+            let mut request = reqwest::Client::new()
+                .post(format!("{}{path}", server.url))
+                .bearer_auth(API_TOKEN)
+                .body(body);
+            for (k, v) in headers {
+                request = request.header(*k, *v);
+            }
+            let answer = request.send().await.unwrap();
+            assert_eq!(answer.status(), 403, "{path} {headers:?}");
+            let refused: Value = answer.json().await.unwrap();
+            assert_eq!(
+                refused["error"]["code"], code,
+                "{path} {headers:?}: {refused}"
+            );
+        }
+    }
+    assert_eq!(
+        llm.requests().len(),
+        0,
+        "a refused request reached the model"
+    );
+    assert!(
+        server
+            .log()
+            .contains("Refused a request that could come from another web site")
+    );
+    // The same command as a plain client sends it is taken.
+    let (status, _, _) = server
+        .request("POST", "/api/command", Some(body), &[])
+        .await;
+    assert_ne!(status, 403);
+}
+
 /// Every secret HomeClaw holds (the Home Assistant token, the API token, the LLM key) stays
 /// out of its logs (at debug level), traces, session files, the idempotency journal, the
 /// effective-config dump and every response body, including errors that quote them.

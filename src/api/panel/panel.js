@@ -15,6 +15,8 @@ const STRINGS = {
     verified_share: "Verified actions (%)", guards: "Guard events per command",
     model: "Model", commands: "Commands", median: "Median", p95: "p95",
     mean_requests: "LLM requests", error: "Error", fast_path: "fast path",
+    token_label: "API token", sign_in: "Open", wrong_token: "That token is not the one HomeClaw has.",
+    token_hint: "The token is api.token in HomeClaw's configuration. It is kept in this page only until you close or reload it.",
   },
   pl: {
     tab_chat: "Czat", tab_activity: "Aktywność", tab_stats: "Statystyki", send: "Wyślij",
@@ -27,6 +29,8 @@ const STRINGS = {
     verified_share: "Potwierdzone akcje (%)", guards: "Zdarzenia zabezpieczeń na polecenie",
     model: "Model", commands: "Polecenia", median: "Mediana", p95: "p95",
     mean_requests: "Zapytania LLM", error: "Błąd", fast_path: "szybka ścieżka",
+    token_label: "Token API", sign_in: "Otwórz", wrong_token: "To nie jest token, który ma HomeClaw.",
+    token_hint: "Token to api.token w konfiguracji HomeClaw. Strona trzyma go tylko do jej zamknięcia lub odświeżenia.",
   },
   de: {
     tab_chat: "Chat", tab_activity: "Aktivität", tab_stats: "Statistik", send: "Senden",
@@ -39,6 +43,8 @@ const STRINGS = {
     verified_share: "Bestätigte Aktionen (%)", guards: "Schutzereignisse pro Befehl",
     model: "Modell", commands: "Befehle", median: "Median", p95: "p95",
     mean_requests: "LLM-Anfragen", error: "Fehler", fast_path: "Schnellpfad",
+    token_label: "API-Token", sign_in: "Öffnen", wrong_token: "Das ist nicht der Token, den HomeClaw hat.",
+    token_hint: "Der Token ist api.token in der Konfiguration von HomeClaw. Die Seite behält ihn nur, bis sie geschlossen oder neu geladen wird.",
   },
 };
 
@@ -66,14 +72,18 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// Outside the add-on the panel asks for the API's bearer token. It lives in this variable
+// only: no cookie (a forged request would carry it), no storage, no URL.
+const NEEDS_TOKEN = (document.querySelector('meta[name="homeclaw-auth"]') || {}).content === "token";
+let TOKEN = null;
+
 async function call(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? { "content-type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const headers = body ? { "content-type": "application/json" } : {};
+  if (TOKEN) headers.authorization = "Bearer " + TOKEN;
+  const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   let data = null;
   try { data = await response.json(); } catch (_) { data = null; }
+  if (response.status === 401 && NEEDS_TOKEN) locked();
   return { ok: response.ok, status: response.status, data };
 }
 
@@ -266,6 +276,33 @@ async function loadStats() {
 
 // ---- tabs ----------------------------------------------------------------------------------
 
+/** The login form instead of the tabs, until a token the server accepts is typed. */
+function locked(message) {
+  TOKEN = null;
+  for (const section of document.querySelectorAll(".tab")) section.hidden = true;
+  document.getElementById("tabs").hidden = true;
+  document.getElementById("login").hidden = false;
+  const error = document.getElementById("login-error");
+  error.hidden = !message;
+  error.textContent = message || "";
+  document.getElementById("token").focus();
+}
+
+async function signIn(token) {
+  TOKEN = token;
+  // A read that needs the token tells whether it is the right one.
+  const result = await call("GET", "api/stats");
+  if (!result.ok) {
+    const message = result.status === 401 ? T("wrong_token")
+      : (result.data && result.data.error ? result.data.error.message : `${T("error")} ${result.status}`);
+    locked(message);
+    return;
+  }
+  document.getElementById("login").hidden = true;
+  document.getElementById("tabs").hidden = false;
+  show("chat");
+}
+
 function show(tab) {
   for (const section of document.querySelectorAll(".tab")) section.hidden = section.id !== tab;
   for (const link of document.querySelectorAll("nav a")) link.classList.toggle("active", link.dataset.tab === tab);
@@ -294,4 +331,12 @@ document.getElementById("f-q").addEventListener("input", loadActivity);
 for (const link of document.querySelectorAll("nav a")) {
   link.addEventListener("click", (event) => { event.preventDefault(); show(link.dataset.tab); });
 }
-show(["chat", "activity", "stats"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "chat");
+document.getElementById("login-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("token");
+  const token = input.value.trim();
+  input.value = "";
+  if (token) signIn(token);
+});
+if (NEEDS_TOKEN) locked();
+else show(["chat", "activity", "stats"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "chat");
