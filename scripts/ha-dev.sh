@@ -88,7 +88,8 @@ running_pid() {
 
 check_home() {
   install
-  "$HA_VENV/bin/python" "$HERE/custom_components/fixture_home/home.py" "$1" >&2
+  # -P: the folder must not shadow the standard library (its calendar.py is a platform).
+  "$HA_VENV/bin/python" -P "$HERE/custom_components/fixture_home/home.py" "$1" >&2
 }
 
 # Writes configuration.yaml for the demo or for HA_HOME. A config dir that last ran another

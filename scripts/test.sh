@@ -4,8 +4,9 @@
 # The real-model smoke test starts the local model through scripts/llm-dev.sh (cached; skipped
 # loudly if its PyPI packages cannot be installed).
 # The integration tests start their Home Assistant instances through scripts/ha-dev.sh (cached
-# venv under ~/.cache/homeclaw) and their own Mosquitto brokers (Debian's mosquitto package must
-# be installed; .ci/run installs it); this script stops the Home Assistant instances at the end.
+# venv under ~/.cache/homeclaw) and their own Mosquitto brokers; scripts/deps.sh first installs
+# what a fresh Debian machine lacks (Mosquitto, Chromium, AppArmor tools), so a clone and this
+# one command are enough. This script stops the Home Assistant instances at the end.
 # Then every fuzz target runs for FUZZ_SECONDS (30) seconds through scripts/fuzz.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,13 +17,15 @@ stop_test_ha() {
     HA_PORT=$port HA_CONFIG_DIR="$CACHE/ha-test-$port" scripts/ha-dev.sh stop || true
   done
   # The leaderboard runner's own instances (tests/suite/assist_bench.rs).
-  for port in 18129 18130; do
+  for port in 18129 18130 18132; do
     HA_PORT=$port HA_CONFIG_DIR="$CACHE/ha-bench-$port" scripts/ha-dev.sh stop || true
   done
   scripts/llm-dev.sh stop || true
 }
 trap stop_test_ha EXIT
 
+echo "== dependencies (scripts/deps.sh)"
+scripts/deps.sh
 echo "== cargo fmt --check"
 cargo fmt --check
 echo "== module graph (docs/architecture.md: no cycle, no transport importing another)"

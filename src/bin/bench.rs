@@ -87,8 +87,19 @@ enum Bench {
     },
 }
 
-fn main() -> anyhow::Result<()> {
-    match Cli::parse().bench {
+/// An error is one line on stderr (its causes joined), and exit code 1.
+fn main() -> std::process::ExitCode {
+    match run(Cli::parse().bench) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("homeclaw-bench: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(bench: Bench) -> anyhow::Result<()> {
+    match bench {
         Bench::Registry { entities, runs } => registry::run(entities, runs.max(1)),
         Bench::Agent { entities, runs } => agent::run(entities, runs.max(1)),
         Bench::Tokens => agent::tokens(),

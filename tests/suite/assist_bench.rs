@@ -1,6 +1,9 @@
 //! The leaderboard benchmark's parts against a real Home Assistant: the fixture-home loader
 //! (every entity exists as the file says and answers its domain's services) and the runner
 //! (`homeclaw-bench assist`) end to end with the scripted model, scored as upstream scores.
+//! They run on the project's own task set in upstream's format
+//! (`tests/homes/leaderboard/homeclaw-tasks`), so a fresh clone needs nothing else; the public
+//! task sets are the benchmark's input (docs/benchmarks.md).
 
 use std::path::PathBuf;
 
@@ -13,16 +16,11 @@ use crate::common::scripted_llm::{ScriptedLlm, openai_calls, openai_text};
 const LOADER_PORT: u16 = 18128;
 const RUNNER_PORT: u16 = 18129;
 const CONTEXT_PORT: u16 = 18130;
+const BROKEN_PORT: u16 = 18132;
 
-fn datasets() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/benchmarks/home-assistant-datasets/datasets");
-    assert!(
-        dir.is_dir(),
-        "the task sets are read from {} (../shared beside the repository)",
-        dir.display()
-    );
-    std::fs::canonicalize(dir).unwrap()
+/// The project's own task set (every domain the loader models, upstream's file forms).
+fn own_tasks() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/homes/leaderboard/homeclaw-tasks")
 }
 
 async fn state(ha: &HaInstance, entity: &str) -> Value {
@@ -48,6 +46,19 @@ async fn call(ha: &HaInstance, entity: &str, service: &str, data: Value) -> Valu
         .await;
     assert_eq!(status, 200, "{domain}.{service} on {entity}: {answer}");
     state(ha, entity).await
+}
+
+/// A service that answers (`?return_response`), and its whole answer.
+async fn respond(ha: &HaInstance, domain: &str, service: &str, body: Value) -> Value {
+    let (status, answer) = ha
+        .rest(
+            "POST",
+            &format!("/api/services/{domain}/{service}?return_response"),
+            Some(body),
+        )
+        .await;
+    assert_eq!(status, 200, "{domain}.{service}: {answer}");
+    answer
 }
 
 /// Each domain's services, with what must be true after each call.
@@ -263,6 +274,40 @@ async fn exercise(ha: &HaInstance, entity: &str) -> usize {
                 "turn_off",
             );
         }
+        // Read through services that answer (`return_response`), as HomeClaw reads them.
+        "calendar" => {
+            let events = respond(
+                ha,
+                "calendar",
+                "get_events",
+                json!({"entity_id": entity, "start_date_time": "2000-01-01 00:00:00",
+                       "end_date_time": "2100-01-01 00:00:00"}),
+            )
+            .await;
+            calls += 1;
+            let events = events["service_response"][entity]["events"].clone();
+            assert!(
+                events.as_array().is_some_and(|e| !e.is_empty()),
+                "{entity}: {events}"
+            );
+        }
+        "weather" => {
+            let s = state(ha, entity).await;
+            assert!(s["attributes"]["temperature"].is_number(), "{entity}: {s}");
+            let daily = respond(
+                ha,
+                "weather",
+                "get_forecasts",
+                json!({"entity_id": entity, "type": "daily"}),
+            )
+            .await;
+            calls += 1;
+            let forecast = daily["service_response"][entity]["forecast"].clone();
+            assert!(
+                forecast.as_array().is_some_and(|f| !f.is_empty()),
+                "{entity}: {daily}"
+            );
+        }
         // Read-only: Home Assistant offers them no services; their state is what the file says.
         "sensor" | "binary_sensor" => {}
         other => panic!("{entity}: no check for the {other} domain"),
@@ -321,17 +366,10 @@ async fn entity_areas(ha: &HaInstance) -> std::collections::BTreeMap<String, Str
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_loader_builds_homes_of_both_task_sets_and_every_entity_answers_its_services() {
-    let sets = datasets();
-    // One home of each task set, plus the single-domain homes that hold the domains the two
-    // larger homes lack (fan, todo, valve): every modelled domain is exercised.
-    let homes = [
-        "assist/home1-us",
-        "assist-mini/home2-ru-valve",
-        "assist-mini/home5-cn-fan",
-        "assist-mini/dom1-pl-todo",
-        "assist/dom1-pl",
-    ];
+async fn the_loader_builds_a_home_and_every_entity_answers_its_services() {
+    let sets = own_tasks();
+    // The project's home holds every modelled domain and floors.
+    let homes = ["flat-pl"];
     let mut domains = std::collections::BTreeSet::new();
     let mut total_calls = 0;
     let mut floors_checked = 0;
@@ -427,6 +465,7 @@ async fn the_loader_builds_homes_of_both_task_sets_and_every_entity_answers_its_
         domains.into_iter().collect::<Vec<_>>(),
         [
             "binary_sensor",
+            "calendar",
             "climate",
             "cover",
             "fan",
@@ -437,7 +476,8 @@ async fn the_loader_builds_homes_of_both_task_sets_and_every_entity_answers_its_
             "switch",
             "todo",
             "vacuum",
-            "valve"
+            "valve",
+            "weather"
         ]
     );
     crate::common::report(&format!(
@@ -486,59 +526,59 @@ fn a_fixture_the_loader_cannot_represent_is_an_error_naming_the_entity() {
 fn right_answers() -> Vec<(&'static str, &'static str, &'static str, Value)> {
     vec![
         (
-            "dom1-pl-lights/lights#0\\.0",
+            "flat-pl/cover#0\\.0",
+            "cover",
+            "close_cover",
+            json!({"entity_id": "cover.garage_door"}),
+        ),
+        (
+            "flat-pl/fan#0\\.0",
+            "fan",
+            "turn_on",
+            json!({"entity_id": "fan.bedroom_fan"}),
+        ),
+        (
+            "flat-pl/light#0\\.0",
+            "light",
+            "turn_on",
+            json!({"entity_id": "light.kitchen_light"}),
+        ),
+        // Deliberately wrong: the kitchen light instead of the living room light.
+        (
+            "flat-pl/light#1\\.0",
             "light",
             "turn_on",
             json!({"entity_id": "light.kitchen_light"}),
         ),
         (
-            "dom1-pl-todo/todo#0\\.1",
-            "todo",
-            "add_item",
-            json!({"entity_id": "todo.personal_tasks", "data": {"item": "history homework"}}),
-        ),
-        (
-            "home1-us-cover-garage/cover-garage#0\\.0",
-            "cover",
-            "close_cover",
-            json!({"entity_id": "cover.garage_door_opener"}),
-        ),
-        (
-            "home1-us-lock/smart-lock#1\\.0",
+            "flat-pl/lock#0\\.0",
             "lock",
             "unlock",
-            json!({"entity_id": "lock.smart_lock"}),
+            json!({"entity_id": "lock.front_door"}),
         ),
         (
-            "home1-us-vacuum/vacuum#0\\.1",
-            "vacuum",
-            "start",
-            json!({"entity_id": "vacuum.roborock_downstairs"}),
-        ),
-        (
-            "home2-ru-valve/water-valve#0\\.1",
-            "valve",
-            "open_valve",
-            json!({"entity_id": "valve.irrigation_valve"}),
-        ),
-        (
-            "home5-cn-fan/fan#0\\.0",
-            "fan",
-            "turn_on",
-            json!({"entity_id": "fan.bedroom_fan"}),
-        ),
-        // Deliberately wrong: the kitchenette light instead of the living room light.
-        (
-            "home5-cn-light/light#0\\.0",
-            "light",
-            "turn_on",
-            json!({"entity_id": "light.kitchenette_light"}),
-        ),
-        (
-            "home7-dk-media-player/media-player#0\\.0",
+            "flat-pl/media-player#0\\.0",
             "media_player",
             "media_pause",
-            json!({"entity_id": "media_player.outdoor_speakers"}),
+            json!({"entity_id": "media_player.living_room_speaker"}),
+        ),
+        (
+            "flat-pl/todo#0\\.0",
+            "todo",
+            "add_item",
+            json!({"entity_id": "todo.shopping_list", "data": {"item": "bread"}}),
+        ),
+        (
+            "flat-pl/vacuum#0\\.0",
+            "vacuum",
+            "start",
+            json!({"entity_id": "vacuum.robot_vacuum"}),
+        ),
+        (
+            "flat-pl/valve#0\\.0",
+            "valve",
+            "open_valve",
+            json!({"entity_id": "valve.garden_sprinkler"}),
         ),
     ]
 }
@@ -570,10 +610,12 @@ async fn run_bench(
     only: &str,
     config: &std::path::Path,
     port: u16,
+    extra: &[&str],
 ) -> (std::process::Output, Vec<Value>) {
     let results = config.with_file_name("results.jsonl");
     let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_homeclaw-bench"))
         .args(["assist", "--agent", agent, "--only", only])
+        .args(extra)
         .arg("--dataset")
         .arg(dataset)
         .arg("--config")
@@ -603,7 +645,7 @@ async fn run_bench(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming_the_entity() {
-    let sets = datasets();
+    let sets = own_tasks();
     let llm = ScriptedLlm::start().await;
     let answers = right_answers();
     for (i, (_, domain, service, data)) in answers.iter().enumerate() {
@@ -631,11 +673,12 @@ async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming
     });
     let only = answers.iter().map(|a| a.0).collect::<Vec<_>>().join("|");
     let (out, rows) = run_bench(
-        &sets.join("assist-mini"),
+        &sets,
         "homeclaw",
         &format!("^({only})$"),
         &config,
         RUNNER_PORT,
+        &[],
     )
     .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -643,17 +686,17 @@ async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming
     let mut categories = std::collections::BTreeSet::new();
     for row in &rows {
         let task = row["task"].as_str().unwrap();
-        if task.starts_with("home5-cn-light/") {
+        if task == "flat-pl/light#1.0" {
             assert_eq!(row["pass"], false, "{row}");
             let why = row["reason"].as_str().unwrap();
             // The light that should have changed, and the one that did.
             assert!(why.contains("light.living_room_light state"), "{why}");
-            assert!(why.contains("light.kitchenette_light state"), "{why}");
+            assert!(why.contains("light.kitchen_light state"), "{why}");
             continue;
         }
         assert_eq!(row["pass"], true, "{row}\n{stderr}");
         // One request for the call and one for the answer; a held call ends the run at once.
-        let held = task.contains("smart-lock");
+        let held = task.contains("lock#");
         assert_eq!(row["llm_requests"], if held { 1 } else { 2 }, "{row}");
         categories.insert(row["category"].as_str().unwrap().to_owned());
         // Unlocking is held for approval and approved by the runner, as a person would.
@@ -669,18 +712,21 @@ async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming
         "{report}"
     );
     assert!(
-        report.contains("| HA built-in NLP agent | 63.3% | 37.5% |"),
+        report.contains("| HA built-in NLP agent (archived results) | 63.3% | 37.5% | – |"),
         "{report}"
     );
+    assert!(report.contains("| qwen3.5-4b | 88.3% | 81.1% | 93.8% |"), "{report}");
+    assert!(report.contains("| HomeClaw | 88.9% (n=9) |"), "{report}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sentence_spoken_to_a_device_acts_on_that_device() {
-    // "Set the volume to 0%" in a home with two speakers: which one is meant is the device the
-    // person spoke to. The runner hands the task's context device to HomeClaw as `device_id`
-    // (its fast path resolves it without asking the model); Home Assistant's agent runs the
-    // same tasks through `conversation/process`, which takes no device.
-    let sets = datasets();
+    // "Pause the music" and "Set the volume to 20%" in a home with two speakers: which one is
+    // meant is the device the person spoke to. The runner hands the task's context device to
+    // HomeClaw as `device_id` (its fast path resolves it without asking the model); Home
+    // Assistant's agent runs the same tasks through `conversation/process`, which takes no
+    // device. Each sentence runs as often as the set's card says (`--count card`: 2).
+    let sets = own_tasks();
     let llm = ScriptedLlm::start().await;
     let dir = tempfile::tempdir().unwrap();
     let config = bench_config(dir.path(), &llm, |c| {
@@ -690,16 +736,22 @@ async fn a_sentence_spoken_to_a_device_acts_on_that_device() {
         )
     });
     let (out, rows) = run_bench(
-        &sets.join("assist"),
+        &sets,
         "both",
-        r"^home1-us/media-player#[01]\.0$",
+        r"^flat-pl/media-player#[01]\.0$",
         &config,
         CONTEXT_PORT,
+        &["--count", "card"],
     )
     .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
-    // Two tasks (the Nest Hub, then the smart speaker), each for both agents.
-    assert_eq!(rows.len(), 4, "{stderr}");
+    // Two tasks, two runs each, for both agents.
+    assert_eq!(rows.len(), 8, "{stderr}");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("2 run(s) each: dataset_card.yaml, as upstream runs it"),
+        "{report}"
+    );
     for row in &rows {
         if row["agent"] == "HomeClaw" {
             assert_eq!(row["pass"], true, "{row}\n{stderr}");
@@ -711,4 +763,58 @@ async fn a_sentence_spoken_to_a_device_acts_on_that_device() {
         }
     }
     assert_eq!(llm.requests().len(), 0);
+}
+
+/// A task set with a home the loader cannot represent and a good one: the bad home's tasks are
+/// failed rows naming why, the good home still runs, and the report is written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_home_that_cannot_be_loaded_fails_its_tasks_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("mixed");
+    let good = set.join("flat-pl");
+    std::fs::create_dir_all(&good).unwrap();
+    for entry in std::fs::read_dir(own_tasks().join("flat-pl")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, good.join(path.file_name().unwrap())).unwrap();
+    }
+    let broken = set.join("broken-home");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(
+        broken.join("_fixtures.yaml"),
+        "areas: []\ndevices: []\nentities:\n  - name: Alarm\n    id: siren.alarm\n    state: 'off'\n",
+    )
+    .unwrap();
+    std::fs::write(
+        broken.join("siren.yaml"),
+        "category: siren\ntests:\n  - sentences: [Sound the alarm]\n    expect_changes:\n      siren.alarm: {state: 'on'}\n",
+    )
+    .unwrap();
+    let llm = ScriptedLlm::start().await;
+    llm.push(openai_calls(&[(
+        "call_0",
+        "call_service",
+        json!({"domain": "cover", "service": "close_cover", "entity_id": "cover.garage_door"}),
+    )]));
+    llm.push(openai_text("Done."));
+    let config = bench_config(dir.path(), &llm, |c| c);
+    let report = dir.path().join("report.md");
+    let (out, rows) = run_bench(
+        &set,
+        "homeclaw",
+        r"^(broken-home/siren#0\.0|flat-pl/cover#0\.0)$",
+        &config,
+        BROKEN_PORT,
+        &["--out", report.to_str().unwrap()],
+    )
+    .await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(rows.len(), 2, "{stderr}");
+    let failed = &rows[0];
+    assert_eq!(failed["task"], "broken-home/siren#0.0", "{rows:?}");
+    assert_eq!(failed["pass"], false);
+    let why = failed["reason"].as_str().unwrap();
+    assert!(why.contains("could not be loaded") && why.contains("siren"), "{why}");
+    assert_eq!(rows[1]["pass"], true, "{}\n{stderr}", rows[1]);
+    let written = std::fs::read_to_string(&report).unwrap();
+    assert!(written.contains("| HomeClaw | 50.0% (n=2) |"), "{written}");
 }

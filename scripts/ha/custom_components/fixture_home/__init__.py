@@ -13,11 +13,13 @@ What must hold:
   see the same home;
 - `fixture_home.reset` puts every entity back into its fixture state and
   `fixture_home.set_state` applies a task's set-up (state and/or attributes) to one entity,
-  checked like the file itself.
+  checked like the file itself; with `context_now` (the moment the task is spoken) a
+  calendar's events move so that that moment's day is today.
 """
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 
 import voluptuous as vol
@@ -32,11 +34,11 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import floor_registry as fr
 from homeassistant.helpers.typing import ConfigType
 
-from .home import DOMAIN, FixtureError, Home, check_entity_update, load
+from .home import DOMAIN, FixtureError, Home, check_entity_update, load, parse_when
 
 PLATFORMS = [
-    "binary_sensor", "climate", "cover", "fan", "light", "lock", "media_player", "sensor",
-    "switch", "todo", "vacuum", "valve",
+    "binary_sensor", "calendar", "climate", "cover", "fan", "light", "lock", "media_player",
+    "sensor", "switch", "todo", "vacuum", "valve", "weather",
 ]
 
 CONFIG_SCHEMA = vol.Schema(
@@ -48,6 +50,9 @@ SET_STATE_SCHEMA = vol.Schema(
         vol.Required("entity_id"): cv.string,
         vol.Optional("state"): vol.Any(str, bool, int, float, None),
         vol.Optional("attributes"): dict,
+        # When the task is spoken (`2025-04-02 08:30+10:00`): that day becomes today for the
+        # calendar's events.
+        vol.Optional("context_now"): cv.string,
     }
 )
 
@@ -74,9 +79,14 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
                 entity_id.split(".", 1)[0], call.data.get("state"), call.data.get("attributes"),
                 f"entity {entity_id}",
             )
+            context_now = None
+            if call.data.get("context_now"):
+                context_now = parse_when(call.data["context_now"], f"entity {entity_id} context_now")
+                if not isinstance(context_now, datetime.datetime):
+                    raise FixtureError(f"entity {entity_id}: context_now needs a time of day")
         except FixtureError as err:
             raise ServiceValidationError(str(err)) from err
-        entity.apply(state, attributes)
+        entity.apply_at(state, attributes, context_now)
         entity.async_write_ha_state()
 
     hass.services.async_register(DOMAIN, "reset", reset)

@@ -10,10 +10,12 @@ diff sees for a real integration.
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any, Callable
 
 from homeassistant.components.binary_sensor import BinarySensorEntity
+from homeassistant.components.calendar import CalendarEntity, CalendarEvent
 from homeassistant.components.climate import (
     ClimateEntity,
     ClimateEntityFeature,
@@ -47,14 +49,16 @@ from homeassistant.components.vacuum import (
     VacuumEntityFeature,
 )
 from homeassistant.components.valve import ValveEntity
+from homeassistant.components.weather import Forecast, WeatherEntity, WeatherEntityFeature
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import UnitOfTemperature
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.device_registry import DeviceInfo
 from homeassistant.helpers.entity import Entity
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
+from homeassistant.util import dt as dt_util
 
-from .home import DOMAIN, EntitySpec
+from .home import DOMAIN, EntitySpec, parse_when
 
 
 class FixtureEntity(Entity):
@@ -83,6 +87,12 @@ class FixtureEntity(Entity):
     def apply(self, state: str | None, attributes: dict[str, Any]) -> None:
         """Sets state and attributes as a task's set-up describes them (already checked)."""
         raise NotImplementedError
+
+    def apply_at(self, state: str | None, attributes: dict[str, Any],
+                 context_now: dt.datetime | None) -> None:
+        """As `apply`, for a task spoken at `context_now` (only a calendar's dates depend on
+        it)."""
+        self.apply(state, attributes)
 
     def _copy(self, attributes: dict[str, Any], *keys: str) -> None:
         """Sets `_attr_<key>` for each of `keys` that the set-up names."""
@@ -486,6 +496,115 @@ class FixtureTodo(FixtureEntity, TodoListEntity):
         self.async_write_ha_state()
 
 
+def _calendar_event(value: dict[str, Any], shift: dt.timedelta) -> CalendarEvent:
+    """An event of the fixture, `shift` days later, its times as wall-clock times of Home
+    Assistant's time zone (the home's time zone is where the person lives)."""
+
+    def when(raw: Any) -> dt.date | dt.datetime:
+        parsed = parse_when(raw, "event")
+        if isinstance(parsed, dt.datetime):
+            wall = parsed.replace(tzinfo=None) + shift
+            return wall.replace(tzinfo=dt_util.get_default_time_zone())
+        return parsed + shift
+
+    start = when(value["start"])
+    end = when(value["end"]) if value.get("end") is not None else None
+    if isinstance(start, dt.datetime):
+        if not isinstance(end, dt.datetime) or end <= start:
+            end = start + dt.timedelta(hours=1)
+    elif isinstance(end, dt.datetime) or end is None or end <= start:
+        # An all-day event ends the day after it starts (Home Assistant's end is exclusive).
+        end = start + dt.timedelta(days=1)
+    return CalendarEvent(
+        start=start, end=end, summary=str(value["summary"]),
+        description=value.get("description"), location=value.get("location"),
+        uid=str(value.get("uid") or uuid.uuid4().hex),
+    )
+
+
+class FixtureCalendar(FixtureEntity, CalendarEntity):
+    """A calendar whose events are the fixture's; `calendar.get_events` and the state (on while
+    an event runs, with the current or next event's fields) come from Home Assistant's own
+    calendar code."""
+
+    def _defaults(self) -> None:
+        self._events: list[CalendarEvent] = []
+        self._attr_supported_features = 0
+
+    def apply(self, state, attributes):
+        self.apply_at(state, attributes, None)
+
+    def apply_at(self, state, attributes, context_now):
+        self._copy(attributes, "supported_features")
+        if "events" in attributes:
+            # The day the task is spoken becomes today; wall-clock times stay as written.
+            shift = dt.timedelta(0)
+            if context_now is not None:
+                shift = dt_util.now().date() - context_now.date()
+            self._events = sorted(
+                (_calendar_event(e, shift) for e in attributes["events"] or []),
+                key=lambda e: e.start_datetime_local,
+            )
+
+    @property
+    def event(self) -> CalendarEvent | None:
+        now = dt_util.now()
+        return next((e for e in self._events if e.end_datetime_local > now), None)
+
+    async def async_get_events(
+        self, hass: HomeAssistant, start_date: dt.datetime, end_date: dt.datetime
+    ) -> list[CalendarEvent]:
+        return [e for e in self._events
+                if e.start_datetime_local < end_date and e.end_datetime_local > start_date]
+
+
+class FixtureWeather(FixtureEntity, WeatherEntity):
+    """Current conditions and forecasts as the fixture writes them, in native units (Home
+    Assistant converts them to the home's unit system as for any weather integration)."""
+
+    NUMBERS = (
+        "native_temperature", "native_apparent_temperature", "native_dew_point", "humidity",
+        "native_wind_speed", "native_pressure", "cloud_coverage", "uv_index",
+        "native_visibility",
+    )
+
+    def _defaults(self) -> None:
+        self._attr_condition = None
+        self._attr_native_temperature_unit = UnitOfTemperature.CELSIUS
+        self._attr_native_wind_speed_unit = None
+        self._attr_native_pressure_unit = None
+        self._attr_native_visibility_unit = None
+        self._attr_wind_bearing = None
+        for key in self.NUMBERS:
+            setattr(self, f"_attr_{key}", None)
+        self._daily: list[Forecast] | None = None
+        self._hourly: list[Forecast] | None = None
+        self._attr_supported_features = WeatherEntityFeature(0)
+
+    def apply(self, state, attributes):
+        self._copy(attributes, "condition", "native_temperature_unit", "native_wind_speed_unit",
+                   "native_pressure_unit", "native_visibility_unit", "wind_bearing")
+        for key in self.NUMBERS:
+            if key in attributes:
+                setattr(self, f"_attr_{key}", _number(attributes[key]))
+        if "forecast_daily" in attributes:
+            self._daily = [Forecast(**f) for f in attributes["forecast_daily"] or []]
+        if "forecast_hourly" in attributes:
+            self._hourly = [Forecast(**f) for f in attributes["forecast_hourly"] or []]
+        features = WeatherEntityFeature(0)
+        if self._daily is not None:
+            features |= WeatherEntityFeature.FORECAST_DAILY
+        if self._hourly is not None:
+            features |= WeatherEntityFeature.FORECAST_HOURLY
+        self._attr_supported_features = features
+
+    async def async_forecast_daily(self) -> list[Forecast] | None:
+        return self._daily
+
+    async def async_forecast_hourly(self) -> list[Forecast] | None:
+        return self._hourly
+
+
 class FixtureClimate(FixtureEntity, ClimateEntity):
     _enable_turn_on_off_backwards_compatibility = False
 
@@ -574,6 +693,8 @@ CLASSES: dict[str, type[FixtureEntity]] = {
     "media_player": FixtureMediaPlayer,
     "todo": FixtureTodo,
     "climate": FixtureClimate,
+    "calendar": FixtureCalendar,
+    "weather": FixtureWeather,
 }
 
 

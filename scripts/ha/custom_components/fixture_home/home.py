@@ -36,6 +36,10 @@ STATES: dict[str, set[str] | None] = {
     "media_player": {"off", "on", "idle", "playing", "paused", "standby", "buffering"},
     "climate": {"off", "heat", "cool", "heat_cool", "auto", "dry", "fan_only"},
     "todo": set(),
+    # A calendar's state is whether an event is on now; a weather entity's is its condition
+    # (an attribute here, as upstream writes it).
+    "calendar": set(),
+    "weather": set(),
     # Any value: a sensor reports what it measures.
     "sensor": None,
 }
@@ -50,7 +54,12 @@ ATTRIBUTES: dict[str, set[str]] = {
     "fan": {"supported_features", "oscillating", "percentage"},
     "binary_sensor": {"device_class"},
     "cover": {"device_class", "supported_features", "current_position"},
-    "valve": {"device_class", "supported_features", "reports_position", "current_position"},
+    # `current_valve_position` is upstream's name for the position (Home Assistant's own
+    # attribute is `current_position`); both are taken.
+    "valve": {
+        "device_class", "supported_features", "reports_position", "current_position",
+        "current_valve_position",
+    },
     "lock": {"supported_features"},
     "vacuum": {"supported_features", "fan_speed", "fan_speed_list", "battery_level"},
     "media_player": {
@@ -64,6 +73,24 @@ ATTRIBUTES: dict[str, set[str]] = {
     },
     "todo": {"supported_features", "todo_items"},
     "sensor": {"device_class", "state_class", "native_unit_of_measurement", "native_value"},
+    "calendar": {"supported_features", "events"},
+    "weather": {
+        "supported_features", "condition", "native_temperature", "native_temperature_unit",
+        "native_apparent_temperature", "native_dew_point", "humidity", "native_wind_speed",
+        "native_wind_speed_unit", "wind_bearing", "native_pressure", "native_pressure_unit",
+        "cloud_coverage", "uv_index", "native_visibility", "native_visibility_unit",
+        "forecast_daily", "forecast_hourly",
+    },
+}
+
+# What an event of a calendar fixture may say (Home Assistant's CalendarEvent fields).
+EVENT_KEYS = {"summary", "start", "end", "description", "location", "uid"}
+# What a forecast entry may say (Home Assistant's Forecast fields, native units).
+FORECAST_KEYS = {
+    "datetime", "condition", "humidity", "precipitation_probability", "cloud_coverage",
+    "native_precipitation", "native_pressure", "native_temperature", "native_templow",
+    "native_apparent_temperature", "wind_bearing", "native_wind_gust_speed", "native_wind_speed",
+    "native_dew_point", "uv_index", "is_daytime",
 }
 
 # `light.LightEntityFeature.EFFECT`-style names: module under homeassistant.components, class,
@@ -177,7 +204,57 @@ def check_attributes(domain: str, attributes: Any, where: str) -> dict[str, Any]
             out[key] = resolve_enum(value, where)
     if domain == "light":
         _check_color_modes(out, where)
+    if domain == "valve" and "current_valve_position" in out:
+        out["current_position"] = out.pop("current_valve_position")
+    if domain == "calendar" and "events" in out:
+        out["events"] = [_check_event(e, f"{where} event {i}")
+                         for i, e in enumerate(out["events"] or [])]
+    if domain == "weather":
+        for key in ("forecast_daily", "forecast_hourly"):
+            if key in out:
+                out[key] = [_check_forecast(f, f"{where} {key} {i}")
+                            for i, f in enumerate(out[key] or [])]
     return out
+
+
+def _check_event(event: Any, where: str) -> dict[str, Any]:
+    """An event as written (dates and times as text or YAML dates), checked for its keys."""
+    if not isinstance(event, dict):
+        raise FixtureError(f"{where}: an event is a mapping, not {event!r}")
+    unknown = sorted(set(event) - EVENT_KEYS)
+    if unknown:
+        raise FixtureError(f"{where}: an event cannot have {', '.join(unknown)}")
+    for key in ("summary", "start"):
+        if event.get(key) in (None, ""):
+            raise FixtureError(f"{where}: an event needs {key}")
+    for key in ("start", "end"):
+        if event.get(key) is not None:
+            parse_when(event[key], f"{where} {key}")
+    return {k: v for k, v in event.items() if v is not None}
+
+
+def _check_forecast(entry: Any, where: str) -> dict[str, Any]:
+    if not isinstance(entry, dict) or "datetime" not in entry:
+        raise FixtureError(f"{where}: a forecast entry is a mapping with a datetime")
+    unknown = sorted(set(entry) - FORECAST_KEYS)
+    if unknown:
+        raise FixtureError(f"{where}: a forecast cannot have {', '.join(unknown)}")
+    return dict(entry)
+
+
+def parse_when(value: Any, where: str):
+    """A date (`2025-04-06`) or a date and time (`2025-04-02 11:00+10:00`) as Python's types."""
+    import datetime as dt
+
+    if isinstance(value, dt.datetime | dt.date):
+        return value
+    text = str(value).strip()
+    try:
+        if len(text) == 10:
+            return dt.date.fromisoformat(text)
+        return dt.datetime.fromisoformat(text)
+    except ValueError as err:
+        raise FixtureError(f"{where}: {value!r} is not a date or a date and time") from err
 
 
 def _check_color_modes(attributes: dict[str, Any], where: str) -> None:

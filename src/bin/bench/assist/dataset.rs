@@ -1,5 +1,8 @@
-//! Reads a Home LLM Leaderboard task set (`assist-mini`, `assist`): one folder per home with
-//! `_fixtures.yaml` and task files. Each sentence of each test is one task.
+//! Reads a Home LLM Leaderboard task set (`assist-mini`, `assist`, `questions`) as upstream
+//! writes it: one folder per home with `_fixtures.yaml`, task files, and other files of
+//! upstream's own whose names start with `_` (`_home.yaml`: how the home was generated), which
+//! are not tasks. Each sentence of each test is one task. A task file may start with comments
+//! before its `---`, and its `category` is one name or a list of them.
 //!
 //! YAML is read with YAML 1.2 rules (`off` is a string); where a file writes a state as a
 //! boolean it is mapped to the domain's word, as the home loader does for the fixtures.
@@ -22,6 +25,7 @@ pub struct EntityState {
 pub struct Task {
     /// `<home>/<file>#<test>.<sentence>`: stable across runs, for `--only`.
     pub id: String,
+    /// The first of the file's categories (the report's grouping).
     pub category: String,
     pub sentence: String,
     pub setup: BTreeMap<String, EntityState>,
@@ -31,6 +35,9 @@ pub struct Task {
     pub expect_response: Vec<String>,
     /// The device (the fixture's device id) the sentence is spoken to, as a voice satellite.
     pub context_device: Option<String>,
+    /// The moment the sentence is spoken (`2025-04-02 08:30+10:00`): the home loader moves the
+    /// set-up's calendar events so that this moment's day is today.
+    pub context_now: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -46,6 +53,8 @@ pub struct Home {
 pub struct TaskSet {
     pub name: String,
     pub homes: Vec<Home>,
+    /// Runs of each sentence upstream makes (`count:` in `dataset_card.yaml`), when it says.
+    pub card_count: Option<usize>,
 }
 
 impl TaskSet {
@@ -74,15 +83,42 @@ pub fn load(dir: &Path) -> anyhow::Result<TaskSet> {
         .iter()
         .map(|f| load_home(f))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(TaskSet { name, homes })
+    let card = dir.join("dataset_card.yaml");
+    let card_count = if card.is_file() {
+        match &read_yaml(&card)?["count"] {
+            Value::Null => None,
+            Value::Number(n) => Some(
+                n.as_u64()
+                    .filter(|n| (1..=100).contains(n))
+                    .with_context(|| format!("{}: count must be 1 to 100", card.display()))?
+                    as usize,
+            ),
+            other => bail!("{}: count must be a number, not {other}", card.display()),
+        }
+    } else {
+        None
+    };
+    Ok(TaskSet {
+        name,
+        homes,
+        card_count,
+    })
 }
 
 fn read_yaml(path: &Path) -> anyhow::Result<Value> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let docs = YamlLoader::load_from_str(&text)
-        .with_context(|| format!("{} is not valid YAML", path.display()))?;
-    Ok(docs.first().map(to_json).unwrap_or(Value::Null))
+    first_document(&text).with_context(|| format!("{} is not valid YAML", path.display()))
+}
+
+/// The file's document: comments before `---` make an empty document first, which is skipped.
+fn first_document(text: &str) -> anyhow::Result<Value> {
+    let docs = YamlLoader::load_from_str(text)?;
+    Ok(docs
+        .iter()
+        .map(to_json)
+        .find(|d| !d.is_null())
+        .unwrap_or(Value::Null))
 }
 
 fn load_home(folder: &Path) -> anyhow::Result<Home> {
@@ -108,7 +144,9 @@ fn load_home(folder: &Path) -> anyhow::Result<Home> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             p.extension().is_some_and(|x| x == "yaml")
-                && p.file_name().is_some_and(|n| n != "_fixtures.yaml")
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| !n.starts_with('_'))
         })
         .collect();
     files.sort();
@@ -135,10 +173,13 @@ fn load_home(folder: &Path) -> anyhow::Result<Home> {
 
 /// The tasks of one task file. Every entity a task names must be one of the home's.
 pub fn parse_tasks(prefix: &str, doc: &Value, entities: &[String]) -> anyhow::Result<Vec<Task>> {
-    let category = doc["category"]
-        .as_str()
-        .context("a task file needs a category")?
-        .to_owned();
+    let category = match &doc["category"] {
+        Value::String(c) => Some(c.clone()),
+        Value::Array(list) => list.iter().find_map(|c| c.as_str().map(str::to_owned)),
+        _ => None,
+    }
+    .filter(|c| !c.is_empty())
+    .context("a task file needs a category (a name or a list of names)")?;
     let tests = doc["tests"].as_array().context("a task file needs tests")?;
     let mut tasks = Vec::new();
     for (t, test) in tests.iter().enumerate() {
@@ -161,6 +202,11 @@ pub fn parse_tasks(prefix: &str, doc: &Value, entities: &[String]) -> anyhow::Re
             Value::String(d) if !d.is_empty() => Some(d.clone()),
             other => bail!("context_device must be a device id, not {other}"),
         };
+        let context_now = match &test["context_now"] {
+            Value::Null => None,
+            Value::String(t) if !t.trim().is_empty() => Some(t.trim().to_owned()),
+            other => bail!("context_now must be a date and time, not {other}"),
+        };
         let sentences = test["sentences"]
             .as_array()
             .context("a test needs sentences")?;
@@ -177,6 +223,7 @@ pub fn parse_tasks(prefix: &str, doc: &Value, entities: &[String]) -> anyhow::Re
                 ignore_changes: ignore_changes.clone(),
                 expect_response: expect_response.clone(),
                 context_device: context_device.clone(),
+                context_now: context_now.clone(),
             });
         }
     }
@@ -302,6 +349,74 @@ mod tests {
         assert!(tasks[2].ignore_changes["lock.door"].contains("brightness"));
         assert_eq!(tasks[1].context_device.as_deref(), Some("hall_satellite"));
         assert_eq!(tasks[2].context_device, None);
+    }
+
+    #[test]
+    fn upstream_forms_read_as_written_comments_category_lists_and_context_now() {
+        let doc = first_document(
+            "# thought: what this file exercises\n---\ncategory:\n  - calendar\n  - question\ntests:\n  - sentences: [What classes do I have today?]\n    context_now: 2025-04-02 08:30+10:00\n    setup:\n      calendar.personal:\n        attributes:\n          events:\n            - summary: Chemistry class\n              start: 2025-04-02 11:00+10:00\n    expect_response: [chemistry]\n",
+        )
+        .unwrap();
+        let tasks = parse_tasks("h/calendar", &doc, &["calendar.personal".into()]).unwrap();
+        assert_eq!(tasks.len(), 1);
+        assert_eq!(tasks[0].category, "calendar");
+        assert_eq!(
+            tasks[0].context_now.as_deref(),
+            Some("2025-04-02 08:30+10:00")
+        );
+        assert_eq!(tasks[0].expect_response, vec!["chemistry".to_owned()]);
+        assert_eq!(tasks[0].expect_changes, None);
+        let events = &tasks[0].setup["calendar.personal"].attributes["events"];
+        assert_eq!(events[0]["summary"], "Chemistry class");
+        let none = first_document("category: []\ntests: []\n").unwrap();
+        let err = parse_tasks("h/x", &none, &[]).unwrap_err().to_string();
+        assert!(err.contains("category"), "{err}");
+    }
+
+    #[test]
+    fn files_of_upstream_s_own_beside_the_tasks_are_not_tasks() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home-a");
+        std::fs::create_dir(&home).unwrap();
+        let write = |name: &str, text: &str| std::fs::write(home.join(name), text).unwrap();
+        write(
+            "_fixtures.yaml",
+            "areas: []\ndevices: []\nentities:\n  - name: Lamp\n    id: light.lamp\n",
+        );
+        write("_home.yaml", "# thought: generated\n---\nname: A home\n");
+        write(
+            "light.yaml",
+            "category: light\ntests:\n  - sentences: [Lamp on]\n    expect_changes:\n      light.lamp: {state: 'on'}\n",
+        );
+        let set = load(dir.path()).unwrap();
+        assert_eq!(set.task_count(), 1);
+        assert_eq!(set.card_count, None);
+        std::fs::write(
+            dir.path().join("dataset_card.yaml"),
+            "---\nname: x\ncount: 4\n",
+        )
+        .unwrap();
+        assert_eq!(load(dir.path()).unwrap().card_count, Some(4));
+        assert_eq!(set.homes[0].tasks[0].id, "home-a/light#0.0");
+    }
+
+    /// The public task sets, where they are beside the repository (`../shared` here; a fresh
+    /// clone has them only when the user fetched them: then this says so and checks nothing).
+    #[test]
+    fn every_task_file_of_the_public_task_sets_reads_without_error() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/benchmarks/home-assistant-datasets/datasets");
+        if !root.is_dir() {
+            eprintln!("public task sets not found at {}: not read", root.display());
+            return;
+        }
+        let mut counts = BTreeMap::new();
+        for name in ["assist-mini", "assist", "questions"] {
+            let set = load(&root.join(name)).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+            counts.insert(name, set.task_count());
+        }
+        assert!(counts.values().all(|n| *n > 0), "{counts:?}");
+        assert!(counts["questions"] >= 37, "{counts:?}");
     }
 
     #[test]

@@ -1,5 +1,7 @@
-//! `homeclaw-bench assist`: the Home LLM Leaderboard task sets (`assist-mini`, `assist`) run
-//! against HomeClaw and Home Assistant's own conversation agent, scored as upstream scores them.
+//! `homeclaw-bench assist`: the Home LLM Leaderboard task sets (`assist-mini`, `assist`,
+//! `questions`) run against HomeClaw and Home Assistant's own conversation agent, scored as
+//! upstream scores them. A home that cannot be loaded, or a task whose set-up fails, is a failed
+//! row naming the reason, and the run goes on; the report is written whatever happened.
 //!
 //! Per home: a real Home Assistant is (re)started with that home loaded (`scripts/ha-dev.sh`
 //! with `HA_HOME`, the test-only `fixture_home` integration) and the real `homeclaw` binary is
@@ -42,9 +44,10 @@ pub struct Args {
     /// HomeClaw's configuration (its models are what is measured); required for homeclaw.
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Runs of each sentence (upstream uses 4).
-    #[arg(long, default_value_t = 1)]
-    count: usize,
+    /// Runs of each sentence: a number, or `card` for what each task set's
+    /// `dataset_card.yaml` says (upstream: 4 for assist-mini, 5 for assist, 10 for questions).
+    #[arg(long, default_value = "1", value_parser = parse_count)]
+    count: Count,
     /// Only tasks whose id (`home/file#test.sentence`) matches.
     #[arg(long)]
     only: Option<String>,
@@ -70,6 +73,35 @@ pub struct Args {
     /// Per-command limit for either agent.
     #[arg(long, default_value_t = 300)]
     command_timeout_secs: u64,
+}
+
+/// How many times each sentence runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    Fixed(usize),
+    /// As the task set's card says (1 where it says nothing).
+    Card,
+}
+
+fn parse_count(text: &str) -> Result<Count, String> {
+    match text {
+        "card" | "upstream" => Ok(Count::Card),
+        n => match n.parse::<usize>() {
+            Ok(n) if (1..=100).contains(&n) => Ok(Count::Fixed(n)),
+            _ => Err(format!("{n:?}: a number of runs from 1 to 100, or `card`")),
+        },
+    }
+}
+
+impl Count {
+    /// The runs for `set` and where that number comes from, for the report.
+    pub fn for_set(self, set: &dataset::TaskSet) -> (usize, &'static str) {
+        match (self, set.card_count) {
+            (Count::Fixed(n), _) => (n, "--count"),
+            (Count::Card, Some(n)) => (n, "dataset_card.yaml, as upstream runs it"),
+            (Count::Card, None) => (1, "no count in dataset_card.yaml"),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -118,23 +150,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if total == 0 {
         bail!("no task matches");
     }
+    let runs: usize = sets
+        .iter()
+        .map(|s| s.task_count() * args.count.for_set(s).0)
+        .sum();
     eprintln!(
-        "[assist] {total} tasks x {} run(s) x {} agent(s)",
-        args.count,
+        "[assist] {total} tasks, {runs} runs x {} agent(s)",
         agents.len()
     );
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     let mut results = Results::create(args.json.as_deref())?;
-    runtime.block_on(run_sets(&args, &agents, &sets, &mut results))?;
-    let rows = results.rows;
-    let table = report::render(&sets, &agents, &rows, args.count);
+    // The report is written whatever happened: what was measured stays measured.
+    let outcome = runtime.block_on(run_sets(&args, &agents, &sets, &mut results));
+    let counts: Vec<(usize, &str)> = sets.iter().map(|s| args.count.for_set(s)).collect();
+    let table = report::render(&sets, &agents, &results.rows, &counts);
     println!("{table}");
     if let Some(out) = &args.out {
         std::fs::write(out, &table).with_context(|| format!("cannot write {}", out.display()))?;
     }
-    Ok(())
+    outcome
 }
 
 /// Scored rows, each also appended to the JSON Lines file the moment it is scored.
@@ -190,13 +226,28 @@ async fn run_sets(
     };
     let result = async {
         for set in sets {
+            let (count, _) = args.count.for_set(set);
             for home in &set.homes {
-                let mut bench = HomeBench::start(args, agents, &ha, home, &work).await?;
-                let outcome = bench
-                    .run_tasks(args, agents, &set.name, home, results)
-                    .await;
-                bench.stop().await;
-                outcome?;
+                match HomeBench::start(args, agents, &ha, home, &work).await {
+                    Ok(mut bench) => {
+                        bench
+                            .run_tasks(args, agents, &set.name, home, count, results)
+                            .await?;
+                        bench.stop().await;
+                    }
+                    Err(e) => {
+                        let reason = format!("the home could not be loaded: {e:#}");
+                        eprintln!("[assist] home {}: {reason}", home.name);
+                        for task in &home.tasks {
+                            for run in 0..count {
+                                for &agent in agents {
+                                    results
+                                        .push(Row::failed(&set.name, task, run, agent, &reason))?;
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         anyhow::Ok(())
@@ -358,6 +409,9 @@ impl HomeBench {
         self.service("reset", json!({})).await?;
         for (entity, state) in &task.setup {
             let mut data = json!({"entity_id": entity});
+            if let Some(now) = &task.context_now {
+                data["context_now"] = json!(now);
+            }
             if let Some(s) = &state.state {
                 data["state"] = json!(s);
             }
@@ -372,49 +426,35 @@ impl HomeBench {
         Ok(())
     }
 
+    /// Runs every task of the home; a task that cannot be set up or read is a failed row
+    /// with the reason, and the next one runs. Only a results file that cannot be written
+    /// stops the run.
     async fn run_tasks(
         &mut self,
         args: &Args,
         agents: &[Agent],
         set: &str,
         home: &dataset::Home,
+        count: usize,
         results: &mut Results,
     ) -> anyhow::Result<()> {
         let quiet = Duration::from_millis(args.quiet_ms);
         for task in &home.tasks {
             // The home's devices stay as loaded: looked up once per task.
             let device = match &task.context_device {
-                Some(d) => Some(self.device_id(d).await?),
-                None => None,
+                Some(d) => self.device_id(d).await.map(Some),
+                None => Ok(None),
             };
-            for run in 0..args.count {
+            for run in 0..count {
                 for &agent in agents {
-                    self.prepare(task, quiet).await?;
-                    let before = self.snapshot(&home.entities).await?;
-                    let answer = self.ask(agent, &task.sentence, device.as_deref()).await;
-                    self.settle(quiet).await;
-                    let after = self.snapshot(&home.entities).await?;
-                    let diffs = score::differences(task, &before, &after);
-                    let verdict = score::judge(task, &diffs, &answer.reply);
-                    let row = Row {
-                        task_set: set.to_owned(),
-                        task: task.id.clone(),
-                        run,
-                        category: task.category.clone(),
-                        agent,
-                        sentence: task.sentence.clone(),
-                        pass: verdict.pass,
-                        reason: match &answer.error {
-                            Some(e) => format!("{e}; {}", verdict.reason),
-                            None => verdict.reason,
-                        },
-                        reply: answer.reply,
-                        status: answer.status,
-                        latency_s: answer.latency.as_secs_f64(),
-                        llm_requests: answer.llm_requests,
-                        prompt_tokens: answer.prompt_tokens,
-                        needed_approval: answer.needed_approval,
-                        trace: answer.trace,
+                    let row = match &device {
+                        Ok(device) => self
+                            .run_task(agent, set, task, run, device.as_deref(), quiet, home)
+                            .await
+                            .unwrap_or_else(|e| {
+                                Row::failed(set, task, run, agent, &format!("{e:#}"))
+                            }),
+                        Err(e) => Row::failed(set, task, run, agent, &format!("{e:#}")),
                     };
                     eprintln!(
                         "[assist] {:<11} {:<44} {} {:>5.1}s {}",
@@ -432,6 +472,47 @@ impl HomeBench {
             }
         }
         Ok(())
+    }
+
+    /// One run of one task by one agent: set up, ask, settle, score.
+    #[allow(clippy::too_many_arguments)]
+    async fn run_task(
+        &mut self,
+        agent: Agent,
+        set: &str,
+        task: &dataset::Task,
+        run: usize,
+        device: Option<&str>,
+        quiet: Duration,
+        home: &dataset::Home,
+    ) -> anyhow::Result<Row> {
+        self.prepare(task, quiet).await?;
+        let before = self.snapshot(&home.entities).await?;
+        let answer = self.ask(agent, &task.sentence, device).await;
+        self.settle(quiet).await;
+        let after = self.snapshot(&home.entities).await?;
+        let diffs = score::differences(task, &before, &after);
+        let verdict = score::judge(task, &diffs, &answer.reply);
+        Ok(Row {
+            task_set: set.to_owned(),
+            task: task.id.clone(),
+            run,
+            category: task.category.clone(),
+            agent,
+            sentence: task.sentence.clone(),
+            pass: verdict.pass,
+            reason: match &answer.error {
+                Some(e) => format!("{e}; {}", verdict.reason),
+                None => verdict.reason,
+            },
+            reply: answer.reply,
+            status: answer.status,
+            latency_s: answer.latency.as_secs_f64(),
+            llm_requests: answer.llm_requests,
+            prompt_tokens: answer.prompt_tokens,
+            needed_approval: answer.needed_approval,
+            trace: answer.trace,
+        })
     }
 
     /// `device`: Home Assistant's id of the device the sentence is spoken to, given to

@@ -45,13 +45,24 @@ impl HaProcess {
         let out = self
             .command("start")
             .env("HA_HOME", fixture)
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .output()
             .with_context(|| format!("cannot run {}", self.script.display()))?;
+        let messages = String::from_utf8_lossy(&out.stderr);
+        eprint!("{messages}");
         if !out.status.success() {
+            // The script's own last words say why (the loader names the entity it refused).
+            let why: Vec<&str> = messages
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .rev()
+                .take(2)
+                .collect();
             bail!(
-                "Home Assistant did not start with the home {} (see the messages above)",
-                fixture.display()
+                "Home Assistant did not start with the home {}: {}",
+                fixture.display(),
+                why.into_iter().rev().collect::<Vec<_>>().join(" / ")
             );
         }
         let text = String::from_utf8_lossy(&out.stdout);

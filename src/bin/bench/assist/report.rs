@@ -32,24 +32,63 @@ pub struct Row {
     pub trace: Vec<String>,
 }
 
+impl Row {
+    /// A run that could not happen (the home did not load, the set-up failed): failed, with
+    /// the reason, so that the report counts it.
+    pub fn failed(
+        set: &str,
+        task: &super::dataset::Task,
+        run: usize,
+        agent: Agent,
+        reason: &str,
+    ) -> Self {
+        Self {
+            task_set: set.to_owned(),
+            task: task.id.clone(),
+            run,
+            category: task.category.clone(),
+            agent,
+            sentence: task.sentence.clone(),
+            pass: false,
+            reason: reason.to_owned(),
+            reply: String::new(),
+            status: "error".into(),
+            latency_s: 0.0,
+            llm_requests: None,
+            prompt_tokens: None,
+            needed_approval: false,
+            trace: Vec::new(),
+        }
+    }
+}
+
 fn agent_label<S: serde::Serializer>(agent: &Agent, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(agent.label())
 }
 
-/// Published scores (reports/README.md of the task sets' repository, the commit named in the
-/// task sets' SOURCE.md): model, assist-mini %, assist %.
-const PUBLISHED: [(&str, Option<f64>, Option<f64>); 10] = [
-    ("HA built-in NLP agent", Some(63.3), Some(37.5)),
-    ("llama3.2-1b (Q4)", Some(4.1), Some(7.5)),
-    ("xlam-1b", Some(27.1), None),
-    ("home-llm (fine-tuned 1–3B)", Some(34.7), Some(45.0)),
-    ("llama3.2-3b", Some(81.6), Some(62.5)),
-    ("llama3.1 8b", Some(83.7), Some(66.2)),
-    ("qwen2.5 7b", Some(85.7), Some(81.2)),
-    ("gpt-4o-mini", Some(98.0), Some(90.0)),
-    ("gemini-1.5-flash", Some(98.0), Some(91.2)),
-    ("claude-3-5-sonnet", Some(95.9), None),
+/// The current leaderboard (reports/README.md of the task sets' repository at the commit named
+/// in the task sets' SOURCE.md, updated 2026-07-30; through HA's LLM API, each sentence run as
+/// `dataset_card.yaml` says): model, assist-mini %, assist %, questions %.
+const PUBLISHED: [(&str, Option<f64>, Option<f64>, Option<f64>); 10] = [
+    ("gemini-2.5-pro", Some(98.5), Some(91.3), Some(83.2)),
+    ("claude-3-7-sonnet", Some(100.0), Some(89.4), Some(84.1)),
+    ("gemini-3.1-flash-lite", Some(98.0), Some(87.0), Some(100.0)),
+    ("gemma4-12b", Some(97.4), Some(83.5), Some(100.0)),
+    ("gpt-4o-mini", Some(98.5), Some(85.9), Some(75.1)),
+    ("qwen3.5-4b", Some(88.3), Some(81.1), Some(93.8)),
+    ("ministral-3-3b", Some(81.6), Some(72.0), Some(90.3)),
+    ("qwen3-4b-instruct", Some(86.7), Some(71.7), Some(74.1)),
+    ("gemma4-e2b", Some(61.2), Some(45.2), Some(73.5)),
+    ("qwen3-1.7b", Some(60.2), Some(35.9), Some(59.5)),
 ];
+
+/// The one published row for Home Assistant's own agent (the leaderboard's archive).
+const ARCHIVED_HA: (&str, Option<f64>, Option<f64>, Option<f64>) = (
+    "HA built-in NLP agent (archived results)",
+    Some(63.3),
+    Some(37.5),
+    None,
+);
 
 struct Summary {
     n: usize,
@@ -96,13 +135,49 @@ fn line(out: &mut String, label: &str, agent: Agent, s: &Summary) {
     );
 }
 
-pub fn render(sets: &[TaskSet], agents: &[Agent], rows: &[Row], count: usize) -> String {
+/// `counts`: for each set, the runs per sentence and where that number comes from.
+pub fn render(
+    sets: &[TaskSet],
+    agents: &[Agent],
+    rows: &[Row],
+    counts: &[(usize, &str)],
+) -> String {
     let mut out = String::new();
+    // One line per agent, a column per task set: the leaderboard's own shape.
+    out.push_str("### Summary\n\n| agent |");
     for set in sets {
+        let _ = write!(out, " {} |", set.name);
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---|".repeat(sets.len()));
+    out.push('\n');
+    for &agent in agents {
+        let _ = write!(out, "| {} |", agent.label());
+        for set in sets {
+            let sel: Vec<&Row> = rows
+                .iter()
+                .filter(|r| r.task_set == set.name && r.agent == agent)
+                .collect();
+            if sel.is_empty() {
+                out.push_str(" – |");
+            } else {
+                let s = summarise(&sel);
+                let _ = write!(
+                    out,
+                    " {:.1}% (n={}) |",
+                    100.0 * s.passed as f64 / s.n as f64,
+                    s.n
+                );
+            }
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+    for (set, (count, source)) in sets.iter().zip(counts) {
         let mine: Vec<&Row> = rows.iter().filter(|r| r.task_set == set.name).collect();
         let _ = writeln!(
             out,
-            "### {} ({} tasks from {} homes, {count} run(s) each)\n",
+            "### {} ({} tasks from {} homes, {count} run(s) each: {source})\n",
             set.name,
             set.task_count(),
             set.homes.len()
@@ -131,10 +206,16 @@ pub fn render(sets: &[TaskSet], agents: &[Agent], rows: &[Row], count: usize) ->
         }
         out.push('\n');
     }
-    out.push_str("### Published scores (Home LLM Leaderboard, through HA's LLM API)\n\n| model | assist-mini | assist |\n|---|---|---|\n");
-    for (model, mini, full) in PUBLISHED {
-        let pct = |v: Option<f64>| v.map_or("–".to_owned(), |v| format!("{v:.1}%"));
-        let _ = writeln!(out, "| {model} | {} | {} |", pct(mini), pct(full));
+    out.push_str("### Published scores (Home LLM Leaderboard, current, through HA's LLM API)\n\n| model | assist-mini | assist | questions |\n|---|---|---|---|\n");
+    for (model, mini, full, questions) in PUBLISHED.iter().chain([&ARCHIVED_HA]) {
+        let pct = |v: &Option<f64>| v.map_or("–".to_owned(), |v| format!("{v:.1}%"));
+        let _ = writeln!(
+            out,
+            "| {model} | {} | {} | {} |",
+            pct(mini),
+            pct(full),
+            pct(questions)
+        );
     }
     let failed: Vec<&Row> = rows.iter().filter(|r| !r.pass).collect();
     if !failed.is_empty() {

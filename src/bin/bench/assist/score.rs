@@ -218,6 +218,7 @@ mod tests {
                 .collect(),
             expect_response: vec![],
             context_device: None,
+            context_now: None,
         }
     }
 
