@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# The Home LLM Leaderboard task sets (assist-mini, assist) against HomeClaw on the local model
+# The Home LLM Leaderboard task sets (assist-mini, assist, questions) against HomeClaw on the local model
 # (Qwen2.5-Coder-1.5B, as scripts/demo.sh configures it) and Home Assistant's own agent, in one
 # run; each home is loaded into a real Home Assistant (scripts/ha-dev.sh HA_HOME=...).
 #
 #   scripts/bench-assist.sh [homeclaw-bench assist options]
-#     e.g. --count 4 (upstream's runs per sentence), --agent homeclaw, --only 'lock',
+#     e.g. --count card (each set's runs per sentence, as upstream), --agent homeclaw, --only 'lock',
 #          --out docs/benchmarks-run.md --json /tmp/rows.jsonl
 #
 # Any other model: write a HomeClaw config with its `llm:` section and run
 #   target/release/homeclaw-bench assist --dataset DIR --config FILE [--agent both]
-# DATASETS (default ../shared/benchmarks/home-assistant-datasets/datasets) holds both sets.
+# DATASETS (default ../shared/benchmarks/home-assistant-datasets/datasets) holds the sets; get
+# them from github.com/allenporter/home-assistant-datasets (folder datasets/, commit d5ebbf0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATASETS="${DATASETS:-../shared/benchmarks/home-assistant-datasets/datasets}"
@@ -25,4 +26,5 @@ CONFIG="$(mktemp --suffix=.yaml)"
   echo "log:"; echo "  level: warn"; } >"$CONFIG"
 
 target/release/homeclaw-bench assist \
-  --dataset "$DATASETS/assist-mini" --dataset "$DATASETS/assist" --config "$CONFIG" "$@"
+  --dataset "$DATASETS/assist-mini" --dataset "$DATASETS/assist" \
+  --dataset "$DATASETS/questions" --config "$CONFIG" "$@"

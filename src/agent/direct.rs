@@ -35,6 +35,13 @@ impl Agent<'_> {
                 history.push(Message::assistant(text.clone()));
                 Some(Ok((RunStatus::Done, text)))
             }
+            Plan::Read { reads, asked, lang } => {
+                if self.language.is_some() && language(lang) != lang {
+                    return None;
+                }
+                self.read_and_answer(&reads, &asked, lang, history, state)
+                    .await
+            }
             Plan::Ask { question, lang } => {
                 let question = if language(lang) == lang {
                     question
@@ -90,6 +97,70 @@ impl Agent<'_> {
                 Some(Ok((RunStatus::Done, text)))
             }
         }
+    }
+
+    /// Runs the reads a question needs (validated like any call: the service must be allowed
+    /// and every entity visible) and answers from what they returned. A read that fails leaves
+    /// the question to the model, which sees nothing of it.
+    async fn read_and_answer(
+        &self,
+        reads: &[fastpath::FastCall],
+        asked: &fastpath::Asked,
+        lang: Lang,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Option<Result<(RunStatus, String), CallEnd>> {
+        let mut responses = Vec::with_capacity(reads.len());
+        for read in reads {
+            let call = crate::ha::services::ServiceCall {
+                domain: read.domain.clone(),
+                service: read.service.clone(),
+                entity_ids: read.entity_ids.clone(),
+                areas: Vec::new(),
+                data: Some(read.data.clone()),
+            };
+            let checked = match with_registry(self.home, |r| call.check(r)) {
+                Ok(checked) => checked,
+                Err(e) => {
+                    state.trace.push(format!(
+                        "fast path: read {}.{} refused: {e}",
+                        read.domain, read.service
+                    ));
+                    return None;
+                }
+            };
+            state.reads += 1;
+            match self.home.read_service(&checked).await {
+                Ok(response) => {
+                    state.trace.push(format!(
+                        "fast path: read {}.{} on {}",
+                        read.domain,
+                        read.service,
+                        read.entity_ids.join(", ")
+                    ));
+                    responses.push(response);
+                }
+                Err(e) => {
+                    state.trace.push(format!(
+                        "fast path: read {}.{} failed: {e}",
+                        read.domain, read.service
+                    ));
+                    return None;
+                }
+            }
+        }
+        if reads.is_empty() {
+            state.reads += 1;
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let text = with_registry(self.home, |r| {
+            super::reading::compose(asked, &responses, r, lang, now)
+        });
+        state.trace.push("fast path: answered from what was read");
+        history.push(Message::assistant(text.clone()));
+        Some(Ok((RunStatus::Done, text)))
     }
 
     /// An action whose words point at nothing: answered at once ([`fastpath::unmatched`]),

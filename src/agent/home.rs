@@ -19,6 +19,11 @@ pub trait Home: Send + Sync {
     fn call_service<'a>(&'a self, call: &'a CheckedCall)
     -> BoxFuture<'a, Result<Value, CallError>>;
 
+    /// Reads through a validated service that answers (to-do items, calendar events,
+    /// forecasts): Home Assistant's response, keyed by entity id.
+    fn read_service<'a>(&'a self, call: &'a CheckedCall)
+    -> BoxFuture<'a, Result<Value, CallError>>;
+
     /// Waits until `check` holds for the entity (driven by state changes, not polling), at most
     /// `timeout`. Returns whether it held, and the entity as last seen.
     fn wait_for<'a>(
@@ -60,6 +65,13 @@ impl Home for LiveHome {
         call: &'a CheckedCall,
     ) -> BoxFuture<'a, Result<Value, CallError>> {
         Box::pin(call.execute(&self.client))
+    }
+
+    fn read_service<'a>(
+        &'a self,
+        call: &'a CheckedCall,
+    ) -> BoxFuture<'a, Result<Value, CallError>> {
+        Box::pin(call.read(&self.client))
     }
 
     fn wait_for<'a>(

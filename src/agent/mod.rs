@@ -12,6 +12,7 @@ pub mod home;
 pub mod honesty;
 pub mod normalize;
 pub mod prompt;
+pub mod reading;
 pub mod repair;
 pub mod reply;
 pub mod run;

@@ -145,6 +145,9 @@ pub struct MemoryHome {
     stuck: Mutex<Vec<String>>,
     /// Calls run, but their answer is lost (the connection drops after sending).
     lose_answers: std::sync::atomic::AtomicBool,
+    /// What a read through `domain.service` answers, keyed by entity id as Home Assistant's
+    /// response is.
+    responses: Mutex<std::collections::BTreeMap<String, Value>>,
 }
 
 impl MemoryHome {
@@ -154,7 +157,20 @@ impl MemoryHome {
             calls: Mutex::new(Vec::new()),
             stuck: Mutex::new(Vec::new()),
             lose_answers: std::sync::atomic::AtomicBool::new(false),
+            responses: Mutex::new(Default::default()),
         }
+    }
+
+    /// What a read of `entity_id` through `domain.service` answers from now on.
+    pub fn respond(&self, domain: &str, service: &str, entity_id: &str, answer: Value) {
+        let mut responses = self
+            .responses
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let entry = responses
+            .entry(format!("{domain}.{service}"))
+            .or_insert_with(|| json!({}));
+        entry[entity_id] = answer;
     }
 
     /// From now on every call runs but fails as if the connection broke before its answer.
@@ -222,6 +238,30 @@ fn effect(domain: &str, service: &str, current: &str) -> Option<&'static str> {
 impl Home for MemoryHome {
     fn read(&self, f: &mut dyn FnMut(&Registry)) {
         f(&self.registry.read().unwrap_or_else(PoisonError::into_inner));
+    }
+
+    fn read_service<'a>(
+        &'a self,
+        call: &'a CheckedCall,
+    ) -> BoxFuture<'a, Result<Value, CallError>> {
+        self.calls
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(call.clone());
+        let all = self
+            .responses
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&format!("{}.{}", call.domain, call.service))
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let answer: serde_json::Map<String, Value> = call
+            .target
+            .entity_id
+            .iter()
+            .filter_map(|id| Some((id.clone(), all.get(id)?.clone())))
+            .collect();
+        Box::pin(async move { Ok(Value::Object(answer)) })
     }
 
     fn call_service<'a>(

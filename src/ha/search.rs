@@ -119,6 +119,7 @@ const DOMAIN_WORDS: [(&str, &[&str]); 11] = [
             "speakers",
             "tv",
             "player",
+            "media",
             "music",
             "glosnik",
             "muzyka",

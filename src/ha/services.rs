@@ -154,6 +154,21 @@ impl ServiceCall {
 }
 
 impl CheckedCall {
+    /// A read through a service that answers (`todo.get_items`, `calendar.get_events`,
+    /// `weather.get_forecasts`): Home Assistant's `response`, keyed by entity id.
+    pub async fn read(&self, client: &HaClient) -> Result<Value, CallError> {
+        let result = client
+            .call_service(
+                &self.domain,
+                &self.service,
+                &self.target,
+                self.data.clone(),
+                true,
+            )
+            .await?;
+        Ok(result.get("response").cloned().unwrap_or(Value::Null))
+    }
+
     pub async fn execute(&self, client: &HaClient) -> Result<Value, CallError> {
         Ok(client
             .call_service(

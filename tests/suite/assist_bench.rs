@@ -715,12 +715,15 @@ async fn one_task_per_category_passes_end_to_end_and_a_wrong_answer_fails_naming
         report.contains("| HA built-in NLP agent (archived results) | 63.3% | 37.5% | – |"),
         "{report}"
     );
-    assert!(report.contains("| qwen3.5-4b | 88.3% | 81.1% | 93.8% |"), "{report}");
+    assert!(
+        report.contains("| qwen3.5-4b | 88.3% | 81.1% | 93.8% |"),
+        "{report}"
+    );
     assert!(report.contains("| HomeClaw | 88.9% (n=9) |"), "{report}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_sentence_spoken_to_a_device_acts_on_that_device() {
+async fn a_sentence_spoken_to_a_device_acts_on_that_device_and_questions_are_answered_from_reads() {
     // "Pause the music" and "Set the volume to 20%" in a home with two speakers: which one is
     // meant is the device the person spoke to. The runner hands the task's context device to
     // HomeClaw as `device_id` (its fast path resolves it without asking the model); Home
@@ -738,15 +741,17 @@ async fn a_sentence_spoken_to_a_device_acts_on_that_device() {
     let (out, rows) = run_bench(
         &sets,
         "both",
-        r"^flat-pl/media-player#[01]\.0$",
+        r"^flat-pl/(media-player#[01]|calendar#0|todo#1|weather#0)\.0$",
         &config,
         CONTEXT_PORT,
         &["--count", "card"],
     )
     .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
-    // Two tasks, two runs each, for both agents.
-    assert_eq!(rows.len(), 8, "{stderr}");
+    // Two device tasks and three questions (a calendar spoken at a given moment, a list, the
+    // weather: read through Home Assistant's services and answered from the reads), two runs
+    // each, for both agents.
+    assert_eq!(rows.len(), 20, "{stderr}");
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(
         report.contains("2 run(s) each: dataset_card.yaml, as upstream runs it"),
@@ -813,7 +818,10 @@ async fn a_home_that_cannot_be_loaded_fails_its_tasks_and_the_run_goes_on() {
     assert_eq!(failed["task"], "broken-home/siren#0.0", "{rows:?}");
     assert_eq!(failed["pass"], false);
     let why = failed["reason"].as_str().unwrap();
-    assert!(why.contains("could not be loaded") && why.contains("siren"), "{why}");
+    assert!(
+        why.contains("could not be loaded") && why.contains("siren"),
+        "{why}"
+    );
     assert_eq!(rows[1]["pass"], true, "{}\n{stderr}", rows[1]);
     let written = std::fs::read_to_string(&report).unwrap();
     assert!(written.contains("| HomeClaw | 50.0% (n=2) |"), "{written}");

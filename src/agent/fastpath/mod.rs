@@ -12,6 +12,7 @@
 
 mod intent;
 mod question;
+mod read;
 mod target;
 mod todo;
 mod unmatched;
@@ -29,6 +30,7 @@ use intent::{
 pub use intent::{Lang, is_action, is_single_action, language_of};
 use question::{answer, same_place};
 pub use question::{state_line, state_named};
+pub use read::{Asked, Day};
 pub use target::points_at;
 use target::{covers, named, query_of, word_matches};
 use todo::add_item;
@@ -62,6 +64,13 @@ impl FastCall {
 pub enum Plan {
     /// A question about the home answered from the live registry.
     Answer { text: String, lang: Lang },
+    /// A question answered by reading through services that answer (to-do items, calendar
+    /// events, forecasts); HomeClaw writes the answer from what they return.
+    Read {
+        reads: Vec<FastCall>,
+        asked: Asked,
+        lang: Lang,
+    },
     /// Run these calls (one per domain), then reply from their verification.
     Act { calls: Vec<FastCall>, lang: Lang },
     /// A few equally good targets for a single-device command: ask which.
@@ -82,6 +91,14 @@ pub fn plan(text: &str, registry: &Registry) -> Plan {
 /// names a kind but no room ("turn off the light", "set the volume to 20%") means the device
 /// itself or what is in its room, as Home Assistant's own agent reads it.
 pub fn plan_from(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
+    // A question is one request, whatever its words ("who do I need to call" holds the Polish
+    // "i"): a device's state first, then what is read through a list, a calendar or the weather.
+    if let Some(answered) = answer(text.trim(), registry) {
+        return answered;
+    }
+    if let Some(read) = read::plan(text.trim(), registry) {
+        return read;
+    }
     let parts = split_requests(text);
     if parts.len() < 2 {
         return plan_one(text, registry, device_id);

@@ -8,7 +8,7 @@ use crate::ha::search::{Query, domain_of_word};
 use crate::text::tokens;
 
 /// States a question may ask about (folded words, en/pl/de) and the state they mean.
-pub(super) const STATE_WORDS: [(&str, &[&str]); 8] = [
+pub(super) const STATE_WORDS: [(&str, &[&str]); 9] = [
     (
         "on",
         &[
@@ -64,6 +64,11 @@ pub(super) const STATE_WORDS: [(&str, &[&str]); 8] = [
         "paused",
         &["paused", "wstrzymany", "wstrzymane", "pausiert"],
     ),
+    // A player that stopped shows `idle` in Home Assistant.
+    (
+        "idle",
+        &["stopped", "idle", "zatrzymany", "zatrzymane", "gestoppt"],
+    ),
 ];
 
 /// The state a word says ("aus", "zamknięte" folded, "locked"), as Home Assistant writes it.
@@ -79,6 +84,8 @@ pub fn state_named(word: &str) -> Option<&'static str> {
 pub fn state_line(name: &str, state: &str, unit: Option<&str>, lang: Lang) -> String {
     let state = state_word(state, lang);
     let value = match unit {
+        // "55%", as people write a percentage; other units after a space ("21 °C").
+        Some("%") => format!("{state}%"),
         Some(unit) => format!("{state} {unit}"),
         None => state.to_owned(),
     };
@@ -110,28 +117,171 @@ fn state_word(state: &str, lang: Lang) -> &str {
 }
 
 /// Question words and the verbs around them, which name nothing in the home.
-pub(super) const QUESTION_FILLER: [&str; 20] = [
-    "what", "whats", "s", "is", "are", "how", "high", "much", "which", "czy", "jaka", "jaki",
-    "jest", "sa", "ile", "wie", "hoch", "ist", "sind", "welche",
+pub(super) const QUESTION_FILLER: [&str; 33] = [
+    "what",
+    "whats",
+    "s",
+    "is",
+    "are",
+    "how",
+    "high",
+    "much",
+    "which",
+    "czy",
+    "jaka",
+    "jaki",
+    "jest",
+    "sa",
+    "ile",
+    "wie",
+    "hoch",
+    "ist",
+    "sind",
+    "welche",
+    "many",
+    "currently",
+    "right",
+    "now",
+    "please",
+    "tell",
+    "me",
+    "answer",
+    "yes",
+    "no",
+    "or",
+    "viele",
+    "teraz",
 ];
+
+/// "Low", of a battery: a level at or below [`LOW_BATTERY`] percent.
+const LOW: [&str; 6] = ["low", "niski", "niska", "niskie", "niedrig", "schwach"];
+const LOW_BATTERY: f64 = 20.0;
+
+/// Domains whose devices are "on" or "off" in a person's words, whatever state word Home
+/// Assistant writes for them (a valve that is open is on, a thermostat heating is on).
+const SWITCHED: [&str; 12] = [
+    "light",
+    "switch",
+    "fan",
+    "cover",
+    "valve",
+    "media_player",
+    "vacuum",
+    "climate",
+    "input_boolean",
+    "humidifier",
+    "siren",
+    "binary_sensor",
+];
+
+/// Whether the entity is in the state the question asks about, as a person means it.
+fn is_in(entity: &Entity, asked: &str) -> bool {
+    let state = entity.state.as_str();
+    let on = match entity.domain() {
+        "cover" | "valve" => matches!(state, "open" | "opening"),
+        "media_player" => !matches!(state, "off" | "standby" | "unavailable" | "unknown"),
+        "vacuum" => matches!(state, "cleaning" | "returning"),
+        "climate" => !matches!(state, "off" | "unavailable" | "unknown"),
+        _ => state == "on",
+    };
+    let known = !matches!(state, "unavailable" | "unknown");
+    match asked {
+        "on" => on,
+        "off" => known && !on,
+        "open" => matches!(state, "open" | "opening"),
+        other => state == other,
+    }
+}
+
+/// "How many lights are on?": every visible entity of the kind named, in the state asked (on
+/// unless said), in the area named if one is; counted with their names.
+fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
+    let how_many = words
+        .windows(2)
+        .any(|w| (w[0] == "how" && w[1] == "many") || (w[0] == "wie" && w[1] == "viele"))
+        || words.first().is_some_and(|w| w == "ile");
+    if !how_many {
+        return None;
+    }
+    let domain = words.iter().find_map(|w| domain_of_word(w))?;
+    let asked = words.iter().find_map(|w| state_named(w)).unwrap_or("on");
+    let area = registry.areas().find(|a| {
+        let name = tokens(&a.name);
+        !name.is_empty()
+            && name
+                .iter()
+                .all(|n| words.iter().any(|w| word_matches(w, n)))
+    });
+    let of_kind: Vec<&Entity> = registry
+        .entities()
+        .filter(|e| e.domain() == domain)
+        .filter(|e| area.is_none_or(|a| e.area_id.as_deref() == Some(a.area_id.as_str())))
+        .collect();
+    if of_kind.is_empty() {
+        return None;
+    }
+    let total = of_kind.len();
+    let names: Vec<&str> = of_kind
+        .iter()
+        .filter(|e| is_in(e, asked))
+        .map(|e| e.name.as_str())
+        .collect();
+    let n = names.len();
+    let state = state_word(asked, lang);
+    let listed = if names.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", names.join(", "))
+    };
+    let text = match lang {
+        Lang::En => format!(
+            "{n} of {total} {} {state}{listed}.",
+            if n == 1 { "is" } else { "are" }
+        ),
+        Lang::Pl => format!("{n} z {total}: {state}{listed}."),
+        Lang::De => format!(
+            "{n} von {total} {} {state}{listed}.",
+            if n == 1 { "ist" } else { "sind" }
+        ),
+    };
+    Some(Plan::Answer { text, lang })
+}
 
 /// A plain question about the state of named things, answered from the registry: "is the
 /// front door locked?", "what is the outside temperature?", "czy światło w kuchni jest
 /// włączone?". `None` when it is not such a question or the target is not certain.
 pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
+    // "Is the light on? Please answer yes or no.": the question is what ends at its mark.
+    let text = match text.find('?') {
+        Some(at) => &text[..=at],
+        None => text,
+    };
     let (words, _) = words_of(text);
     let first = words.first()?;
     if !(text.trim_end().ends_with('?') || QUESTION_WORDS.contains(&first.as_str())) {
         return None;
     }
     let lang = question_lang(first);
-    let asked = words.iter().find_map(|w| state_named(w));
+    if let Some(counted) = count(&words, lang, registry) {
+        return Some(counted);
+    }
+    // "Playing, paused or stopped?" offers a choice: the answer is the state, not yes or no.
+    let mut states: Vec<&str> = words.iter().filter_map(|w| state_named(w)).collect();
+    states.dedup();
+    // Only a yes/no question is answered yes or no ("what is on my list?" is not one).
+    const YES_NO: [&str; 9] = ["is", "are", "does", "do", "did", "czy", "ist", "sind", "am"];
+    let asked = match states.as_slice() {
+        [one] if YES_NO.contains(&first.as_str()) => Some(*one),
+        _ => None,
+    };
+    let low = words.iter().any(|w| LOW.contains(&w.as_str()));
     let rest: Vec<&str> = words
         .iter()
         .map(String::as_str)
         .filter(|w| {
             !QUESTION_FILLER.contains(w)
                 && !FILLER.contains(w)
+                && !LOW.contains(w)
                 && !STATE_WORDS.iter().any(|(_, forms)| forms.contains(w))
         })
         .collect();
@@ -157,6 +307,25 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     } else {
         return None;
     };
+    // A list, a calendar or the weather is answered from what is read through it.
+    if targets
+        .iter()
+        .any(|e| matches!(e.domain(), "todo" | "calendar" | "weather"))
+    {
+        return None;
+    }
+    // What the question asks about, not a neighbour of the same device: "is the plug on?" is
+    // the plug's switch, not its energy sensor.
+    let switched: Vec<&Entity> = targets
+        .iter()
+        .copied()
+        .filter(|e| SWITCHED.contains(&e.domain()))
+        .collect();
+    let targets = if asked.is_some_and(|a| matches!(a, "on" | "off")) && !switched.is_empty() {
+        switched
+    } else {
+        targets
+    };
     let listed: Vec<String> = targets
         .iter()
         .map(|e| {
@@ -168,22 +337,45 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
         })
         .collect();
     let listed = listed.join("; ");
-    let text = match asked {
-        Some(state) => {
-            let yes = targets.iter().all(|e| e.state == state);
-            let word = match (lang, yes) {
-                (Lang::En, true) => "Yes",
-                (Lang::En, false) => "No",
-                (Lang::Pl, true) => "Tak",
-                (Lang::Pl, false) => "Nie",
-                (Lang::De, true) => "Ja",
-                (Lang::De, false) => "Nein",
-            };
-            format!("{word}: {listed}.")
+    let battery_level = |e: &Entity| {
+        let battery = e
+            .attributes
+            .get("device_class")
+            .and_then(serde_json::Value::as_str)
+            == Some("battery");
+        battery.then(|| e.state.parse::<f64>().ok()).flatten()
+    };
+    let low_battery = low
+        .then(|| {
+            targets
+                .iter()
+                .map(|e| battery_level(e))
+                .collect::<Option<Vec<f64>>>()
+        })
+        .flatten();
+    let text = match (asked, low_battery) {
+        (_, Some(levels)) => {
+            let yes = levels.iter().all(|l| *l <= LOW_BATTERY);
+            format!("{}: {listed}.", yes_no(yes, lang))
         }
-        None => format!("{listed}."),
+        (Some(state), None) => {
+            let yes = targets.iter().all(|e| is_in(e, state));
+            format!("{}: {listed}.", yes_no(yes, lang))
+        }
+        (None, None) => format!("{listed}."),
     };
     Some(Plan::Answer { text, lang })
+}
+
+fn yes_no(yes: bool, lang: Lang) -> &'static str {
+    match (lang, yes) {
+        (Lang::En, true) => "Yes",
+        (Lang::En, false) => "No",
+        (Lang::Pl, true) => "Tak",
+        (Lang::Pl, false) => "Nie",
+        (Lang::De, true) => "Ja",
+        (Lang::De, false) => "Nein",
+    }
 }
 
 /// All in one place the query names: one area, or one floor ("the lights upstairs", "the

@@ -1001,3 +1001,230 @@ fn a_place_after_in_and_a_heating_verb_do_not_stand_for_a_device() {
         }
     );
 }
+
+/// A home with a to-do list, a calendar and a weather entity beside its devices.
+fn reading_home() -> Registry {
+    home(&[
+        ("todo.tasks", "Tasks", "kitchen"),
+        ("calendar.personal", "Personal", "kitchen"),
+        (
+            "weather.weather_service",
+            "Weather Service",
+            "rooftop_terrace",
+        ),
+        ("light.bedroom_light", "Bedroom Light", "bedroom_1"),
+    ])
+}
+
+fn asked(text: &str, registry: &Registry) -> Option<(Vec<FastCall>, Asked, Lang)> {
+    match plan(text, registry) {
+        Plan::Read { reads, asked, lang } => Some((reads, asked, lang)),
+        _ => None,
+    }
+}
+
+#[test]
+fn questions_about_lists_read_the_list() {
+    let r = reading_home();
+    for text in [
+        "How many items are on my task list?",
+        "Who do I need to call?",
+        "What chores around the house do I need to complete?",
+        "What's on my list to buy at the grocery store?",
+        "Co mam na liście zadań?",
+        "Was steht auf meiner Einkaufsliste?",
+    ] {
+        let (reads, asked, _) = asked(text, &r).unwrap_or_else(|| panic!("{text}"));
+        assert_eq!(
+            asked,
+            Asked::Items {
+                lists: vec!["todo.tasks".into()]
+            },
+            "{text}"
+        );
+        assert_eq!(reads[0].service, "get_items", "{text}");
+    }
+    // Adding is an action, not a read.
+    assert!(asked("Add milk to my task list", &r).is_none());
+}
+
+#[test]
+fn questions_about_the_agenda_read_the_calendar() {
+    let r = reading_home();
+    let cases = [
+        ("What classes do I have today?", Some(Day::Today), false),
+        ("Who am I meeting for dinner?", None, false),
+        ("How many nights this week do I need to cook?", None, true),
+        ("Is anyone coming to visit?", None, false),
+        (
+            "What's on my calendar tomorrow?",
+            Some(Day::Tomorrow),
+            false,
+        ),
+        ("Co mam jutro w kalendarzu?", Some(Day::Tomorrow), false),
+        ("Was habe ich heute vor?", Some(Day::Today), false),
+    ];
+    for (text, want_day, counts) in cases {
+        let (reads, asked, _) = asked(text, &r).unwrap_or_else(|| panic!("{text}"));
+        let Asked::Events { day, counting, .. } = asked else {
+            panic!("{text}: {asked:?}")
+        };
+        assert_eq!(day, want_day, "{text}");
+        assert_eq!(counting.is_some(), counts, "{text}");
+        assert_eq!(reads[0].service, "get_events", "{text}");
+    }
+    let (_, asked, _) = asked("How many nights this week do I need to cook?", &r).unwrap();
+    assert!(matches!(asked, Asked::Events { counting: Some(w), .. } if w == ["cook"]));
+}
+
+#[test]
+fn questions_about_the_weather_read_the_weather() {
+    let r = reading_home();
+    for (text, tomorrow) in [
+        ("Is today sunny or cloudy?", false),
+        ("What is the temperature outside?", false),
+        ("Will it rain tomorrow?", true),
+        ("Jaka jest pogoda?", false),
+        ("Wie wird das Wetter morgen?", true),
+    ] {
+        let (reads, asked, _) = asked(text, &r).unwrap_or_else(|| panic!("{text}"));
+        assert_eq!(
+            asked,
+            Asked::Weather {
+                entity: "weather.weather_service".into(),
+                tomorrow
+            },
+            "{text}"
+        );
+        assert_eq!(reads.is_empty(), !tomorrow, "{text}");
+    }
+    // A device question is still the device's.
+    assert!(asked("Is the bedroom light on?", &r).is_none());
+    // A home without the entity plans no read.
+    let bare = home(&[("light.bedroom_light", "Bedroom Light", "bedroom_1")]);
+    assert!(asked("Is it sunny?", &bare).is_none());
+    assert!(asked("What's on my calendar?", &bare).is_none());
+}
+
+fn answer_text(text: &str, registry: &Registry) -> String {
+    match plan(text, registry) {
+        Plan::Answer { text, .. } => text,
+        other => panic!("{text}: {other:?}"),
+    }
+}
+
+/// A registry where each entity has the state and attributes given.
+fn home_in_states(entities: &[(&str, &str, &str, &str, serde_json::Value)]) -> Registry {
+    let mut r = home(
+        &entities
+            .iter()
+            .map(|(id, name, area, ..)| (*id, *name, *area))
+            .collect::<Vec<_>>(),
+    );
+    for (id, _, _, state, attributes) in entities {
+        let mut attrs = attributes.clone();
+        attrs["friendly_name"] = json!(r.get(id).unwrap().name);
+        r.apply_state_changed(&json!({
+            "entity_id": id,
+            "new_state": {"entity_id": id, "state": state, "attributes": attrs,
+                "last_changed": "2030-01-01T00:00:00+00:00", "last_updated": "2030-01-01T00:00:00+00:00"}
+        }));
+    }
+    r
+}
+
+#[test]
+fn questions_are_answered_as_a_person_means_them() {
+    let r = home_in_states(&[
+        (
+            "light.bedroom_light",
+            "Bedroom Light",
+            "bedroom_1",
+            "on",
+            json!({}),
+        ),
+        (
+            "light.balcony_light",
+            "Balcony Light",
+            "rooftop_terrace",
+            "on",
+            json!({}),
+        ),
+        (
+            "light.kitchen_light",
+            "Kitchen Light",
+            "kitchen",
+            "off",
+            json!({}),
+        ),
+        (
+            "valve.sprinklers",
+            "Sprinklers",
+            "backyard",
+            "open",
+            json!({}),
+        ),
+        (
+            "switch.kitchen_plug",
+            "Kitchen Plug",
+            "kitchen",
+            "on",
+            json!({}),
+        ),
+        (
+            "sensor.kitchen_plug_energy",
+            "Kitchen Plug Energy",
+            "kitchen",
+            "1",
+            json!({"unit_of_measurement": "kWh"}),
+        ),
+        (
+            "media_player.samsung",
+            "Samsung",
+            "living_room",
+            "paused",
+            json!({}),
+        ),
+        (
+            "sensor.sink_battery",
+            "Sink Battery",
+            "kitchen",
+            "15",
+            json!({"device_class": "battery", "unit_of_measurement": "%"}),
+        ),
+    ]);
+    // Counted, with their names.
+    assert_eq!(
+        answer_text("How many lights are currently on?", &r),
+        "2 of 3 are on: Balcony Light, Bedroom Light."
+    );
+    assert_eq!(
+        answer_text("How many lights are on in the kitchen?", &r),
+        "0 of 1 are on."
+    );
+    // An open valve is on; the question's device, not its energy sensor.
+    assert_eq!(
+        answer_text("Are the sprinklers on?", &r),
+        "Yes: Sprinklers is open."
+    );
+    assert_eq!(
+        answer_text("Is the kitchen plug on?", &r),
+        "Yes: Kitchen Plug is on."
+    );
+    // A choice of states is answered with the state.
+    assert_eq!(
+        answer_text("Is the media player playing, paused, or stopped?", &r),
+        "Samsung is paused."
+    );
+    assert_eq!(
+        answer_text(
+            "Is the bedroom light off? Please answer with \"yes\" or \"no\".",
+            &r
+        ),
+        "No: Bedroom Light is on."
+    );
+    assert_eq!(
+        answer_text("Is the sink battery low?", &r),
+        "Yes: Sink Battery is 15%."
+    );
+}

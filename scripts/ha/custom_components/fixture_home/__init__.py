@@ -11,10 +11,14 @@ What must hold:
   with a message that names the entity (see home.py) — nothing is skipped;
 - every entity of the home is exposed to Assist, so Home Assistant's own agent and HomeClaw
   see the same home;
-- `fixture_home.reset` puts every entity back into its fixture state and
-  `fixture_home.set_state` applies a task's set-up (state and/or attributes) to one entity,
-  checked like the file itself; with `context_now` (the moment the task is spoken) a
-  calendar's events move so that that moment's day is today.
+- `fixture_home.reset` puts every entity back into its fixture state (and Home Assistant's
+  time zone back to the configured one) and `fixture_home.set_state` applies a task's set-up
+  (state and/or attributes) to one entity, checked like the file itself;
+- with `context_now` (the moment the task is spoken, `2025-04-02 08:30+10:00`) the home's
+  clock shows that moment as nearly as a real clock can be made to: Home Assistant's time zone
+  becomes the whole-hour offset whose local time now is nearest to 08:30, and a calendar's
+  events keep their wall-clock times on the same days relative to that day. "Today" and
+  "tonight" then mean for every agent what they meant when the task was written.
 """
 
 from __future__ import annotations
@@ -63,8 +67,28 @@ class Loaded:
     entities: dict = field(default_factory=dict)
 
 
+def zone_for(context_now: datetime.datetime, utc_now: datetime.datetime) -> str:
+    """The `Etc/GMT…` zone (whole hours, -12 to +14) whose local time at `utc_now` is nearest
+    to `context_now`'s wall-clock time."""
+    wall = context_now.hour * 60 + context_now.minute
+    now = utc_now.hour * 60 + utc_now.minute
+    hours = round((wall - now) / 60)
+    while hours > 14:
+        hours -= 24
+    while hours < -12:
+        hours += 24
+    if hours == 0:
+        return "Etc/UTC"
+    # The Etc zones count the other way: UTC+10 is Etc/GMT-10.
+    return f"Etc/GMT{-hours:+d}"
+
+
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
+    configured_zone = hass.config.time_zone
+
     async def reset(call: ServiceCall) -> None:
+        if hass.config.time_zone != configured_zone:
+            await hass.config.async_set_time_zone(configured_zone)
         for entity in _loaded(hass).entities.values():
             entity.reset()
             entity.async_write_ha_state()
@@ -86,6 +110,10 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
                     raise FixtureError(f"entity {entity_id}: context_now needs a time of day")
         except FixtureError as err:
             raise ServiceValidationError(str(err)) from err
+        if context_now is not None:
+            await hass.config.async_set_time_zone(
+                zone_for(context_now, datetime.datetime.now(datetime.UTC))
+            )
         entity.apply_at(state, attributes, context_now)
         entity.async_write_ha_state()
 

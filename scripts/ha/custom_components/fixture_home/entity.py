@@ -537,7 +537,8 @@ class FixtureCalendar(FixtureEntity, CalendarEntity):
     def apply_at(self, state, attributes, context_now):
         self._copy(attributes, "supported_features")
         if "events" in attributes:
-            # The day the task is spoken becomes today; wall-clock times stay as written.
+            # The day the task is spoken becomes today (in the zone set_state chose for it);
+            # wall-clock times stay as written.
             shift = dt.timedelta(0)
             if context_now is not None:
                 shift = dt_util.now().date() - context_now.date()

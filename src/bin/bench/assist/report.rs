@@ -69,7 +69,10 @@ fn agent_label<S: serde::Serializer>(agent: &Agent, s: S) -> Result<S::Ok, S::Er
 /// The current leaderboard (reports/README.md of the task sets' repository at the commit named
 /// in the task sets' SOURCE.md, updated 2026-07-30; through HA's LLM API, each sentence run as
 /// `dataset_card.yaml` says): model, assist-mini %, assist %, questions %.
-const PUBLISHED: [(&str, Option<f64>, Option<f64>, Option<f64>); 10] = [
+/// A published row: model, assist-mini %, assist %, questions %.
+type Published = (&'static str, Option<f64>, Option<f64>, Option<f64>);
+
+const PUBLISHED: [Published; 10] = [
     ("gemini-2.5-pro", Some(98.5), Some(91.3), Some(83.2)),
     ("claude-3-7-sonnet", Some(100.0), Some(89.4), Some(84.1)),
     ("gemini-3.1-flash-lite", Some(98.0), Some(87.0), Some(100.0)),
@@ -83,7 +86,7 @@ const PUBLISHED: [(&str, Option<f64>, Option<f64>, Option<f64>); 10] = [
 ];
 
 /// The one published row for Home Assistant's own agent (the leaderboard's archive).
-const ARCHIVED_HA: (&str, Option<f64>, Option<f64>, Option<f64>) = (
+const ARCHIVED_HA: Published = (
     "HA built-in NLP agent (archived results)",
     Some(63.3),
     Some(37.5),

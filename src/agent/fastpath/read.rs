@@ -1,0 +1,361 @@
+//! Questions answered by reading through a service that answers: what is on a to-do list, what
+//! is on a calendar, what the weather is or will be. The plan names the reads; HomeClaw writes
+//! the answer from what they return ([`crate::agent::reading`]), never the model.
+//!
+//! Which kind of read a question wants is told by its words (en/pl/de): the weather's, a
+//! list's, or an agenda's (a calendar, a day, a meeting), in that order; a question that names
+//! none of them, or a home without such an entity, is not planned here.
+
+use serde_json::json;
+
+use super::intent::{Lang, QUESTION_WORDS, intent, question_lang, words_of};
+use super::todo::add_item;
+use super::{FastCall, Plan};
+use crate::ha::registry::{Entity, Registry};
+use crate::text::tokens;
+
+/// What the person asked to be read, and for whom the answer is written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Asked {
+    /// The open items of these to-do lists (entity ids).
+    Items { lists: Vec<String> },
+    /// Events of these calendars from now on, within `day` when the question names one;
+    /// `counting`: the question's own words, for "how many …" (events whose summary shares one
+    /// are counted).
+    Events {
+        calendars: Vec<String>,
+        day: Option<Day>,
+        counting: Option<Vec<String>>,
+    },
+    /// The weather entity's conditions now, or its forecast for tomorrow.
+    Weather { entity: String, tomorrow: bool },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Day {
+    Today,
+    Tomorrow,
+}
+
+/// Words that begin a question besides [`QUESTION_WORDS`] (folded).
+const ASKING: [&str; 22] = [
+    "who", "whats", "when", "where", "will", "am", "have", "tell", "any", "co", "kto", "kiedy",
+    "gdzie", "jakie", "czym", "was", "wer", "wann", "wo", "habe", "hab", "gibt",
+];
+
+/// The weather's words.
+const WEATHER: [&str; 34] = [
+    "weather",
+    "sunny",
+    "cloudy",
+    "rain",
+    "raining",
+    "rainy",
+    "snow",
+    "snowing",
+    "forecast",
+    "windy",
+    "humid",
+    "umbrella",
+    "pogoda",
+    "pogode",
+    "slonecznie",
+    "pochmurno",
+    "deszcz",
+    "pada",
+    "padac",
+    "prognoza",
+    "snieg",
+    "wietrznie",
+    "parasol",
+    "wetter",
+    "sonnig",
+    "bewolkt",
+    "regen",
+    "regnet",
+    "regnen",
+    "vorhersage",
+    "schnee",
+    "schneit",
+    "windig",
+    "regenschirm",
+];
+
+/// "Outside" and the measures a person asks of the weather there.
+const OUTSIDE: [&str; 5] = ["outside", "outdoors", "zewnatrz", "dworze", "draussen"];
+const MEASURES: [&str; 8] = [
+    "temperature",
+    "temperatura",
+    "temperatur",
+    "warm",
+    "cold",
+    "hot",
+    "cieplo",
+    "zimno",
+];
+
+/// A list's words.
+const LISTS: [&str; 22] = [
+    "list",
+    "lists",
+    "task",
+    "tasks",
+    "todo",
+    "todos",
+    "chores",
+    "chore",
+    "shopping",
+    "groceries",
+    "grocery",
+    "lista",
+    "liscie",
+    "liste",
+    "zadania",
+    "zadan",
+    "zakupy",
+    "zakupow",
+    "aufgaben",
+    "einkaufsliste",
+    "einkaufen",
+    "besorgungen",
+];
+
+/// Needs that live on a list when no agenda word says otherwise ("who do I need to call?").
+const NEEDS: [&str; 12] = [
+    "need",
+    "buy",
+    "call",
+    "complete",
+    "kupic",
+    "zadzwonic",
+    "musze",
+    "zrobic",
+    "kaufen",
+    "anrufen",
+    "muss",
+    "erledigen",
+];
+
+/// An agenda's words: a calendar, what is on it, and the days it is asked about.
+const AGENDA: [&str; 44] = [
+    "calendar",
+    "calendars",
+    "schedule",
+    "agenda",
+    "plans",
+    "events",
+    "event",
+    "appointment",
+    "appointments",
+    "meeting",
+    "meetings",
+    "visit",
+    "visiting",
+    "visitors",
+    "today",
+    "tonight",
+    "tomorrow",
+    "week",
+    "weekend",
+    "leaving",
+    "classes",
+    "kalendarz",
+    "kalendarzu",
+    "plany",
+    "spotkanie",
+    "spotkania",
+    "wizyta",
+    "dzis",
+    "dzisiaj",
+    "jutro",
+    "tydzien",
+    "tygodniu",
+    "weekend",
+    "kalender",
+    "termin",
+    "termine",
+    "treffen",
+    "besuch",
+    "heute",
+    "morgen",
+    "woche",
+    "wochenende",
+    "abend",
+    "wieczorem",
+];
+
+const TODAY: [&str; 5] = ["today", "tonight", "dzis", "dzisiaj", "heute"];
+const TOMORROW: [&str; 3] = ["tomorrow", "jutro", "morgen"];
+/// "How many": the count of what the question names.
+const HOW_MANY: [(&str, &str); 3] = [("how", "many"), ("ile", ""), ("wie", "viele")];
+
+/// The plan for a question answered by reads, if it is one (`None` leaves it to the rest of
+/// the fast path, then the model).
+pub(super) fn plan(text: &str, registry: &Registry) -> Option<Plan> {
+    let (words, percent_at) = words_of(text);
+    let first = words.first()?;
+    let question = text.trim_end().ends_with('?')
+        || QUESTION_WORDS.contains(&first.as_str())
+        || ASKING.contains(&first.as_str());
+    // A request ("add milk to the list", "turn on the light?") is not a read.
+    if !question || intent(&words, percent_at).is_some() || add_item(text, registry).is_some() {
+        return None;
+    }
+    let lang = language(first);
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    let of = |domain: &str| -> Vec<&Entity> {
+        registry
+            .entities()
+            .filter(|e| e.domain() == domain)
+            .collect()
+    };
+    let day = if has(&TOMORROW) {
+        Some(Day::Tomorrow)
+    } else if has(&TODAY) {
+        Some(Day::Today)
+    } else {
+        None
+    };
+    let weather = of("weather");
+    if !weather.is_empty() && (has(&WEATHER) || (has(&OUTSIDE) && has(&MEASURES))) {
+        let entity = named(&weather, &words)
+            .into_iter()
+            .next()
+            .unwrap_or(weather[0]);
+        return Some(weather_plan(entity, day == Some(Day::Tomorrow), lang));
+    }
+    let lists = of("todo");
+    let calendars = of("calendar");
+    let wants_list = has(&LISTS) || (!has(&AGENDA) && has(&NEEDS));
+    if !lists.is_empty() && wants_list {
+        let chosen = named(&lists, &words);
+        let chosen = if chosen.is_empty() { lists } else { chosen };
+        return Some(items_plan(&chosen, lang));
+    }
+    if !calendars.is_empty() && (has(&AGENDA) || (lists.is_empty() && has(&NEEDS))) {
+        let chosen = named(&calendars, &words);
+        let chosen = if chosen.is_empty() { calendars } else { chosen };
+        let counting = HOW_MANY
+            .iter()
+            .any(|(a, b)| {
+                words
+                    .windows(2)
+                    .any(|w| w[0] == *a && (b.is_empty() || w[1] == *b))
+                    || (b.is_empty() && first == a)
+            })
+            .then(|| content_words(&words));
+        return Some(events_plan(&chosen, day, counting, lang));
+    }
+    None
+}
+
+/// The language of a question by its first word.
+fn language(first: &str) -> Lang {
+    match first {
+        "co" | "kto" | "kiedy" | "gdzie" | "jakie" | "czym" => Lang::Pl,
+        "was" | "wer" | "wann" | "wo" | "habe" | "hab" | "gibt" => Lang::De,
+        other => question_lang(other),
+    }
+}
+
+/// The entities whose name the question says (every word of a name that is not the kind).
+fn named<'a>(entities: &[&'a Entity], words: &[String]) -> Vec<&'a Entity> {
+    entities
+        .iter()
+        .copied()
+        .filter(|e| {
+            let name = tokens(&e.name);
+            !name.is_empty()
+                && name
+                    .iter()
+                    .filter(|n| !LISTS.contains(&n.as_str()) && !AGENDA.contains(&n.as_str()))
+                    .any(|n| words.iter().any(|w| w == n))
+        })
+        .collect()
+}
+
+/// The words of a "how many" question that may name what is counted ("cook" in "how many
+/// nights do I need to cook"), without the question's and the agenda's own words.
+fn content_words(words: &[String]) -> Vec<String> {
+    const ASIDE: [&str; 40] = [
+        "how", "many", "much", "do", "does", "i", "we", "my", "our", "me", "need", "have", "to",
+        "this", "next", "the", "a", "an", "are", "is", "there", "on", "in", "at", "of", "for",
+        "nights", "days", "times", "night", "day", "ile", "razy", "wie", "viele", "oft", "ich",
+        "wir", "mal", "tage",
+    ];
+    words
+        .iter()
+        .filter(|w| {
+            w.len() > 2
+                && !ASIDE.contains(&w.as_str())
+                && !AGENDA.contains(&w.as_str())
+                && !ASKING.contains(&w.as_str())
+        })
+        .cloned()
+        .collect()
+}
+
+fn weather_plan(entity: &Entity, tomorrow: bool, lang: Lang) -> Plan {
+    let reads = if tomorrow {
+        vec![FastCall {
+            domain: "weather".into(),
+            service: "get_forecasts".into(),
+            entity_ids: vec![entity.entity_id.clone()],
+            data: json!({"type": "daily"}),
+        }]
+    } else {
+        Vec::new()
+    };
+    Plan::Read {
+        reads,
+        asked: Asked::Weather {
+            entity: entity.entity_id.clone(),
+            tomorrow,
+        },
+        lang,
+    }
+}
+
+fn items_plan(lists: &[&Entity], lang: Lang) -> Plan {
+    Plan::Read {
+        reads: vec![FastCall {
+            domain: "todo".into(),
+            service: "get_items".into(),
+            entity_ids: lists.iter().map(|e| e.entity_id.clone()).collect(),
+            data: json!({"status": ["needs_action"]}),
+        }],
+        asked: Asked::Items {
+            lists: lists.iter().map(|e| e.entity_id.clone()).collect(),
+        },
+        lang,
+    }
+}
+
+fn events_plan(
+    calendars: &[&Entity],
+    day: Option<Day>,
+    counting: Option<Vec<String>>,
+    lang: Lang,
+) -> Plan {
+    // From now on: today's rest, tomorrow, or the coming week (the start is Home Assistant's
+    // own "now", in its own time zone).
+    let days = match day {
+        Some(Day::Today) => 1,
+        Some(Day::Tomorrow) => 2,
+        None => 7,
+    };
+    Plan::Read {
+        reads: vec![FastCall {
+            domain: "calendar".into(),
+            service: "get_events".into(),
+            entity_ids: calendars.iter().map(|e| e.entity_id.clone()).collect(),
+            data: json!({"duration": {"days": days}}),
+        }],
+        asked: Asked::Events {
+            calendars: calendars.iter().map(|e| e.entity_id.clone()).collect(),
+            day,
+            counting,
+        },
+        lang,
+    }
+}
