@@ -180,87 +180,108 @@ impl Agent<'_> {
             }
             _ => {}
         }
-        let (mut content, is_error, raw_for_hash) =
-            if let Some(earlier) = state.breaker.earlier_result(hash) {
-                state.stats.breaker_hits += 1;
-                state
-                    .trace
-                    .push(format!("breaker: {} {normalised} already ran", call.name));
-                let raw = state.breaker.raw(hash).unwrap_or_default().to_owned();
-                (earlier, false, raw)
-            } else {
-                let validated = with_registry(self.home, |r| self.tools.validate(call, r));
-                let unnamed = match &validated {
-                    Ok(ValidCall::CallService(checked)) => self.unnamed_targets(checked, state),
-                    _ => None,
-                };
-                let output = match validated {
-                    Ok(ValidCall::CallService(checked)) if unnamed.is_some() => {
-                        let unnamed = unnamed.unwrap_or_default();
-                        state.stats.rejected_tool_calls += 1;
-                        state.trace.push(format!(
-                            "refused {}.{} on {unnamed}: nothing the user said points at it",
-                            checked.domain, checked.service
-                        ));
-                        ToolOutput::error(format!(
-                            "Refused: the user did not ask about {unnamed}; nothing they said \
+        let (mut content, is_error, raw_for_hash) = if let Some(earlier) =
+            state.breaker.earlier_result(hash)
+        {
+            state.stats.breaker_hits += 1;
+            state
+                .trace
+                .push(format!("breaker: {} {normalised} already ran", call.name));
+            let raw = state.breaker.raw(hash).unwrap_or_default().to_owned();
+            (earlier, false, raw)
+        } else {
+            let validated = with_registry(self.home, |r| self.tools.validate(call, r));
+            let unnamed = match &validated {
+                Ok(ValidCall::CallService(checked)) => self.unnamed_targets(checked, state),
+                _ => None,
+            };
+            // The person's verb bounds the service: "lock it" never becomes an unlock.
+            let against = match &validated {
+                Ok(ValidCall::CallService(checked)) => state.verb_of.as_ref().and_then(|said| {
+                    super::fastpath::against_the_words(said, &checked.domain, &checked.service)
+                }),
+                _ => None,
+            };
+            let output = match validated {
+                Ok(ValidCall::CallService(checked)) if against.is_some() => {
+                    let asked = against.unwrap_or_default();
+                    state.stats.rejected_tool_calls += 1;
+                    state.trace.push(format!(
+                        "refused {}.{}: the user asked {asked}",
+                        checked.domain, checked.service
+                    ));
+                    ToolOutput::error(format!(
+                        "Refused: {}.{} is the opposite of what the user asked ({asked}). \
+                             Call the service that does what they said, or ask them.",
+                        checked.domain, checked.service
+                    ))
+                }
+                Ok(ValidCall::CallService(checked)) if unnamed.is_some() => {
+                    let unnamed = unnamed.unwrap_or_default();
+                    state.stats.rejected_tool_calls += 1;
+                    state.trace.push(format!(
+                        "refused {}.{} on {unnamed}: nothing the user said points at it",
+                        checked.domain, checked.service
+                    ));
+                    ToolOutput::error(format!(
+                        "Refused: the user did not ask about {unnamed}; nothing they said \
                              names it, its room or its kind. Act only on what the user named. \
                              If nothing in the home matches, tell the user you could not find \
                              it, and that nothing was changed."
-                        ))
-                    }
-                    Ok(ValidCall::CallService(checked)) => {
-                        match self.service_call(checked, call, state).await {
-                            Ok(output) => output,
-                            Err(pending) => {
-                                push(
-                                    history,
-                                    serde_json::json!({
-                                        "status": "awaiting the user's approval",
-                                        "approval_id": pending.id,
-                                        "reason": pending.reason,
-                                    })
-                                    .to_string(),
-                                    false,
-                                );
-                                return CallEnd::Approval(Box::new(pending));
-                            }
+                    ))
+                }
+                Ok(ValidCall::CallService(checked)) => {
+                    match self.service_call(checked, call, state).await {
+                        Ok(output) => output,
+                        Err(pending) => {
+                            push(
+                                history,
+                                serde_json::json!({
+                                    "status": "awaiting the user's approval",
+                                    "approval_id": pending.id,
+                                    "reason": pending.reason,
+                                })
+                                .to_string(),
+                                false,
+                            );
+                            return CallEnd::Approval(Box::new(pending));
                         }
                     }
-                    Ok(valid) => self.tools.dispatch(&valid, self.home).await,
-                    Err(message) => {
-                        state.stats.rejected_tool_calls += 1;
-                        state
-                            .trace
-                            .push(format!("invalid {} call: {message}", call.name));
-                        // An entity kept from HomeClaw is something the person can change:
-                        // the reply names it and where, whatever the model makes of it.
-                        if let Some(hidden) = with_registry(self.home, |r| hidden_target(call, r)) {
-                            state.hidden = Some(hidden);
-                        }
-                        ToolOutput::error(message)
-                    }
-                };
-                if output.performed.is_none() && !output.is_error {
-                    state.trace.push(format!("{} {normalised}: ok", call.name));
-                    if kind == ToolKind::GetState {
-                        state.reads += 1;
-                        state
-                            .observed
-                            .extend(Observed::from_result(&output.content));
-                    }
                 }
-                let limit = self
-                    .cfg
-                    .truncation
-                    .result_limit(self.cfg.context_window_tokens);
-                let content = truncate(&output.content, limit);
-                if is_empty_result(&content) {
-                    state.stats.empty_tool_results += 1;
+                Ok(valid) => self.tools.dispatch(&valid, self.home).await,
+                Err(message) => {
+                    state.stats.rejected_tool_calls += 1;
+                    state
+                        .trace
+                        .push(format!("invalid {} call: {message}", call.name));
+                    // An entity kept from HomeClaw is something the person can change:
+                    // the reply names it and where, whatever the model makes of it.
+                    if let Some(hidden) = with_registry(self.home, |r| hidden_target(call, r)) {
+                        state.hidden = Some(hidden);
+                    }
+                    ToolOutput::error(message)
                 }
-                state.breaker.record(hash, &content);
-                (content.clone(), output.is_error, content)
             };
+            if output.performed.is_none() && !output.is_error {
+                state.trace.push(format!("{} {normalised}: ok", call.name));
+                if kind == ToolKind::GetState {
+                    state.reads += 1;
+                    state
+                        .observed
+                        .extend(Observed::from_result(&output.content));
+                }
+            }
+            let limit = self
+                .cfg
+                .truncation
+                .result_limit(self.cfg.context_window_tokens);
+            let content = truncate(&output.content, limit);
+            if is_empty_result(&content) {
+                state.stats.empty_tool_results += 1;
+            }
+            state.breaker.record(hash, &content);
+            (content.clone(), output.is_error, content)
+        };
         let after = state.detector.after_call(result_hash(&raw_for_hash));
         let verdict = before.max(after);
         let end = match verdict {

@@ -141,6 +141,7 @@ impl Agent<'_> {
             compacted: false,
             reset: false,
             named_by: None,
+            verb_of: None,
             hidden: None,
         };
         let whitelist = self.tools.names();
@@ -170,6 +171,7 @@ impl Agent<'_> {
         if self.cfg.named_targets {
             state.named_by = Some(recent_commands(history));
         }
+        state.verb_of = Some(command.clone());
         let wants_tools = with_registry(self.home, |r| needs_tools(&command, r));
         let mut choice = if wants_tools {
             state

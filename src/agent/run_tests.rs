@@ -691,3 +691,46 @@ async fn a_reply_saying_the_opposite_of_a_read_is_answered_from_the_read() {
         result.trace
     );
 }
+
+/// "Can you lock the front door?" answered by the model with an unlock: refused with what was
+/// asked, so nothing is unlocked (nor held for an approval of the opposite); the model's next,
+/// right call runs.
+#[tokio::test]
+async fn the_person_s_verb_bounds_the_service_the_model_may_call() {
+    let home = MemoryHome::new(synthetic_home(50));
+    let lock = "lock.front_door";
+    home.set_state(lock, "unlocked");
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "lock", "service": "unlock", "entity_id": lock}),
+            )],
+        ),
+        calls_reply(
+            "2",
+            &[(
+                "call_service",
+                json!({"domain": "lock", "service": "lock", "entity_id": lock}),
+            )],
+        ),
+        text_reply("Locked."),
+    ]);
+    let mut history = vec![Message::user("Can you lock the front door lock?")];
+    let cfg = AgentConfig {
+        named_targets: false,
+        ..cfg()
+    };
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    let results = tool_results(&history);
+    assert!(
+        results[0].contains("Refused") && results[0].contains("to lock something"),
+        "{}",
+        results[0]
+    );
+    assert!(result.approval.is_none(), "{result:?}");
+    assert_eq!(home.state(lock).as_deref(), Some("locked"));
+    assert_eq!(result.actions.len(), 1);
+    assert_eq!(result.actions[0].service, "lock");
+}

@@ -212,6 +212,9 @@ pub(super) struct RunState {
     /// The person's recent commands, which a model's service call must point at
     /// (`agent.named_targets`); `None` for the fast path, whose targets come from them.
     pub(super) named_by: Option<Vec<String>>,
+    /// The command this run answers, whose verb bounds a model's service call (set once the
+    /// model is asked; the fast path's calls come from the words themselves).
+    pub(super) verb_of: Option<String>,
     /// A call named an entity Home Assistant has but HomeClaw may not see (its reason and
     /// name): an action that ends with nothing done says so.
     pub(super) hidden: Option<(Hidden, String)>,

@@ -132,6 +132,20 @@ pub(super) const PHRASES: &[(&[&str], Intent, Lang)] = &[
     (&["wycisz"], Mute, Lang::Pl),
     (&["przelacz"], Toggle, Lang::Pl),
     (&["zatrzymaj"], Stop, Lang::Pl),
+    // Infinitives, as a polite request says them ("czy możesz wyłączyć światło?").
+    (&["wlaczyc"], On, Lang::Pl),
+    (&["zapalic"], On, Lang::Pl),
+    (&["wylaczyc"], Off, Lang::Pl),
+    (&["zgasic"], Off, Lang::Pl),
+    (&["otworzyc"], Open, Lang::Pl),
+    (&["zamknac"], Close, Lang::Pl),
+    (&["zablokowac"], Lock, Lang::Pl),
+    (&["odblokowac"], Unlock, Lang::Pl),
+    (&["uruchomic"], Start, Lang::Pl),
+    (&["wstrzymac"], Pause, Lang::Pl),
+    (&["wznowic"], Resume, Lang::Pl),
+    (&["wyciszyc"], Mute, Lang::Pl),
+    (&["zatrzymac"], Stop, Lang::Pl),
     (&["einschalten"], On, Lang::De),
     (&["ausschalten"], Off, Lang::De),
     (&["offne"], Open, Lang::De),
@@ -489,6 +503,9 @@ pub(super) const ADD_ITEM: [(&str, &[&str], Lang); 6] = [
 
 /// Whether a command asks for an action (one intent, not a question), whatever its target.
 pub fn is_action(text: &str) -> bool {
+    if let Some(request) = unwrapped_request(text) {
+        return is_action(&request);
+    }
     let trimmed = text.trim();
     if trimmed.ends_with('?') {
         return false;
@@ -510,6 +527,110 @@ pub(super) const JOINERS: [&str; 6] = ["and", "then", "also", "i", "oraz", "und"
 pub fn is_single_action(text: &str) -> bool {
     let (words, _) = words_of(text);
     is_action(text) && !text.contains(',') && !words.iter().any(|w| JOINERS.contains(&w.as_str()))
+}
+
+/// A request said politely ("can you …", "could you please …", "kannst du …", "czy możesz
+/// …"): the request itself, when the rest carries an intent; `None` otherwise (a question
+/// about ability or state stays a question).
+pub fn unwrapped_request(text: &str) -> Option<String> {
+    const WRAPPERS: [&[&str]; 12] = [
+        &["can", "you"],
+        &["could", "you"],
+        &["would", "you"],
+        &["will", "you"],
+        &["can", "u"],
+        &["kannst", "du"],
+        &["konntest", "du"],
+        &["konnen", "sie"],
+        &["czy", "mozesz"],
+        &["czy", "moglbys"],
+        &["mozesz"],
+        &["moglbys"],
+    ];
+    const PLEASE: [&str; 3] = ["please", "bitte", "prosze"];
+    let raw: Vec<&str> = text
+        .trim()
+        .trim_end_matches(['?', '.', '!'])
+        .split_whitespace()
+        .collect();
+    let folded: Vec<String> = raw.iter().map(|w| crate::text::fold(w)).collect();
+    let skip = WRAPPERS
+        .iter()
+        .find(|w| w.len() <= folded.len() && w.iter().zip(&folded).all(|(a, b)| a == b))
+        .map(|w| w.len())?;
+    let rest: Vec<&str> = raw[skip..]
+        .iter()
+        .zip(&folded[skip..])
+        .filter(|(_, f)| !PLEASE.contains(&f.trim_matches(|c: char| !c.is_alphanumeric())))
+        .map(|(r, _)| *r)
+        .collect();
+    let rest = rest.join(" ");
+    let (words, percent_at) = words_of(&rest);
+    intent(&words, percent_at).map(|_| rest)
+}
+
+/// Whether `domain.service` does the opposite of, or something unrelated to, what the person's
+/// words ask for: the verb they said and the service it bounds, for the refusal. `None` when
+/// the words carry no intent (the model may choose), or the service fits it.
+pub fn against_the_words(text: &str, domain: &str, service: &str) -> Option<&'static str> {
+    let text =
+        unwrapped_request(text).unwrap_or_else(|| text.trim().trim_end_matches('?').to_owned());
+    let (words, percent_at) = words_of(&text);
+    let (said, ..) = intent(&words, percent_at)?;
+    // Services that undo what each intent asks; anything else is left to the other guards.
+    let (asked, against): (&str, &[&str]) = match said {
+        On => (
+            "to turn something on",
+            &["turn_off", "close_cover", "close_valve", "lock"],
+        ),
+        Off => (
+            "to turn something off",
+            &[
+                "turn_on",
+                "open_cover",
+                "open_valve",
+                "start",
+                "unlock",
+                "open",
+            ],
+        ),
+        Open => (
+            "to open something",
+            &["close_cover", "close_valve", "lock", "turn_off"],
+        ),
+        Close => (
+            "to close something",
+            &["open_cover", "open_valve", "unlock", "open", "turn_on"],
+        ),
+        Lock => (
+            "to lock something",
+            &["unlock", "open", "open_cover", "open_valve"],
+        ),
+        Unlock => (
+            "to unlock something",
+            &["lock", "close_cover", "close_valve"],
+        ),
+        Start => (
+            "to start something",
+            &[
+                "return_to_base",
+                "stop",
+                "pause",
+                "media_pause",
+                "media_stop",
+                "turn_off",
+            ],
+        ),
+        Dock | Stop => ("to stop something", &["start", "media_play", "turn_on"]),
+        Pause => ("to pause something", &["media_play", "start", "turn_on"]),
+        Resume => (
+            "to resume something",
+            &["media_pause", "media_stop", "pause", "stop", "turn_off"],
+        ),
+        _ => return None,
+    };
+    let _ = domain;
+    against.contains(&service).then_some(asked)
 }
 
 /// The language a command's question word or intent words are in (English when none is

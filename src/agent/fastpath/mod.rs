@@ -27,7 +27,7 @@ use intent::{
     CLEANING, EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, watering,
     words_of,
 };
-pub use intent::{Lang, is_action, is_single_action, language_of};
+pub use intent::{Lang, against_the_words, is_action, is_single_action, language_of};
 use question::{answer, same_place};
 pub use question::{state_line, state_named};
 pub use read::{Asked, Day};
@@ -91,6 +91,10 @@ pub fn plan(text: &str, registry: &Registry) -> Plan {
 /// names a kind but no room ("turn off the light", "set the volume to 20%") means the device
 /// itself or what is in its room, as Home Assistant's own agent reads it.
 pub fn plan_from(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
+    // "Can you turn the fan on?" is a request, said politely: planned as the request.
+    if let Some(request) = intent::unwrapped_request(text) {
+        return plan_from(&request, registry, device_id);
+    }
     // A question is one request, whatever its words ("who do I need to call" holds the Polish
     // "i"): a device's state first, then what is read through a list, a calendar or the weather.
     if let Some(answered) = answer(text.trim(), registry) {

@@ -1228,3 +1228,60 @@ fn questions_are_answered_as_a_person_means_them() {
         "Yes: Sink Battery is 15%."
     );
 }
+
+#[test]
+fn the_verb_said_bounds_the_service() {
+    for (text, domain, service, refused) in [
+        ("Can you lock the front door?", "lock", "unlock", true),
+        ("Lock the front door", "lock", "lock", false),
+        ("Schließ die Küchentür ab", "lock", "unlock", true),
+        ("Turn off the lights", "light", "turn_on", true),
+        ("Turn off the lights", "light", "turn_off", false),
+        ("Halt the vacuum", "vacuum", "start", false),
+        ("Stop the vacuum", "vacuum", "start", true),
+        ("What's the weather?", "light", "turn_on", false),
+    ] {
+        assert_eq!(
+            intent::against_the_words(text, domain, service).is_some(),
+            refused,
+            "{text}: {domain}.{service}"
+        );
+    }
+}
+
+#[test]
+fn a_request_said_politely_is_a_request() {
+    let r = home(&[
+        ("fan.bedroom_fan", "Bedroom Fan", "bedroom_1"),
+        ("light.kitchen_light", "Kitchen Light", "kitchen"),
+    ]);
+    for (text, entity, service) in [
+        ("Can you turn the fan on?", "fan.bedroom_fan", "turn_on"),
+        (
+            "Could you please turn on the kitchen light?",
+            "light.kitchen_light",
+            "turn_on",
+        ),
+        (
+            "Kannst du bitte das Küchenlicht einschalten?",
+            "light.kitchen_light",
+            "turn_on",
+        ),
+        (
+            "Czy możesz wyłączyć światło w kuchni?",
+            "light.kitchen_light",
+            "turn_off",
+        ),
+    ] {
+        match plan(text, &r) {
+            Plan::Act { calls, .. } => {
+                assert_eq!(calls[0].entity_ids, vec![entity.to_owned()], "{text}");
+                assert_eq!(calls[0].service, service, "{text}");
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+        assert!(is_action(text), "{text}");
+    }
+    // A question about ability with no request in it stays a question.
+    assert!(intent::unwrapped_request("Can you hear me?").is_none());
+}
