@@ -431,7 +431,12 @@ pub(super) fn intent(
             _ => None,
         };
         if let Some(i) = trailing {
-            found.push((i, Lang::En, vec![words.len() - 1]));
+            // "Switch the upstairs lights on": a leading "switch" is the verb, not a kind.
+            let mut at = vec![words.len() - 1];
+            if words.len() > 2 && words[0] == "switch" {
+                at.insert(0, 0);
+            }
+            found.push((i, Lang::En, at));
         }
     }
     // "Vacuum, return to base": a device word that could be a verb addresses the device when

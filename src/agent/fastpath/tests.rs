@@ -1285,3 +1285,25 @@ fn a_request_said_politely_is_a_request() {
     // A question about ability with no request in it stays a question.
     assert!(intent::unwrapped_request("Can you hear me?").is_none());
 }
+
+#[test]
+fn switch_is_a_verb_when_it_leads_and_on_or_off_ends() {
+    let r = home(&[
+        ("light.kitchen_light", "Kitchen Light", "kitchen"),
+        ("switch.coffee_maker", "Coffee Maker", "kitchen"),
+    ]);
+    match plan("Switch the kitchen light on", &r) {
+        Plan::Act { calls, .. } => {
+            assert_eq!(calls[0].entity_ids, vec!["light.kitchen_light".to_owned()]);
+            assert_eq!(calls[0].service, "turn_on");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A switch named as a kind still is one.
+    match plan("Turn off the coffee maker switch", &r) {
+        Plan::Act { calls, .. } => {
+            assert_eq!(calls[0].entity_ids, vec!["switch.coffee_maker".to_owned()])
+        }
+        other => panic!("{other:?}"),
+    }
+}
