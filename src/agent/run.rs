@@ -344,6 +344,26 @@ impl Agent<'_> {
                 if wants_tools && state.actions.is_empty() && asks_question(&text) {
                     return finish(state, RunStatus::ClarificationRequired, text);
                 }
+                // A guard refused the model's call and nothing else was done or read: the
+                // request failed, and the model's account of a device of the home ("I could
+                // not find the Guest Room Thermostat" when it exists) is not passed on.
+                if state.actions.is_empty()
+                    && state.reads == 0
+                    && state.stats.rejected_tool_calls > 0
+                    && !asks_question(&text)
+                    && with_registry(self.home, |r| names_a_device(&text, r))
+                {
+                    state
+                        .trace
+                        .push("a call was refused and nothing was done or read: failed");
+                    let reply =
+                        reply::nothing_done("", self.reply_lang(&command), state.hidden.as_ref());
+                    return finish(
+                        state,
+                        RunStatus::Failed("a call was refused and nothing ran".into()),
+                        reply,
+                    );
+                }
                 // "Done" means the request was fulfilled: an action request with nothing done
                 // and nothing read (so no "it already is") failed, and the reply says so.
                 if state.actions.is_empty() && state.reads == 0 && fastpath::is_action(&command) {
@@ -520,6 +540,16 @@ impl Agent<'_> {
 }
 
 /// The person's last command in the history (not a HomeClaw note).
+/// Whether the text names a device of the home by its whole name (two words or more, so that
+/// "home" or "light" alone names nothing).
+fn names_a_device(text: &str, registry: &crate::ha::registry::Registry) -> bool {
+    let said = crate::text::tokens(text);
+    registry.entities().any(|e| {
+        let name = crate::text::tokens(&e.name);
+        name.len() >= 2 && name.iter().all(|n| said.contains(n))
+    })
+}
+
 fn command_of(history: &[Message]) -> String {
     history
         .iter()

@@ -734,3 +734,29 @@ async fn the_person_s_verb_bounds_the_service_the_model_may_call() {
     assert_eq!(result.actions.len(), 1);
     assert_eq!(result.actions[0].service, "lock");
 }
+
+/// The model's call refused by a guard, then its own account of a real device ("I could not
+/// find the Front Door", which exists): failed, and HomeClaw says what did not happen instead.
+#[tokio::test]
+async fn a_refused_call_then_a_story_about_a_real_device_is_not_passed_on() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "lock", "service": "unlock", "entity_id": "lock.front_door"}),
+            )],
+        ),
+        text_reply("I could not find the Front Door. Nothing was changed."),
+    ]);
+    let mut history = vec![Message::user("Lock the front door")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert!(home.calls().is_empty(), "{:?}", home.calls());
+    assert!(
+        matches!(result.status, RunStatus::Failed(_)),
+        "{:?}",
+        result.status
+    );
+    assert_eq!(result.reply, "I did not change anything.");
+}

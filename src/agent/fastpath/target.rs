@@ -296,8 +296,14 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
         .get("device_class")
         .and_then(serde_json::Value::as_str);
     let of_kind = |word: &str, domain: &str| {
-        let kind =
-            domain == entity.domain() || hay.name.iter().any(|w| word_score(domain, w) > 0.0);
+        // A measure ("temperature", "humidity") is a sensor's, and a thermostat's too: it
+        // shows the temperature and is set to one.
+        let measured = domain == "sensor"
+            && entity.domain() == "climate"
+            && !["sensor", "czujnik"].contains(&word);
+        let kind = measured
+            || domain == entity.domain()
+            || hay.name.iter().any(|w| word_score(domain, w) > 0.0);
         let specific = SPECIFIC_KINDS
             .iter()
             .find(|(w, _)| *w == word)

@@ -1307,3 +1307,20 @@ fn switch_is_a_verb_when_it_leads_and_on_or_off_ends() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_temperature_in_a_room_points_at_its_thermostat() {
+    let r = home(&[
+        (
+            "climate.guest_room_thermostat",
+            "Guest Room Thermostat",
+            "bedroom_2",
+        ),
+        ("light.kitchen_light", "Kitchen Light", "kitchen"),
+    ]);
+    let thermostat = r.get("climate.guest_room_thermostat").unwrap();
+    let light = r.get("light.kitchen_light").unwrap();
+    let said = "Set the target temperature to 22 in bedroom 2 if it is above 23";
+    assert!(points_at(said, thermostat, &r));
+    assert!(!points_at(said, light, &r));
+}
