@@ -189,13 +189,16 @@ pub fn parse_tasks(prefix: &str, doc: &Value, entities: &[String]) -> anyhow::Re
             v => Some(entity_states(v, entities).context("expect_changes")?),
         };
         let ignore_changes = ignore(&test["ignore_changes"]);
+        // Words the reply must contain; upstream writes numbers bare (`- 30`), which count as
+        // their text.
+        let word = |v: &Value| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        };
         let expect_response = match &test["expect_response"] {
-            Value::String(s) => vec![s.clone()],
-            Value::Array(list) => list
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect(),
-            _ => Vec::new(),
+            Value::Array(list) => list.iter().filter_map(word).collect(),
+            single => word(single).into_iter().collect(),
         };
         let context_device = match &test["context_device"] {
             Value::Null => None,
@@ -365,6 +368,12 @@ mod tests {
             Some("2025-04-02 08:30+10:00")
         );
         assert_eq!(tasks[0].expect_response, vec!["chemistry".to_owned()]);
+        let numbers = first_document(
+            "category: weather\ntests:\n  - sentences: [How warm is it?]\n    expect_response:\n      - 30\n      - thirty\n",
+        )
+        .unwrap();
+        let tasks = parse_tasks("h/weather", &numbers, &[]).unwrap();
+        assert_eq!(tasks[0].expect_response, ["30", "thirty"]);
         assert_eq!(tasks[0].expect_changes, None);
         let events = &tasks[0].setup["calendar.personal"].attributes["events"];
         assert_eq!(events[0]["summary"], "Chemistry class");
