@@ -196,7 +196,7 @@ pub fn parse_tasks(prefix: &str, doc: &Value, entities: &[String]) -> anyhow::Re
             Value::Number(n) => Some(n.to_string()),
             _ => None,
         };
-        let expect_response = match &test["expect_response"] {
+        let expect_response: Vec<String> = match &test["expect_response"] {
             Value::Array(list) => list.iter().filter_map(word).collect(),
             single => word(single).into_iter().collect(),
         };
@@ -372,8 +372,8 @@ mod tests {
             "category: weather\ntests:\n  - sentences: [How warm is it?]\n    expect_response:\n      - 30\n      - thirty\n",
         )
         .unwrap();
-        let tasks = parse_tasks("h/weather", &numbers, &[]).unwrap();
-        assert_eq!(tasks[0].expect_response, ["30", "thirty"]);
+        let weather = parse_tasks("h/weather", &numbers, &[]).unwrap();
+        assert_eq!(weather[0].expect_response, ["30", "thirty"]);
         assert_eq!(tasks[0].expect_changes, None);
         let events = &tasks[0].setup["calendar.personal"].attributes["events"];
         assert_eq!(events[0]["summary"], "Chemistry class");
