@@ -205,30 +205,34 @@ impl Agent<'_> {
             let output = match validated {
                 Ok(ValidCall::CallService(checked)) if against.is_some() => {
                     let asked = against.unwrap_or_default();
-                    state.stats.rejected_tool_calls += 1;
-                    state.trace.push(format!(
-                        "refused {}.{}: the user asked {asked}",
-                        checked.domain, checked.service
-                    ));
-                    ToolOutput::error(format!(
-                        "Refused: {}.{} is the opposite of what the user asked ({asked}). \
+                    refuse(
+                        state,
+                        format!(
+                            "refused {}.{}: the user asked {asked}",
+                            checked.domain, checked.service
+                        ),
+                        format!(
+                            "Refused: {}.{} is the opposite of what the user asked ({asked}). \
                              Call the service that does what they said, or ask them.",
-                        checked.domain, checked.service
-                    ))
+                            checked.domain, checked.service
+                        ),
+                    )
                 }
                 Ok(ValidCall::CallService(checked)) if unnamed.is_some() => {
                     let unnamed = unnamed.unwrap_or_default();
-                    state.stats.rejected_tool_calls += 1;
-                    state.trace.push(format!(
-                        "refused {}.{} on {unnamed}: nothing the user said points at it",
-                        checked.domain, checked.service
-                    ));
-                    ToolOutput::error(format!(
-                        "Refused: the user did not ask about {unnamed}; nothing they said \
+                    refuse(
+                        state,
+                        format!(
+                            "refused {}.{} on {unnamed}: nothing the user said points at it",
+                            checked.domain, checked.service
+                        ),
+                        format!(
+                            "Refused: the user did not ask about {unnamed}; nothing they said \
                              names it, its room or its kind. Act only on what the user named. \
                              If nothing in the home matches, tell the user you could not find \
                              it, and that nothing was changed."
-                    ))
+                        ),
+                    )
                 }
                 Ok(ValidCall::CallService(checked)) => {
                     match self.service_call(checked, call, state).await {
@@ -324,4 +328,11 @@ fn hidden_target(call: &ToolCall, registry: &Registry) -> Option<(Hidden, String
     ids.into_iter()
         .find_map(|id| registry.hidden(id))
         .map(|(reason, name)| (reason, name.to_owned()))
+}
+
+/// A call a guard refused: counted, traced, and answered to the model with the reason.
+fn refuse(state: &mut RunState, trace: String, message: String) -> ToolOutput {
+    state.stats.rejected_tool_calls += 1;
+    state.trace.push(trace);
+    ToolOutput::error(message)
 }

@@ -141,6 +141,19 @@ async fn ask(browser: &mut Browser, text: &str) -> u64 {
     before
 }
 
+/// The test configuration with the fast path on (a command that gets in acts at once) and the
+/// panel section `panel`.
+fn panel_config(ha: &HaInstance, llm: &ScriptedLlm, dir: &std::path::Path, panel: &str) -> String {
+    let config = config_for(ha, &llm.openai_url(), &dir.join("sessions"))
+        .replace(
+            "agent:\n  fast_path: false\n  answer_from_verification: false\n",
+            "agent:\n  fast_path: true\n  answer_from_verification: true\n",
+        )
+        .replace(PANEL_LINE, panel);
+    assert!(config.contains(panel), "{config}");
+    config
+}
+
 fn card(index: u64) -> String {
     format!("document.querySelectorAll('#log .card')[{index}]")
 }
@@ -151,13 +164,7 @@ async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
     let ha = shared();
     let llm = ScriptedLlm::start().await;
     let dir = tempfile::tempdir().unwrap();
-    let config = config_for(ha, &llm.openai_url(), &dir.path().join("sessions"))
-        .replace(
-            "agent:\n  fast_path: false\n  answer_from_verification: false\n",
-            "agent:\n  fast_path: true\n  answer_from_verification: true\n",
-        )
-        .replace(PANEL_LINE, BEHIND_INGRESS);
-    assert!(config.contains(BEHIND_INGRESS), "{config}");
+    let config = panel_config(ha, &llm, dir.path(), BEHIND_INGRESS);
     let server = Homeclaw::spawn(dir.path(), &config);
     server.ready().await;
     let panel = server.panel.clone().expect("the panel listens");
@@ -408,12 +415,7 @@ async fn a_page_on_another_origin_cannot_command_the_home_through_the_panel() {
     let dir = tempfile::tempdir().unwrap();
     // The widest door: a panel that trusts loopback peers alone (no token), as it did by
     // default before, with the fast path on so that a command that got in would act at once.
-    let config = config_for(ha, &llm.openai_url(), &dir.path().join("sessions"))
-        .replace(
-            "agent:\n  fast_path: false\n  answer_from_verification: false\n",
-            "agent:\n  fast_path: true\n  answer_from_verification: true\n",
-        )
-        .replace(PANEL_LINE, BEHIND_INGRESS);
+    let config = panel_config(ha, &llm, dir.path(), BEHIND_INGRESS);
     let server = Homeclaw::spawn(dir.path(), &config);
     server.ready().await;
     let panel = format!(
@@ -474,15 +476,12 @@ async fn outside_the_add_on_the_panel_asks_for_the_api_token() {
     let ha = shared();
     let llm = ScriptedLlm::start().await;
     let dir = tempfile::tempdir().unwrap();
-    let config = config_for(ha, &llm.openai_url(), &dir.path().join("sessions"))
-        .replace(
-            "agent:\n  fast_path: false\n  answer_from_verification: false\n",
-            "agent:\n  fast_path: true\n  answer_from_verification: true\n",
-        )
-        .replace(
-            PANEL_LINE,
-            "panel:\n  enabled: true\n  listen: 127.0.0.1:0\n",
-        );
+    let config = panel_config(
+        ha,
+        &llm,
+        dir.path(),
+        "panel:\n  enabled: true\n  listen: 127.0.0.1:0\n",
+    );
     let server = Homeclaw::spawn(dir.path(), &config);
     server.ready().await;
     let panel = format!(

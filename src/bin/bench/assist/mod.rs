@@ -494,12 +494,6 @@ impl HomeBench {
         let diffs = score::differences(task, &before, &after);
         let verdict = score::judge(task, &diffs, &answer.reply);
         Ok(Row {
-            task_set: set.to_owned(),
-            task: task.id.clone(),
-            run,
-            category: task.category.clone(),
-            agent,
-            sentence: task.sentence.clone(),
             pass: verdict.pass,
             reason: match &answer.error {
                 Some(e) => format!("{e}; {}", verdict.reason),
@@ -512,6 +506,7 @@ impl HomeBench {
             prompt_tokens: answer.prompt_tokens,
             needed_approval: answer.needed_approval,
             trace: answer.trace,
+            ..Row::failed(set, task, run, agent, "")
         })
     }
 
