@@ -117,7 +117,7 @@ fn state_word(state: &str, lang: Lang) -> &str {
 }
 
 /// Question words and the verbs around them, which name nothing in the home.
-pub(super) const QUESTION_FILLER: [&str; 33] = [
+pub(super) const QUESTION_FILLER: [&str; 36] = [
     "what",
     "whats",
     "s",
@@ -151,6 +151,9 @@ pub(super) const QUESTION_FILLER: [&str; 33] = [
     "or",
     "viele",
     "teraz",
+    "level",
+    "poziom",
+    "stand",
 ];
 
 /// "Low", of a battery: a level at or below [`LOW_BATTERY`] percent.
@@ -256,7 +259,24 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
         Some(at) => &text[..=at],
         None => text,
     };
-    let (words, _) = words_of(text);
+    let (mut words, _) = words_of(text);
+    // "Please tell me, are the sprinklers on?": the courtesy before the question asks nothing.
+    const COURTESY: [&[&str]; 8] = [
+        &["please", "tell", "me"],
+        &["can", "you", "tell", "me"],
+        &["could", "you", "tell", "me"],
+        &["tell", "me"],
+        &["please"],
+        &["powiedz", "mi"],
+        &["sag", "mir"],
+        &["bitte"],
+    ];
+    if let Some(lead) = COURTESY
+        .iter()
+        .find(|c| c.len() < words.len() && c.iter().zip(&words).all(|(a, b)| a == b))
+    {
+        words.drain(..lead.len());
+    }
     let first = words.first()?;
     if !(text.trim_end().ends_with('?') || QUESTION_WORDS.contains(&first.as_str())) {
         return None;
@@ -289,7 +309,13 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     if query.is_empty() {
         return None;
     }
-    let covering: Vec<&Entity> = registry.entities().filter(|e| covers(e, &query)).collect();
+    let mut covering: Vec<&Entity> = registry.entities().filter(|e| covers(e, &query)).collect();
+    // A measure asked for ("what is the battery level?") is the measuring entity's, not a
+    // neighbour's on/off state of the same name.
+    let measures = |e: &&Entity| e.attributes.contains_key("unit_of_measurement");
+    if asked.is_none() && !low && covering.iter().any(measures) {
+        covering.retain(measures);
+    }
     let named: Vec<&Entity> = covering
         .iter()
         .copied()
@@ -326,6 +352,7 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     } else {
         targets
     };
+
     let listed: Vec<String> = targets
         .iter()
         .map(|e| {

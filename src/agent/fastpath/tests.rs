@@ -1324,3 +1324,38 @@ fn a_temperature_in_a_room_points_at_its_thermostat() {
     assert!(points_at(said, thermostat, &r));
     assert!(!points_at(said, light, &r));
 }
+
+#[test]
+fn courtesy_and_measures_are_read_as_a_person_means_them() {
+    let r = home_in_states(&[
+        (
+            "valve.sprinklers",
+            "Sprinklers",
+            "backyard",
+            "closed",
+            json!({}),
+        ),
+        (
+            "sensor.motion_sensor_battery",
+            "Motion Sensor Battery",
+            "rooftop_terrace",
+            "55",
+            json!({"device_class": "battery", "unit_of_measurement": "%"}),
+        ),
+        (
+            "binary_sensor.motion_sensor_battery",
+            "Motion Sensor Battery",
+            "rooftop_terrace",
+            "off",
+            json!({"device_class": "battery"}),
+        ),
+    ]);
+    assert_eq!(
+        answer_text("Please tell me, are the sprinklers on?", &r),
+        "No: Sprinklers is closed."
+    );
+    assert_eq!(
+        answer_text("What is the battery level of the motion sensor?", &r),
+        "Motion Sensor Battery is 55%."
+    );
+}
