@@ -216,9 +216,8 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
     if trimmed.is_empty() {
         return Plan::Model;
     }
-    if let Some(answer) = answer(trimmed, registry) {
-        return answer;
-    }
+    // A question was answered (or left to the model) by `plan_from`, which looks at the whole
+    // text before any part of it.
     if trimmed.ends_with('?') {
         return Plan::Model;
     }
