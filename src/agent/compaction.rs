@@ -186,6 +186,7 @@ pub async fn compact(
         max_tokens: Some(400),
         temperature: Some(0.0),
         reply_schema: None,
+        context: None,
     };
     // A model may ignore max_tokens (or echo its input): the summary is cut to what a summary
     // can reasonably be, so it can never crowd out the conversation it replaces.

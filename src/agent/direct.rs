@@ -219,23 +219,9 @@ impl Agent<'_> {
         {
             return None;
         }
-        let done: Vec<fastpath::FastCall> = calls
-            .iter()
-            .zip(new)
-            .map(|(call, action)| fastpath::FastCall {
-                domain: action.domain.clone(),
-                service: action.service.clone(),
-                entity_ids: action.entity_ids.clone(),
-                data: call
-                    .arguments
-                    .get("data")
-                    .cloned()
-                    .unwrap_or_else(|| serde_json::json!({})),
-            })
-            .collect();
         let lang = self.reply_lang(command);
         Some(with_registry(self.home, |r| {
-            reply::from_verification(&done, new, |id| r.get(id).map(|e| e.name.clone()), lang)
+            reply::from_actions(new, |id| r.get(id).map(|e| e.name.clone()), lang)
         }))
     }
 

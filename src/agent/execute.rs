@@ -48,6 +48,7 @@ impl Agent<'_> {
                     .iter()
                     .map(|t| (t.clone(), DRY_RUN_STATE.to_owned()))
                     .collect(),
+                data: checked.data.clone(),
             });
             return Ok(ToolOutput {
                 content: serde_json::json!({
@@ -138,6 +139,9 @@ impl Agent<'_> {
         history: &mut Vec<Message>,
     ) -> CallEnd {
         state.stats.tool_calls += 1;
+        if call.name == ToolKind::CallService.name() {
+            state.stats.service_calls += 1;
+        }
         let push = |history: &mut Vec<Message>, content: String, is_error: bool| {
             history.push(Message::tool_result(call, content, is_error));
         };

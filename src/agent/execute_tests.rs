@@ -33,7 +33,7 @@ async fn a_device_that_does_not_change_is_reported_honestly() {
     assert!(!result.actions[0].verified);
     assert_eq!(result.actions[0].observed_state["light.bed_light"], "off");
     assert!(
-        result.reply.contains("could not confirm") && result.reply.contains("light.bed_light: off"),
+        result.reply.contains("could not confirm") && result.reply.contains("Bed Light: off"),
         "{}",
         result.reply
     );

@@ -265,87 +265,6 @@ pub fn claims_action(reply: &str) -> bool {
         .any(|i| CLAIM_PATTERNS[i].1 == Claim::Action)
 }
 
-/// States that exclude each other: a reply saying one of a pair about a device read in the
-/// other says what is not so.
-const OPPOSITES: [(&str, &str); 4] = [
-    ("on", "off"),
-    ("open", "closed"),
-    ("locked", "unlocked"),
-    ("playing", "paused"),
-];
-
-/// State words that are also everyday words ("on the table", "aus der Küche", "open it"):
-/// they say a state only after a linking verb or adverb.
-const AMBIGUOUS: [&str; 6] = ["on", "an", "aus", "open", "offen", "gra"];
-const LINKS: [&str; 14] = [
-    "is", "are", "was", "were", "still", "now", "turned", "switched", "ist", "sind", "noch",
-    "jetzt", "jest", "sa",
-];
-const NEGATIONS: [&str; 3] = ["not", "nicht", "nie"];
-
-/// The states a reply asserts, negation applied ("is not on" says off).
-fn asserted_states(reply: &str) -> Vec<&'static str> {
-    let folded = fold(reply);
-    let words: Vec<&str> = folded.split_whitespace().collect();
-    let mut states = Vec::new();
-    for (i, word) in words.iter().enumerate() {
-        let Some(state) = super::fastpath::state_named(word) else {
-            continue;
-        };
-        let before = &words[i.saturating_sub(2)..i];
-        if AMBIGUOUS.contains(word) && !before.iter().any(|w| LINKS.contains(w)) {
-            continue;
-        }
-        let negated = before.iter().any(|w| NEGATIONS.contains(w));
-        states.push(if negated {
-            opposite(state).unwrap_or(state)
-        } else {
-            state
-        });
-    }
-    states
-}
-
-fn opposite(state: &str) -> Option<&'static str> {
-    OPPOSITES.iter().find_map(|&(a, b)| match state {
-        s if s == a => Some(b),
-        s if s == b => Some(a),
-        _ => None,
-    })
-}
-
-/// Whether a reply says a device is in the state opposite to the one the run read ("The
-/// kitchen lights are on." after `get_state` showed off). A read device counts when the reply
-/// names it, or when it is the only one read; a reply that also says the read state is given
-/// the benefit of the doubt.
-pub fn contradicts(reply: &str, observed: &[(&str, &str)]) -> bool {
-    let said = asserted_states(reply);
-    if said.is_empty() {
-        return false;
-    }
-    let reply_words: Vec<String> = fold(reply).split_whitespace().map(singular).collect();
-    let names = |name: &str| {
-        let words: Vec<String> = crate::text::tokens(name)
-            .iter()
-            .map(|w| singular(w))
-            .collect();
-        !words.is_empty() && words.iter().all(|w| reply_words.contains(w))
-    };
-    observed
-        .iter()
-        .filter(|(name, _)| observed.len() == 1 || names(name))
-        .any(|(_, state)| {
-            opposite(state).is_some_and(|other| said.contains(&other) && !said.contains(state))
-        })
-}
-
-fn singular(word: &str) -> String {
-    word.strip_suffix('s')
-        .filter(|w| w.len() > 2)
-        .unwrap_or(word)
-        .to_owned()
-}
-
 /// Advice instead of action: "call the `todo.add_item` service", "use light.turn_on".
 static ADVICE: LazyLock<RegexSet> = LazyLock::new(|| {
     compile(std::iter::once(
@@ -588,35 +507,5 @@ mod tests {
         }
         assert!(!claims_action("Do you want me to restart Home Assistant?"));
         assert!(!claims_action("The garage door is opening."));
-    }
-
-    #[test]
-    fn a_reply_saying_the_opposite_of_what_was_read_is_caught() {
-        let off = [("Kitchen Lights", "off")];
-        assert!(contradicts("The kitchen lights are on.", &off));
-        assert!(contradicts("Das Licht ist an.", &off));
-        assert!(contradicts("Światło jest włączone.", &off));
-        assert!(contradicts("The lights are not off.", &off));
-        assert!(!contradicts("The kitchen lights are off.", &off));
-        assert!(!contradicts("The kitchen lights are not on.", &off));
-        assert!(!contradicts("Die Küchenlichter sind aus.", &off));
-        // "on" as a preposition says no state.
-        assert!(!contradicts("The switch on the wall controls them.", &off));
-        let door = [("Front Door", "locked")];
-        assert!(contradicts("The front door is unlocked.", &door));
-        assert!(!contradicts("Yes, the front door is locked.", &door));
-        // With several reads, only a device the reply names is held to its read.
-        let two = [("Kitchen Lights", "on"), ("Bed Light", "off")];
-        assert!(!contradicts("The bed light is off.", &two));
-        assert!(contradicts("The bed light is on.", &two));
-        assert!(!contradicts(
-            "The kitchen lights are on, the bed light is off.",
-            &two
-        ));
-        // A measurement has no opposite.
-        assert!(!contradicts(
-            "It is 21 degrees and the heating is on.",
-            &[("Outside", "21")]
-        ));
     }
 }

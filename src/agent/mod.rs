@@ -19,6 +19,7 @@ pub mod run;
 pub mod schema;
 pub mod selfcheck;
 pub mod sim;
+mod speak;
 pub mod state;
 pub mod tools;
 pub mod truncate;

@@ -64,14 +64,21 @@ const MAX_SERVICES: usize = 10;
 /// Below this search score a candidate is noise (a single shared word in a long command).
 const MIN_SCORE: f64 = 0.2;
 
-/// The entities `command` most likely means, as prompt lines; `None` when nothing matches.
-pub fn grounding(registry: &Registry, command: &str) -> Option<String> {
-    let quote = |s: &str| serde_json::Value::from(s).to_string();
-    let found: Vec<_> = registry
+/// The entities the command's words point at (best first): what the grounding lists and what
+/// the reply schema offers by id.
+pub fn candidates(registry: &Registry, command: &str) -> Vec<String> {
+    registry
         .search(command, None, None, MAX_CANDIDATES)
         .into_iter()
         .filter(|c| c.score >= MIN_SCORE)
-        .collect();
+        .map(|c| c.entity_id)
+        .collect()
+}
+
+/// The grounding lines for `found` as they are now, or `None` when nothing was found.
+pub fn grounding(registry: &Registry, found: &[String]) -> Option<String> {
+    let quote = |s: &str| serde_json::Value::from(s).to_string();
+    let found: Vec<_> = found.iter().filter_map(|id| registry.get(id)).collect();
     if found.is_empty() {
         return None;
     }
@@ -79,24 +86,37 @@ pub fn grounding(registry: &Registry, command: &str) -> Option<String> {
         "\nLikely targets for this request (use these entity_ids and services; search only if \
          none fits):",
     );
-    for c in found {
-        let domain = c.entity_id.split('.').next().unwrap_or_default();
+    for e in found {
         let services: Vec<&str> = registry
             .services()
-            .get(domain)
+            .get(e.domain())
             .map(|s| s.keys().map(String::as_str).take(MAX_SERVICES).collect())
             .unwrap_or_default();
+        let area = e
+            .area_id
+            .as_deref()
+            .and_then(|a| registry.area(a))
+            .map_or("none", |a| a.name.as_str());
         let _ = write!(
             out,
             "\n- {} name {} area {} state {}; services: {}",
-            c.entity_id,
-            quote(&c.name),
-            quote(c.area.as_deref().unwrap_or("none")),
-            quote(&c.state),
+            e.entity_id,
+            quote(&e.name),
+            quote(area),
+            quote(&e.state),
             services.join(", ")
         );
     }
     Some(out)
+}
+
+/// The entities of the device the person speaks to.
+pub fn device_entities<'r>(registry: &'r Registry, device_id: &str) -> Vec<&'r str> {
+    registry
+        .entities()
+        .filter(|e| e.device_id.as_deref() == Some(device_id))
+        .map(|e| e.entity_id.as_str())
+        .collect()
 }
 
 /// Where the person is speaking from, so that a request naming no room ("turn off the light",
@@ -113,11 +133,7 @@ pub fn speaker_line(registry: &Registry, device_id: &str) -> Option<String> {
     if let Some(area) = area {
         let _ = write!(out, " in the area {} ({})", quote(&area.name), area.area_id);
     }
-    let own: Vec<&str> = registry
-        .entities()
-        .filter(|e| e.device_id.as_deref() == Some(device_id))
-        .map(|e| e.entity_id.as_str())
-        .collect();
+    let own = device_entities(registry, device_id);
     if !own.is_empty() {
         let _ = write!(out, "; its own entities: {}", own.join(", "));
     }
@@ -135,7 +151,11 @@ mod tests {
     #[test]
     fn grounding_lists_the_entities_the_words_point_at_with_their_services() {
         let registry = synthetic_home(8);
-        let lines = grounding(&registry, "turn off the kitchen lights").unwrap();
+        let lines = grounding(
+            &registry,
+            &candidates(&registry, "turn off the kitchen lights"),
+        )
+        .unwrap();
         let first = lines.lines().nth(2).unwrap();
         assert!(
             first.starts_with("- light.kitchen_lights name \"Kitchen Lights\""),
@@ -146,7 +166,7 @@ mod tests {
             first.contains("services: toggle, turn_off, turn_on"),
             "{first}"
         );
-        let none = grounding(&registry, "tell me a joke");
+        let none = grounding(&registry, &candidates(&registry, "tell me a joke"));
         assert!(none.is_none(), "{none:?}");
     }
 }

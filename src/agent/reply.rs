@@ -3,14 +3,9 @@
 //! model's word alone, so no reply can say an action happened that did not.
 
 use super::approval::PendingAction;
-use super::fastpath::{FastCall, Lang, Unmatched, state_line};
-use super::state::Observed;
+use super::fastpath::{FastCall, Lang, Unmatched};
 use super::verify::ActionReport;
 use crate::ha::registry::Hidden;
-
-/// The reply when the model kept claiming something no tool did.
-pub const UNBACKED: &str = "I did not do or check anything for this request: the model \
-claimed a result without using Home Assistant, so I am not repeating that claim.";
 
 /// The reply after the provider rejected the conversation and it was started over.
 pub const RESET: &str = "Sorry, I had to start our conversation over because the model provider \
@@ -39,45 +34,6 @@ pub fn fallback_summary(actions: &[ActionReport]) -> String {
     out
 }
 
-/// What the run did, in place of a reply that cannot be passed on: the confirmed actions, or
-/// the plain account of what was and was not done.
-pub fn summary(actions: &[ActionReport]) -> String {
-    if !actions.is_empty() && actions.iter().all(|a| a.verified) {
-        let done: Vec<String> = actions.iter().map(ActionReport::describe).collect();
-        return format!("Done: {}.", done.join("; "));
-    }
-    fallback_summary(actions)
-}
-
-/// The model's reply, plus a plain statement of every action that was not verified, so the
-/// answer never lets an unconfirmed action pass as done.
-pub fn honest(reply: String, actions: &[ActionReport]) -> String {
-    let unverified: Vec<String> = actions
-        .iter()
-        .filter(|a| !a.verified)
-        .map(|a| {
-            let seen: Vec<String> = a
-                .observed_state
-                .iter()
-                .map(|(id, state)| format!("{id}: {state}"))
-                .collect();
-            format!(
-                "{} (Home Assistant shows {})",
-                a.describe(),
-                seen.join(", ")
-            )
-        })
-        .collect();
-    if unverified.is_empty() {
-        return reply;
-    }
-    format!(
-        "{}\n\nNote: I could not confirm that this took effect: {}.",
-        reply.trim_end(),
-        unverified.join("; ")
-    )
-}
-
 /// An action request that ended with nothing done: said plainly, with the model's words only
 /// when they claim nothing (a question or an explanation may help; "it is already closed",
 /// unread, may not be true). A device HomeClaw may not see is named with what to change: that
@@ -98,15 +54,6 @@ pub fn nothing_done(model_text: &str, lang: Lang, hidden: Option<&(Hidden, Strin
     } else {
         format!("{lead} {text}")
     }
-}
-
-/// What the run's reads showed, in place of a reply that said otherwise.
-pub(super) fn from_reads(observed: &[&Observed], lang: Lang) -> String {
-    let lines: Vec<String> = observed
-        .iter()
-        .map(|o| state_line(&o.name, &o.state, o.unit.as_deref(), lang))
-        .collect();
-    format!("{}.", lines.join("; "))
 }
 
 /// Small words only one of our languages has, folded as `text::fold` folds them.
@@ -385,6 +332,24 @@ fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
     )
 }
 
+/// The reply for the actions a run made, each said from what Home Assistant showed afterwards.
+pub fn from_actions(
+    actions: &[ActionReport],
+    name: impl Fn(&str) -> Option<String>,
+    lang: Lang,
+) -> String {
+    let calls: Vec<FastCall> = actions
+        .iter()
+        .map(|a| FastCall {
+            domain: a.domain.clone(),
+            service: a.service.clone(),
+            entity_ids: a.entity_ids.clone(),
+            data: a.data.clone().unwrap_or_else(|| serde_json::json!({})),
+        })
+        .collect();
+    from_verification(&calls, actions, name, lang)
+}
+
 /// The reply to a command the fast path carried out, written from what Home Assistant showed
 /// afterwards, in the person's language. `name` gives an entity's friendly name.
 pub fn from_verification(
@@ -485,6 +450,7 @@ mod tests {
             entity_ids: vec!["light.bed_light".into()],
             verified,
             observed_state: BTreeMap::from([("light.bed_light".into(), seen.into())]),
+            data: None,
         }
     }
 

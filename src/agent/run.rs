@@ -17,13 +17,13 @@ use super::fastpath;
 use super::guards::{CircuitBreaker, LoopDetector, Verdict};
 use super::home::with_registry;
 use super::honesty::{
-    asks_question, claims_action, claims_action_or_observation, contradicts, echoes_internal_note,
-    is_call_as_text, needs_tools,
+    claims_action, claims_action_or_observation, echoes_internal_note, is_call_as_text, needs_tools,
 };
-use super::prompt::{grounding, speaker_line, system_prompt};
+use super::prompt::{candidates, device_entities, grounding, speaker_line, system_prompt};
 use super::repair::repair;
 use super::reply;
 use super::schema;
+use super::speak;
 use super::state::{Agent, CallEnd, Observed, RunResult, RunState, RunStatus, Stats, Trace};
 use super::tools::ToolOutput;
 use super::truncate::budget_history;
@@ -43,9 +43,6 @@ or say plainly that you did not.";
 pub const RESET_NOTE: &str = "[HomeClaw] The conversation was reset: the model provider \
 rejected its history even after it was summarised. Earlier messages are no longer in context.";
 
-pub const FINAL_NOTE: &str = "You have used all tool rounds for this request. Do not call tools. \
-Tell the user plainly what was done and what was not done, based only on the tool results above.";
-
 impl Agent<'_> {
     /// The request for the current history.
     pub fn build_request(&self, history: &[Message], choice: ToolChoice) -> ChatRequest {
@@ -53,21 +50,37 @@ impl Agent<'_> {
             Message::User { content } if !content.starts_with("[HomeClaw]") => Some(content),
             _ => None,
         });
-        let (mut system, tools, reply_schema) = with_registry(self.home, |r| {
-            let mut system = system_prompt(r);
-            if let Some(line) = self.device_id.as_deref().and_then(|d| speaker_line(r, d)) {
-                system.push_str(&line);
-            }
-            if self.cfg.grounding
-                && let Some(lines) = command.and_then(|c| grounding(r, c))
+        // The system text is the same for every request of this home (a prompt cache serves
+        // it); what belongs to this command goes into `context`, rendered after it.
+        let (system, tools, reply_schema, mut context) = with_registry(self.home, |r| {
+            let mut context = String::new();
+            let mut ids: Vec<&str> = Vec::new();
+            if let Some(device) = self.device_id.as_deref()
+                && let Some(line) = speaker_line(r, device)
             {
-                system.push_str(&lines);
+                context.push_str(&line);
+                ids.extend(device_entities(r, device));
             }
-            let schema = schema::reply_schema(self.tools, r, &choice);
-            (system, self.tools.definitions(r), schema)
+            let found = match command {
+                Some(c) if self.cfg.grounding => self.candidates_for(r, c),
+                _ => Vec::new(),
+            };
+            if let Some(lines) = grounding(r, &found) {
+                context.push_str(&lines);
+            }
+            ids.extend(
+                found
+                    .iter()
+                    .filter_map(|id| r.get(id))
+                    .map(|e| e.entity_id.as_str()),
+            );
+            ids.sort_unstable();
+            ids.dedup();
+            let schema = schema::reply_schema(self.tools, r, &choice, &ids);
+            (system_prompt(r), self.tools.definitions(r), schema, context)
         });
         if let Some(language) = &self.language {
-            system.push_str(&format!(
+            context.push_str(&format!(
                 "\nThe user speaks the language tagged {language}: write your reply in it."
             ));
         }
@@ -79,6 +92,27 @@ impl Agent<'_> {
             max_tokens: None,
             temperature: None,
             reply_schema,
+            context: (!context.is_empty()).then_some(context),
+        }
+    }
+
+    /// The entities `command` points at, searched once per command.
+    fn candidates_for(
+        &self,
+        registry: &crate::ha::registry::Registry,
+        command: &str,
+    ) -> Vec<String> {
+        let mut held = self
+            .grounded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match held.as_ref() {
+            Some((said, found)) if said == command => found.clone(),
+            _ => {
+                let found = candidates(registry, command);
+                *held = Some((command.to_owned(), found.clone()));
+                found
+            }
         }
     }
 
@@ -97,35 +131,6 @@ impl Agent<'_> {
             *reason = crate::secret::redact(reason, &self.secrets);
         }
         result
-    }
-
-    /// A reply that says a device is the opposite of what the run read is replaced by what
-    /// was read: "The kitchen lights are on." after `get_state` showed off never reaches the
-    /// person. A device the run then acted on is left to verification (its read is stale), and
-    /// a question back ("shall I open it?") is left alone.
-    fn held_to_reads(&self, state: &mut RunState, text: String, command: &str) -> String {
-        let acted_on = |id: &str| {
-            state
-                .actions
-                .iter()
-                .any(|a| a.entity_ids.iter().any(|e| e == id))
-        };
-        let still: Vec<&Observed> = state
-            .observed
-            .iter()
-            .filter(|o| !acted_on(&o.entity_id))
-            .collect();
-        let pairs: Vec<(&str, &str)> = still
-            .iter()
-            .map(|o| (o.name.as_str(), o.state.as_str()))
-            .collect();
-        if asks_question(&text) || !contradicts(&text, &pairs) {
-            return text;
-        }
-        state
-            .trace
-            .push("the reply said the opposite of what was read; answered from the reads");
-        reply::from_reads(&still, self.reply_lang(command))
     }
 
     async fn run_inner(&self, history: &mut Vec<Message>) -> RunResult {
@@ -255,6 +260,9 @@ impl Agent<'_> {
             history.push(response.to_message());
             for rejected in &response.rejected {
                 state.stats.rejected_tool_calls += 1;
+                if rejected.name == "call_service" {
+                    state.stats.service_calls += 1;
+                }
                 state.trace.push(format!(
                     "rejected tool {:?}: {}",
                     rejected.name, rejected.reason
@@ -275,8 +283,8 @@ impl Agent<'_> {
                 if echoes_internal_note(&text) {
                     state
                         .trace
-                        .push("the reply echoed a guard note; replaced by what was verified");
-                    text = reply::summary(&state.actions);
+                        .push("the reply echoed a guard note; not passed on");
+                    text.clear();
                 }
                 if is_call_as_text(&text) {
                     let excerpt: String = text.chars().take(160).collect();
@@ -293,12 +301,7 @@ impl Agent<'_> {
                     state
                         .trace
                         .push("the reply stayed a call written as text; not passing it on");
-                    let reply = reply::fallback_summary(&state.actions);
-                    return finish(
-                        state,
-                        RunStatus::Failed("the model wrote a call instead of making it".into()),
-                        reply,
-                    );
+                    text.clear();
                 }
                 if audit_now && claims_action_or_observation(&text) {
                     choice = demand_tools(
@@ -309,81 +312,21 @@ impl Agent<'_> {
                     );
                     continue;
                 }
-                // Unbacked: a claim with no tool call at all, or an action claim with no verified
-                // action behind it (the model said "turned on" after its call failed).
+                // A claim with nothing behind it: the model is asked once to use the tools;
+                // whatever it then says, HomeClaw speaks from the record.
                 let unbacked = (state.stats.tool_calls == 0 && claims_action_or_observation(&text))
                     || (claims_action(&text) && !state.actions.iter().any(|a| a.verified));
-                if unbacked {
-                    if state.stats.hallucination_retries == 0 {
-                        choice = demand_tools(
-                            &mut state,
-                            history,
-                            "hallucination guard: claim without a tool call; retrying",
-                            CORRECTIVE_NOTE,
-                        );
-                        continue;
-                    }
-                    state
-                        .trace
-                        .push("hallucination guard: the claim stayed unbacked; not repeating it");
-                    history.push(Message::user(
-                        "[HomeClaw] The previous reply was withheld from the user: it claimed \
-                         something no tool did.",
-                    ));
-                    return finish(
-                        state,
-                        RunStatus::Failed(
-                            "the model claimed an action or observation it did not make".into(),
-                        ),
-                        reply::UNBACKED.to_owned(),
+                if unbacked && state.stats.hallucination_retries == 0 {
+                    choice = demand_tools(
+                        &mut state,
+                        history,
+                        "hallucination guard: claim without a tool call; retrying",
+                        CORRECTIVE_NOTE,
                     );
+                    continue;
                 }
                 state.trace.push(format!("answer after {round} round(s)"));
-                // A command that needed the home, answered with a question and no action, is a
-                // request for clarification (small talk ending in "?" is not).
-                if wants_tools && state.actions.is_empty() && asks_question(&text) {
-                    return finish(state, RunStatus::ClarificationRequired, text);
-                }
-                // A guard refused the model's call and nothing else was done or read: the
-                // request failed, and the model's account of a device of the home ("I could
-                // not find the Guest Room Thermostat" when it exists) is not passed on.
-                if state.actions.is_empty()
-                    && state.reads == 0
-                    && state.stats.rejected_tool_calls > 0
-                    && !asks_question(&text)
-                    && with_registry(self.home, |r| names_a_device(&text, r))
-                {
-                    state
-                        .trace
-                        .push("a call was refused and nothing was done or read: failed");
-                    let reply =
-                        reply::nothing_done("", self.reply_lang(&command), state.hidden.as_ref());
-                    return finish(
-                        state,
-                        RunStatus::Failed("a call was refused and nothing ran".into()),
-                        reply,
-                    );
-                }
-                // "Done" means the request was fulfilled: an action request with nothing done
-                // and nothing read (so no "it already is") failed, and the reply says so.
-                if state.actions.is_empty() && state.reads == 0 && fastpath::is_action(&command) {
-                    state
-                        .trace
-                        .push("an action was asked for and nothing was done: failed");
-                    let reply = reply::nothing_done(
-                        &text,
-                        self.reply_lang(&command),
-                        state.hidden.as_ref(),
-                    );
-                    return finish(
-                        state,
-                        RunStatus::Failed("the request asked for an action and none ran".into()),
-                        reply,
-                    );
-                }
-                let text = self.held_to_reads(&mut state, text, &command);
-                let reply = reply::honest(text, &state.actions);
-                return finish(state, RunStatus::Done, reply);
+                return self.speak(state, &text, &command, wants_tools);
             }
             let calls = response.tool_calls.clone();
             let before_round = state.actions.len();
@@ -418,7 +361,7 @@ impl Agent<'_> {
                 return finish(state, RunStatus::Done, text);
             }
         }
-        self.final_answer(history, state).await
+        self.final_answer(history, state)
     }
 
     /// Compacts `history` now, keeping `keep_tokens` of recent messages.
@@ -465,91 +408,69 @@ impl Agent<'_> {
         )
     }
 
-    async fn final_answer(&self, history: &mut Vec<Message>, mut state: RunState) -> RunResult {
+    /// The round budget is spent: HomeClaw says what the run did and read, with no further
+    /// model request (the model's account could only repeat it, or get it wrong).
+    fn final_answer(&self, history: &mut [Message], mut state: RunState) -> RunResult {
         state.stats.max_iterations_reached = true;
         state.trace.push(format!(
-            "reached {} rounds; asking for a final answer without tools",
+            "reached {} rounds; said what was done and read",
             self.cfg.max_iterations
         ));
-        let whitelist = self.tools.names();
-        let report = repair(history, &whitelist);
-        state.stats.repaired_messages += report.changes() as u32;
-        let mut request = self.build_request(history, ToolChoice::None);
-        request.messages.push(Message::user(FINAL_NOTE));
-        match self.model.chat(&request).await {
-            Ok(response) => {
-                note_response(&mut state, &response);
-                // Tools were disabled: any call it still makes is ignored.
-                let mut message = Message::assistant(response.text.clone());
-                if let Message::Assistant { provider_data, .. } = &mut message {
-                    *provider_data = response.provider_data.clone();
-                }
-                history.push(message);
-                let text = response.text;
-                let verified = state.actions.iter().any(|a| a.verified);
-                // The last word after the round budget is held to the same rules as any reply:
-                // no claim without its action or read, no call as text, no guard note.
-                let unusable = text.trim().is_empty()
-                    || is_call_as_text(&text)
-                    || echoes_internal_note(&text)
-                    || (claims_action(&text) && !verified)
-                    || (state.reads == 0 && !verified && claims_action_or_observation(&text));
-                let nothing_done = state.actions.is_empty()
-                    && state.reads == 0
-                    && fastpath::is_action(&command_of(history));
-                if nothing_done {
-                    state
-                        .trace
-                        .push("an action was asked for and nothing was done: failed");
-                    let reply = reply::nothing_done(
-                        if unusable { "" } else { &text },
-                        self.reply_lang(&command_of(history)),
-                        state.hidden.as_ref(),
-                    );
-                    return finish(
-                        state,
-                        RunStatus::Failed("the request asked for an action and none ran".into()),
-                        reply,
-                    );
-                }
-                let reply = if unusable {
-                    state
-                        .trace
-                        .push("the final answer could not be passed on; said what was done");
-                    reply::fallback_summary(&state.actions)
-                } else {
-                    let text = self.held_to_reads(&mut state, text, &command_of(history));
-                    reply::honest(text, &state.actions)
-                };
-                let status = if verified || state.reads > 0 {
-                    RunStatus::Done
-                } else {
-                    RunStatus::Failed("the round budget ended with nothing done or read".into())
-                };
-                finish(state, status, reply)
-            }
-            Err(e) => {
+        let command = command_of(history);
+        let wants_tools = with_registry(self.home, |r| needs_tools(&command, r));
+        self.speak(state, "", &command, wants_tools)
+    }
+
+    /// The end of a model-path run, as the person gets it (see `speak`).
+    fn speak(
+        &self,
+        mut state: RunState,
+        text: &str,
+        command: &str,
+        wants_tools: bool,
+    ) -> RunResult {
+        let lang = self.reply_lang(command);
+        let acts = fastpath::is_action(command);
+        let said = {
+            let acted_on = |id: &str| {
                 state
-                    .trace
-                    .push(format!("model failed on the final answer: {e}"));
-                let reply = reply::fallback_summary(&state.actions);
-                finish(state, RunStatus::Failed(e.to_string()), reply)
+                    .actions
+                    .iter()
+                    .any(|a| a.entity_ids.iter().any(|e| e == id))
+            };
+            // The last read of each entity, in the order first read.
+            let mut reads: Vec<&Observed> = Vec::new();
+            for o in state.observed.iter().filter(|o| !acted_on(&o.entity_id)) {
+                match reads.iter_mut().find(|r| r.entity_id == o.entity_id) {
+                    Some(held) => *held = o,
+                    None => reads.push(o),
+                }
             }
+            let ending = speak::Ending {
+                lang,
+                command,
+                acts,
+                about_home: wants_tools || acts,
+                tried_a_change: state.stats.service_calls > 0,
+                text,
+                actions: &state.actions,
+                reads: &reads,
+                hidden: state.hidden.as_ref(),
+            };
+            with_registry(self.home, |r| speak::compose(&ending, r))
+        };
+        if !text.trim().is_empty() && said.reply != text {
+            let excerpt: String = text.chars().take(160).collect();
+            state
+                .trace
+                .push(format!("the model's words, not passed on: {excerpt}"));
         }
+        state.trace.push(said.why);
+        finish(state, said.status, said.reply)
     }
 }
 
 /// The person's last command in the history (not a HomeClaw note).
-/// Whether the text names a device of the home by its whole name (two words or more, so that
-/// "home" or "light" alone names nothing).
-fn names_a_device(text: &str, registry: &crate::ha::registry::Registry) -> bool {
-    let said = crate::text::tokens(text);
-    registry.entities().any(|e| {
-        let name = crate::text::tokens(&e.name);
-        name.len() >= 2 && name.iter().all(|n| said.contains(n))
-    })
-}
-
 fn command_of(history: &[Message]) -> String {
     history
         .iter()

@@ -62,7 +62,8 @@ async fn turn_on_the_kitchen_light_end_to_end() {
     let mut history = vec![Message::user("turn on the kitchen light")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
     assert_eq!(result.status, RunStatus::Done);
-    assert_eq!(result.reply, "The kitchen light is on.");
+    // HomeClaw says what it verified; the model's sentence stays in the trace.
+    assert_eq!(result.reply, "Turned on Kitchen Lights.");
     assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("on"));
     assert_eq!(result.actions.len(), 1);
     assert_eq!(result.stats.rounds, 3);
@@ -138,7 +139,7 @@ async fn a_claim_that_stays_unbacked_is_reported_as_not_done() {
     let mut history = vec![Message::user("włącz światło w sypialni")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
     assert!(matches!(result.status, RunStatus::Failed(_)));
-    assert_eq!(result.reply, reply::UNBACKED);
+    assert_eq!(result.reply, "Niczego nie zmieniłem.");
     assert!(!result.reply.contains("Włączyłem"));
     assert!(home.calls().is_empty());
     assert_eq!(home.state("light.bed_light").as_deref(), Some("off"));
@@ -156,7 +157,11 @@ async fn a_clarification_round_trip_continues_in_the_same_history() {
     let mut history = vec![Message::user("turn on the light")];
     let first = run_with(&model, &home, &cfg(), &mut history).await;
     assert_eq!(first.status, RunStatus::ClarificationRequired);
-    assert!(first.reply.starts_with("Which light"));
+    // HomeClaw asks, about the candidates the model named, in the order it named them.
+    assert_eq!(
+        first.reply,
+        "Which one do you mean: Bed Light, Kitchen Lights or Ceiling Lights?"
+    );
 
     history.push(Message::user("the bed one"));
     model.push(Ok(calls_reply(
@@ -230,7 +235,7 @@ async fn an_approval_round_trip_executes_exactly_once() {
 }
 
 #[tokio::test]
-async fn after_max_iterations_a_tool_less_sampling_gives_the_answer() {
+async fn after_max_iterations_homeclaw_says_what_was_done_without_asking_the_model() {
     let home = MemoryHome::new(synthetic_home(50));
     let model = ScriptedModel::default();
     for i in 0..8 {
@@ -253,18 +258,13 @@ async fn after_max_iterations_a_tool_less_sampling_gives_the_answer() {
     )));
     let mut history = vec![Message::user("make the lights dance")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
-    assert_eq!(result.status, RunStatus::Done);
     assert!(result.stats.max_iterations_reached);
-    assert_eq!(result.stats.rounds, 9);
-    assert_eq!(
-        result.reply,
-        "I toggled the lights several times; the bed light is on."
-    );
-    let last = model.requests().pop().unwrap();
-    assert_eq!(last.tool_choice, ToolChoice::None);
-    assert!(
-        matches!(last.messages.last(), Some(Message::User { content }) if content == FINAL_NOTE)
-    );
+    // No ninth request: HomeClaw says what the eight rounds did, from what it verified.
+    assert_eq!(result.stats.rounds, 8);
+    assert_eq!(model.requests().len(), 8);
+    assert_eq!(result.actions.len(), 8);
+    assert!(result.reply.contains("Bed Light"), "{}", result.reply);
+    assert!(!result.reply.contains("several times"), "{}", result.reply);
 }
 
 #[tokio::test]
@@ -286,11 +286,7 @@ async fn a_final_answer_without_text_still_says_what_happened() {
     };
     let mut history = vec![Message::user("bed light on")];
     let result = run_with(&model, &home, &cfg, &mut history).await;
-    assert!(
-        result.reply.contains("light.turn_on on light.bed_light"),
-        "{}",
-        result.reply
-    );
+    assert_eq!(result.reply, "Turned on Bed Light.");
 }
 
 #[tokio::test]
@@ -372,7 +368,7 @@ async fn rejected_text_calls_are_reported_back_and_the_run_goes_on() {
         "{:?}",
         result.status
     );
-    assert_eq!(result.reply, "I did not change anything. I cannot do that.");
+    assert_eq!(result.reply, "I did not change anything.");
     assert_eq!(result.stats.rejected_tool_calls, 1);
     let second = &model.requests()[1].messages;
     assert!(
@@ -398,7 +394,7 @@ async fn an_action_claim_after_a_failed_call_is_not_passed_on() {
     let result = run_with(&model, &home, &cfg(), &mut history).await;
     assert_eq!(result.stats.hallucination_retries, 1);
     assert!(matches!(result.status, RunStatus::Failed(_)));
-    assert_eq!(result.reply, reply::UNBACKED);
+    assert_eq!(result.reply, "I did not change anything.");
     assert!(home.calls().is_empty());
 }
 
@@ -500,7 +496,7 @@ async fn a_reply_that_echoes_a_guard_note_is_replaced_by_what_was_verified() {
     ]);
     let mut history = vec![Message::user("make the bed light red")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
-    assert_eq!(result.reply, "Done: light.turn_on on light.bed_light.");
+    assert_eq!(result.reply, "Turned on Bed Light.");
 }
 
 #[tokio::test]
@@ -589,7 +585,7 @@ async fn a_call_on_a_device_nobody_named_is_refused_and_nothing_changes() {
     );
     assert!(result.actions.is_empty());
     assert_eq!(result.stats.rejected_tool_calls, 1);
-    assert!(result.reply.contains("no sauna"), "{}", result.reply);
+    assert_eq!(result.reply, "I did not change anything.");
 
     // "Turn it off" names what the command before it named.
     let model = ScriptedModel::new(vec![
@@ -655,22 +651,22 @@ async fn a_reply_saying_the_opposite_of_a_read_is_answered_from_the_read() {
     let mut history = vec![Message::user("are the kitchen lights on?")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
     assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
-    assert_eq!(result.reply, "Kitchen Lights is off.");
+    assert_eq!(result.reply, "No: Kitchen Lights is off.");
     assert!(
         result
             .trace
             .iter()
-            .any(|t| t.contains("opposite of what was read"))
+            .any(|t| t.contains("The kitchen lights are on."))
     );
-    // In the person's language, and a reply that agrees with the read is passed on as written.
+    // In the person's language; a reply that agrees with the read is said from the read too.
     let model = ScriptedModel::new(vec![read(), text_reply("Ja, das Licht ist an.")]);
     let mut history = vec![Message::user("Ist das Küchenlicht an?")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
-    assert_eq!(result.reply, "Kitchen Lights ist aus.");
+    assert_eq!(result.reply, "Nein: Kitchen Lights ist aus.");
     let model = ScriptedModel::new(vec![read(), text_reply("No, the kitchen lights are off.")]);
     let mut history = vec![Message::user("are the kitchen lights on?")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
-    assert_eq!(result.reply, "No, the kitchen lights are off.");
+    assert_eq!(result.reply, "No: Kitchen Lights is off.");
     // Read off, then turned on: the read is stale and the verified action speaks.
     let model = ScriptedModel::new(vec![
         read(),
@@ -686,7 +682,7 @@ async fn a_reply_saying_the_opposite_of_a_read_is_answered_from_the_read() {
     let mut history = vec![Message::user("check the kitchen lights and turn them on")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
     assert_eq!(
-        result.reply, "The kitchen lights are on now.",
+        result.reply, "Turned on Kitchen Lights.",
         "{:?}",
         result.trace
     );

@@ -47,6 +47,8 @@ impl RunStatus {
 pub struct Stats {
     pub rounds: u32,
     pub tool_calls: u32,
+    /// `call_service` calls the model made, whether they ran or not.
+    pub service_calls: u32,
     pub empty_tool_results: u32,
     pub rejected_tool_calls: u32,
     pub repaired_messages: u32,
@@ -161,6 +163,9 @@ pub struct Agent<'a> {
     /// Input that arrived for this session while the run is in progress: drained before each
     /// sampling after the first, it joins the turn.
     pub inbox: Option<&'a (dyn Fn() -> Vec<String> + Send + Sync)>,
+    /// The command last grounded and the entities its words point at: searched once per
+    /// command, though a run samples several times (each request reads their states anew).
+    pub(super) grounded: std::sync::Mutex<Option<(String, Vec<String>)>>,
 }
 
 pub(super) enum CallEnd {
@@ -241,6 +246,7 @@ impl<'a> Agent<'a> {
             secrets: Vec::new(),
             compaction: None,
             inbox: None,
+            grounded: std::sync::Mutex::new(None),
         }
     }
 }

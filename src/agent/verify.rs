@@ -323,6 +323,10 @@ pub struct ActionReport {
     pub verified: bool,
     /// Entity id → the state seen after the call (or why nothing could be checked).
     pub observed_state: BTreeMap<String, String>,
+    /// The call's service data, for the reply ("Set Bed Light to 50%"); never sent out, as
+    /// it may hold a code.
+    #[serde(skip)]
+    pub data: Option<serde_json::Value>,
 }
 
 impl ActionReport {
@@ -391,6 +395,7 @@ pub async fn verify(
         entity_ids: targets.to_vec(),
         verified: false,
         observed_state: BTreeMap::new(),
+        data: call.data.clone(),
     };
     let Some(expect) = expectation(&call.domain, &call.service) else {
         for id in targets {

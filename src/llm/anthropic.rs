@@ -31,7 +31,7 @@ fn push(turns: &mut Vec<Value>, role: &str, blocks: Vec<Value>) {
 }
 
 pub fn render(request: &ChatRequest, model: &str) -> Value {
-    let mut system: Vec<String> = request.system.iter().cloned().collect();
+    let mut system: Vec<String> = request.system_text().into_iter().collect();
     let mut turns: Vec<Value> = Vec::new();
     for m in &request.messages {
         match m {

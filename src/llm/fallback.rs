@@ -173,12 +173,19 @@ pub fn render_for_text_model(request: &ChatRequest, structured: bool) -> ChatReq
             system.push_str("\n\n");
         }
         system.push_str(&tool_catalogue(&request.tools, structured));
+    }
+    // What changes from request to request comes after the catalogue, which stays the same:
+    // first the command's context, then this round's tool choice.
+    if let Some(context) = &request.context {
+        system.push_str(context);
+    }
+    if !request.tools.is_empty() {
         match &request.tool_choice {
             super::types::ToolChoice::Required => {
-                system.push_str("You must call a tool now.\n");
+                system.push_str("\nYou must call a tool now.\n");
             }
             super::types::ToolChoice::Named(name) => {
-                system.push_str(&format!("You must call the tool {name} now.\n"));
+                system.push_str(&format!("\nYou must call the tool {name} now.\n"));
             }
             _ => {}
         }
@@ -225,6 +232,7 @@ pub fn render_for_text_model(request: &ChatRequest, structured: bool) -> ChatReq
         max_tokens: request.max_tokens,
         temperature: request.temperature,
         reply_schema: request.reply_schema.clone().filter(|_| structured),
+        context: None,
     }
 }
 

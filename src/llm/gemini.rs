@@ -31,7 +31,7 @@ fn push(contents: &mut Vec<Value>, role: &str, parts: Vec<Value>) {
 }
 
 pub fn render(request: &ChatRequest) -> Value {
-    let mut system: Vec<String> = request.system.iter().cloned().collect();
+    let mut system: Vec<String> = request.system_text().into_iter().collect();
     let mut contents = Vec::new();
     for m in &request.messages {
         match m {

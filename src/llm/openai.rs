@@ -11,7 +11,7 @@ use super::wire::WireReply;
 
 pub fn render(request: &ChatRequest, model: &str, stream: bool) -> Value {
     let mut messages = Vec::new();
-    if let Some(system) = &request.system {
+    if let Some(system) = request.system_text() {
         messages.push(json!({"role": "system", "content": system}));
     }
     for m in &request.messages {
@@ -289,6 +289,7 @@ mod tests {
             max_tokens: Some(100),
             temperature: Some(0.0),
             reply_schema: None,
+            context: None,
         };
         let body = render(&request, "gpt-x", false);
         assert_eq!(

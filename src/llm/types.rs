@@ -44,9 +44,24 @@ pub struct ChatRequest {
     /// The JSON Schema of every reply the model may give (a call of one of `tools`, or a final
     /// answer), for text models whose server can constrain its output; others ignore it.
     pub reply_schema: Option<Value>,
+    /// What belongs to this command only (the speaker's device, the command's candidates, the
+    /// reply language). Renderers put it after everything that stays the same from request to
+    /// request (rules, home summary, tool catalogue), so a server's prompt cache (llama.cpp
+    /// `cache_prompt`) serves that fixed part instead of evaluating it again.
+    pub context: Option<String>,
 }
 
 impl ChatRequest {
+    /// The system text for a provider with native tools: the fixed part, then the context.
+    pub fn system_text(&self) -> Option<String> {
+        match (&self.system, &self.context) {
+            (Some(s), Some(c)) => Some(format!("{s}{c}")),
+            (Some(s), None) => Some(s.clone()),
+            (None, Some(c)) => Some(c.trim_start().to_owned()),
+            (None, None) => None,
+        }
+    }
+
     pub fn tool_names(&self) -> Vec<&str> {
         self.tools.iter().map(|t| t.name.as_str()).collect()
     }

@@ -86,6 +86,7 @@ fn request(messages: Vec<Message>, choice: ToolChoice) -> ChatRequest {
         max_tokens: None,
         temperature: None,
         reply_schema: None,
+        context: None,
     }
 }
 

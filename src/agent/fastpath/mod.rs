@@ -28,8 +28,8 @@ use intent::{
     words_of,
 };
 pub use intent::{Lang, against_the_words, is_action, is_single_action, language_of};
+pub use question::{ReadState, answer_from_reads, state_line, state_named};
 use question::{answer, same_place};
-pub use question::{state_line, state_named};
 pub use read::{Asked, Day};
 pub use target::points_at;
 use target::{covers, named, query_of, word_matches};

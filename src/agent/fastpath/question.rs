@@ -179,8 +179,11 @@ const SWITCHED: [&str; 12] = [
 
 /// Whether the entity is in the state the question asks about, as a person means it.
 fn is_in(entity: &Entity, asked: &str) -> bool {
-    let state = entity.state.as_str();
-    let on = match entity.domain() {
+    is_in_state(entity.domain(), &entity.state, asked)
+}
+
+fn is_in_state(domain: &str, state: &str, asked: &str) -> bool {
+    let on = match domain {
         "cover" | "valve" => matches!(state, "open" | "opening"),
         "media_player" => !matches!(state, "off" | "standby" | "unavailable" | "unknown"),
         "vacuum" => matches!(state, "cleaning" | "returning"),
@@ -260,23 +263,7 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
         None => text,
     };
     let (mut words, _) = words_of(text);
-    // "Please tell me, are the sprinklers on?": the courtesy before the question asks nothing.
-    const COURTESY: [&[&str]; 8] = [
-        &["please", "tell", "me"],
-        &["can", "you", "tell", "me"],
-        &["could", "you", "tell", "me"],
-        &["tell", "me"],
-        &["please"],
-        &["powiedz", "mi"],
-        &["sag", "mir"],
-        &["bitte"],
-    ];
-    if let Some(lead) = COURTESY
-        .iter()
-        .find(|c| c.len() < words.len() && c.iter().zip(&words).all(|(a, b)| a == b))
-    {
-        words.drain(..lead.len());
-    }
+    drop_courtesy(&mut words);
     let first = words.first()?;
     if !(text.trim_end().ends_with('?') || QUESTION_WORDS.contains(&first.as_str())) {
         return None;
@@ -288,12 +275,7 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     // "Playing, paused or stopped?" offers a choice: the answer is the state, not yes or no.
     let mut states: Vec<&str> = words.iter().filter_map(|w| state_named(w)).collect();
     states.dedup();
-    // Only a yes/no question is answered yes or no ("what is on my list?" is not one).
-    const YES_NO: [&str; 9] = ["is", "are", "does", "do", "did", "czy", "ist", "sind", "am"];
-    let asked = match states.as_slice() {
-        [one] if YES_NO.contains(&first.as_str()) => Some(*one),
-        _ => None,
-    };
+    let asked = asked_state(first, &states);
     let low = words.iter().any(|w| LOW.contains(&w.as_str()));
     let rest: Vec<&str> = words
         .iter()
@@ -392,6 +374,71 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
         (None, None) => format!("{listed}."),
     };
     Some(Plan::Answer { text, lang })
+}
+
+/// "Please tell me, are the sprinklers on?": the courtesy before the question asks nothing.
+fn drop_courtesy(words: &mut Vec<String>) {
+    const COURTESY: [&[&str]; 8] = [
+        &["please", "tell", "me"],
+        &["can", "you", "tell", "me"],
+        &["could", "you", "tell", "me"],
+        &["tell", "me"],
+        &["please"],
+        &["powiedz", "mi"],
+        &["sag", "mir"],
+        &["bitte"],
+    ];
+    if let Some(lead) = COURTESY
+        .iter()
+        .find(|c| c.len() < words.len() && c.iter().zip(words.iter()).all(|(a, b)| a == b))
+    {
+        words.drain(..lead.len());
+    }
+}
+
+/// The one state a yes/no question asks about; only a yes/no question is answered yes or no
+/// ("what is on my list?" is not one).
+fn asked_state(first: &str, states: &[&'static str]) -> Option<&'static str> {
+    const YES_NO: [&str; 9] = ["is", "are", "does", "do", "did", "czy", "ist", "sind", "am"];
+    match states {
+        [one] if YES_NO.contains(&first) => Some(*one),
+        _ => None,
+    }
+}
+
+/// One entity as a read showed it: domain, name, state, unit.
+pub struct ReadState<'a> {
+    pub domain: &'a str,
+    pub name: &'a str,
+    pub state: &'a str,
+    pub unit: Option<&'a str>,
+}
+
+/// The answer to a question from what the run read (the model chose what to read): yes or no
+/// when the question asks about one state, with each domain's meaning of it, then every state
+/// read, in the person's language.
+pub fn answer_from_reads(question: &str, reads: &[ReadState<'_>], lang: Lang) -> String {
+    let question = match question.find('?') {
+        Some(at) => &question[..=at],
+        None => question,
+    };
+    let (mut words, _) = words_of(question);
+    drop_courtesy(&mut words);
+    let mut states: Vec<&str> = words.iter().filter_map(|w| state_named(w)).collect();
+    states.dedup();
+    let asked = words.first().and_then(|first| asked_state(first, &states));
+    let listed: Vec<String> = reads
+        .iter()
+        .map(|r| state_line(r.name, r.state, r.unit, lang))
+        .collect();
+    let listed = listed.join("; ");
+    match asked {
+        Some(state) if !reads.is_empty() => {
+            let yes = reads.iter().all(|r| is_in_state(r.domain, r.state, state));
+            format!("{}: {listed}.", yes_no(yes, lang))
+        }
+        _ => format!("{listed}."),
+    }
 }
 
 fn yes_no(yes: bool, lang: Lang) -> &'static str {

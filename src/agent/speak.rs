@@ -1,0 +1,428 @@
+//! The model chooses, HomeClaw speaks. On the model path the model picks the calls to make,
+//! the entities to read and, when it cannot tell, the candidates to ask about; every sentence
+//! the person then gets about the home is written here, from what the run verified or read,
+//! in the person's language. The model's own words reach the person only when the run touched
+//! nothing and neither the command nor the words are about the home (checked against the
+//! registry's names, not against a list of claim phrases): a greeting, a joke, general
+//! knowledge. Everything else the model wrote stays in the trace.
+//!
+//! Pure: the run's record and the registry in, the status and the reply out.
+
+use super::fastpath::{Lang, ReadState, answer_from_reads};
+use super::reply;
+use super::state::{Observed, RunStatus};
+use super::verify::ActionReport;
+use crate::ha::registry::{Entity, Hidden, Registry};
+use crate::text::tokens;
+
+/// What the run did and what the model said at its end.
+pub(super) struct Ending<'a> {
+    pub lang: Lang,
+    pub command: &'a str,
+    /// The command asks for a change.
+    pub acts: bool,
+    /// The command acts on or asks about the home (its words or the names it uses).
+    pub about_home: bool,
+    /// The model tried a service call (refused, failed or held): whatever it says next is
+    /// about the home.
+    pub tried_a_change: bool,
+    /// The model's last words ("" when they could not be used at all).
+    pub text: &'a str,
+    pub actions: &'a [ActionReport],
+    /// What the run read of entities it did not then act on.
+    pub reads: &'a [&'a Observed],
+    pub hidden: Option<&'a (Hidden, String)>,
+}
+
+/// The end of a run as the person gets it.
+#[derive(Debug, PartialEq)]
+pub(super) struct Said {
+    pub status: RunStatus,
+    pub reply: String,
+    /// Why, for the trace.
+    pub why: &'static str,
+}
+
+pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
+    let lang = end.lang;
+    let name = |id: &str| registry.get(id).map(|e| e.name.clone());
+    let reads: Vec<ReadState<'_>> = end
+        .reads
+        .iter()
+        .map(|o| ReadState {
+            domain: o.entity_id.split('.').next().unwrap_or_default(),
+            name: &o.name,
+            state: &o.state,
+            unit: o.unit.as_deref(),
+        })
+        .collect();
+    if !end.actions.is_empty() {
+        let mut reply = reply::from_actions(end.actions, name, lang);
+        if !reads.is_empty() {
+            reply.push(' ');
+            reply.push_str(&answer_from_reads(end.command, &reads, lang));
+        }
+        let confirmed = end.actions.iter().filter(|a| confirmed(a)).count();
+        let (status, why) = if confirmed == end.actions.len() {
+            (RunStatus::Done, "said what was verified")
+        } else if confirmed == 0 {
+            (
+                RunStatus::Failed("no action could be confirmed".into()),
+                "nothing was confirmed: said what Home Assistant showed",
+            )
+        } else {
+            (
+                RunStatus::Failed("only part of the request could be confirmed".into()),
+                "part was confirmed: said which part",
+            )
+        };
+        return Said { status, reply, why };
+    }
+    if !reads.is_empty() {
+        let answer = answer_from_reads(end.command, &reads, lang);
+        if end.acts {
+            return Said {
+                status: RunStatus::Failed("the request asked for an action and none ran".into()),
+                reply: format!("{} {answer}", reply::nothing_done("", lang, end.hidden)),
+                why: "an action was asked for and none ran: said so, and what was read",
+            };
+        }
+        return Said {
+            status: RunStatus::Done,
+            reply: answer,
+            why: "answered from the reads",
+        };
+    }
+    let named = named_in(end.text, registry);
+    let names_home = !named.is_empty() || names_an_area(end.text, registry);
+    if (end.about_home || names_home) && super::honesty::asks_question(end.text) {
+        return Said {
+            status: RunStatus::ClarificationRequired,
+            reply: which_one(&named, lang),
+            why: "the model asked which: asked about the candidates it named",
+        };
+    }
+    if end.acts || end.tried_a_change {
+        return Said {
+            status: RunStatus::Failed("the request asked for an action and none ran".into()),
+            reply: reply::nothing_done("", lang, end.hidden),
+            why: "an action was asked for and none ran: the model's words stay in the trace",
+        };
+    }
+    // A question the model answered without reading: the entities its answer names are read
+    // from the registry (kept live by Home Assistant's events), never taken from its words.
+    if end.about_home && !named.is_empty() {
+        let reads: Vec<ReadState<'_>> = named
+            .iter()
+            .map(|e| ReadState {
+                domain: e.domain(),
+                name: &e.name,
+                state: &e.state,
+                unit: e
+                    .attributes
+                    .get("unit_of_measurement")
+                    .and_then(serde_json::Value::as_str),
+            })
+            .collect();
+        return Said {
+            status: RunStatus::Done,
+            reply: answer_from_reads(end.command, &reads, lang),
+            why: "answered from the registry's states of what the model named",
+        };
+    }
+    if end.about_home || names_home || end.tried_a_change {
+        return Said {
+            status: RunStatus::Failed("nothing in the home was read".into()),
+            reply: match end.hidden {
+                Some(hidden) => reply::nothing_done("", lang, Some(hidden)),
+                None => could_not_answer(lang).to_owned(),
+            },
+            why: "about the home, nothing read: the model's words stay in the trace",
+        };
+    }
+    if end.text.trim().is_empty() {
+        return Said {
+            status: RunStatus::Failed("the model gave no answer".into()),
+            reply: reply::fallback_summary(&[]),
+            why: "no answer to pass on",
+        };
+    }
+    Said {
+        status: RunStatus::Done,
+        reply: end.text.to_owned(),
+        why: "nothing in the home was touched or named: the model's words passed on",
+    }
+}
+
+/// Dry runs count as what was asked: nothing was meant to change.
+fn confirmed(action: &ActionReport) -> bool {
+    action.verified
+        || (!action.observed_state.is_empty()
+            && action
+                .observed_state
+                .values()
+                .all(|s| s == super::execute::DRY_RUN_STATE))
+}
+
+/// A word as it is compared: folded, and "lights" is "light".
+fn stem(word: &str) -> &str {
+    match word.strip_suffix('s') {
+        Some(stem) if stem.len() >= 3 => stem,
+        _ => word,
+    }
+}
+
+/// The visible entities a text names: by id, or by every word of a name (of two words or
+/// more, or one word of four letters or more), the longest names first; an entity whose name
+/// is part of another named one is that one ("Kitchen" in "Kitchen Lights").
+pub(super) fn named_in<'r>(text: &str, registry: &'r Registry) -> Vec<&'r Entity> {
+    if text.trim().is_empty() {
+        return Vec::new();
+    }
+    let lower = text.to_lowercase();
+    let said: Vec<String> = tokens(text).iter().map(|w| stem(w).to_owned()).collect();
+    let words_of = |e: &Entity| -> Vec<String> {
+        tokens(&e.name).iter().map(|w| stem(w).to_owned()).collect()
+    };
+    let mut found: Vec<(&Entity, Vec<String>)> = registry
+        .entities()
+        .filter_map(|e| {
+            let words = words_of(e);
+            let by_name = !words.is_empty()
+                && (words.len() >= 2 || words[0].chars().count() >= 4)
+                && words.iter().all(|w| said.contains(w));
+            (by_name || lower.contains(&e.entity_id)).then_some((e, words))
+        })
+        .collect();
+    found.sort_by_key(|(_, words)| std::cmp::Reverse(words.len()));
+    let mut kept: Vec<(&Entity, Vec<String>)> = Vec::new();
+    for (entity, words) in found {
+        let inside = kept.iter().any(|(_, longer)| {
+            words.len() < longer.len() && words.iter().all(|w| longer.contains(w))
+        });
+        if !inside {
+            kept.push((entity, words));
+        }
+    }
+    // In the order the text names them.
+    let at = |words: &[String]| {
+        said.iter()
+            .position(|w| words.first() == Some(w))
+            .unwrap_or(usize::MAX)
+    };
+    kept.sort_by_key(|(_, words)| at(words));
+    kept.into_iter().map(|(e, _)| e).collect()
+}
+
+fn names_an_area(text: &str, registry: &Registry) -> bool {
+    let said = tokens(text);
+    registry.areas().any(|a| {
+        std::iter::once(&a.name)
+            .chain(&a.aliases)
+            .map(|n| tokens(n))
+            .any(|words| !words.is_empty() && words.iter().all(|w| said.contains(w)))
+    })
+}
+
+/// The question back, about the candidates the model named.
+fn which_one(named: &[&Entity], lang: Lang) -> String {
+    let names: Vec<&str> = named.iter().map(|e| e.name.as_str()).collect();
+    match (names.as_slice(), lang) {
+        ([], Lang::En) => "Which device do you mean?".into(),
+        ([], Lang::Pl) => "Które urządzenie masz na myśli?".into(),
+        ([], Lang::De) => "Welches Gerät meinst du?".into(),
+        ([one], Lang::En) => format!("Do you mean {one}?"),
+        ([one], Lang::Pl) => format!("Czy chodzi o {one}?"),
+        ([one], Lang::De) => format!("Meinst du {one}?"),
+        ([first @ .., last], Lang::En) => {
+            format!("Which one do you mean: {} or {last}?", first.join(", "))
+        }
+        ([first @ .., last], Lang::Pl) => {
+            format!("Które masz na myśli: {} czy {last}?", first.join(", "))
+        }
+        ([first @ .., last], Lang::De) => {
+            format!("Welches meinst du: {} oder {last}?", first.join(", "))
+        }
+    }
+}
+
+fn could_not_answer(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "I could not find what you asked about, so I cannot answer that.",
+        Lang::Pl => "Nie znalazłem tego, o co pytasz, więc nie mogę odpowiedzieć.",
+        Lang::De => "Ich habe nicht gefunden, wonach du fragst, und kann es nicht beantworten.",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::agent::sim::synthetic_home;
+
+    fn action(id: &str, service: &str, verified: bool, seen: &str) -> ActionReport {
+        ActionReport {
+            domain: id.split('.').next().unwrap().into(),
+            service: service.into(),
+            entity_ids: vec![id.into()],
+            verified,
+            observed_state: BTreeMap::from([(id.into(), seen.into())]),
+            data: None,
+        }
+    }
+
+    fn ending<'a>(command: &'a str, text: &'a str) -> Ending<'a> {
+        Ending {
+            lang: crate::agent::fastpath::language_of(command),
+            command,
+            acts: crate::agent::fastpath::is_action(command),
+            about_home: true,
+            tried_a_change: false,
+            text,
+            actions: &[],
+            reads: &[],
+            hidden: None,
+        }
+    }
+
+    #[test]
+    fn what_was_done_is_said_from_verification_and_a_part_is_a_part() {
+        let home = synthetic_home(20);
+        let both = [
+            action("light.kitchen_lights", "turn_off", true, "off"),
+            action("switch.decorative_lights", "turn_off", false, "on"),
+        ];
+        let end = Ending {
+            actions: &both,
+            ..ending("turn off everything in the kitchen", "All done!")
+        };
+        let said = compose(&end, &home);
+        assert!(matches!(said.status, RunStatus::Failed(_)), "{said:?}");
+        assert!(
+            said.reply.starts_with("Turned off Kitchen Lights."),
+            "{said:?}"
+        );
+        assert!(
+            said.reply.contains("could not confirm")
+                && said.reply.contains("Decorative Lights: on"),
+            "{said:?}"
+        );
+        assert!(!said.reply.contains("All done"));
+        let one = [action("light.kitchen_lights", "turn_off", true, "off")];
+        let end = Ending {
+            actions: &one,
+            ..ending("wyłącz światło w kuchni", "Gotowe, światło zgaszone.")
+        };
+        let said = compose(&end, &home);
+        assert_eq!(said.status, RunStatus::Done);
+        assert!(said.reply.contains("Kitchen Lights"), "{said:?}");
+    }
+
+    #[test]
+    fn a_question_is_answered_from_what_was_read_whatever_the_model_wrote() {
+        let home = synthetic_home(20);
+        let read = Observed {
+            entity_id: "cover.garage_door".into(),
+            name: "Garage Door".into(),
+            state: "closed".into(),
+            unit: None,
+        };
+        let reads = [&read];
+        let end = Ending {
+            reads: &reads,
+            ..ending("is the garage door open?", "Yes, the garage door is open.")
+        };
+        let said = compose(&end, &home);
+        assert_eq!(said.status, RunStatus::Done);
+        assert_eq!(said.reply, "No: Garage Door is closed.");
+        // Asked to act, only read: not done, and said so first.
+        let end = Ending {
+            reads: &reads,
+            ..ending("open the garage door", "The garage door is now open.")
+        };
+        let said = compose(&end, &home);
+        assert!(matches!(said.status, RunStatus::Failed(_)));
+        assert_eq!(
+            said.reply,
+            "I did not change anything. Garage Door is closed."
+        );
+    }
+
+    #[test]
+    fn the_model_s_words_about_the_home_never_reach_the_person() {
+        let home = synthetic_home(20);
+        // Nothing ran; the model names a real device in any words.
+        for (command, text) in [
+            ("begin cleaning", "Cleaning started."),
+            ("lights off please", "Lights turned off."),
+            (
+                "Schließ die Küchentür ab",
+                "Die Küchentür wurde abgeschlossen.",
+            ),
+        ] {
+            let said = compose(&ending(command, text), &home);
+            assert_ne!(said.reply, text);
+            assert_ne!(said.status, RunStatus::Done, "{command}: {said:?}");
+        }
+        // A language HomeClaw has no words for, after a call that was refused.
+        let end = Ending {
+            acts: false,
+            about_home: false,
+            tried_a_change: true,
+            ..ending(
+                "Déverrouille la porte d'entrée",
+                "La porte d'entrée a été déverrouillée.",
+            )
+        };
+        let said = compose(&end, &home);
+        assert!(!said.reply.contains("déverrouillée"), "{said:?}");
+        assert_ne!(said.status, RunStatus::Done);
+        // A question answered from the model's memory: the states are the registry's.
+        let said = compose(
+            &ending("which lights are on?", "The Bed Light is on."),
+            &home,
+        );
+        assert_eq!(said.reply, "Bed Light is off.");
+        // Small talk that names nothing of the home is the model's to say.
+        let end = Ending {
+            acts: false,
+            about_home: false,
+            ..ending("tell me a joke", "Why did the scarecrow win an award?")
+        };
+        assert_eq!(
+            compose(&end, &home).reply,
+            "Why did the scarecrow win an award?"
+        );
+        assert_eq!(compose(&end, &home).status, RunStatus::Done);
+        // But small talk that names a device is not.
+        let end = Ending {
+            acts: false,
+            about_home: false,
+            ..ending(
+                "tell me a story",
+                "Once the Front Door was unlocked all night.",
+            )
+        };
+        assert_ne!(compose(&end, &home).status, RunStatus::Done);
+    }
+
+    #[test]
+    fn a_question_back_is_about_the_candidates_the_model_named() {
+        let home = synthetic_home(20);
+        let said = compose(
+            &ending(
+                "turn on the light",
+                "Do you mean the kitchen lights or the bed light?",
+            ),
+            &home,
+        );
+        assert_eq!(said.status, RunStatus::ClarificationRequired);
+        assert_eq!(
+            said.reply,
+            "Which one do you mean: Kitchen Lights or Bed Light?"
+        );
+        let said = compose(&ending("włącz światło", "Które światło?"), &home);
+        assert_eq!(said.reply, "Które urządzenie masz na myśli?");
+    }
+}
