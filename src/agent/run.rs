@@ -96,6 +96,21 @@ impl Agent<'_> {
         }
     }
 
+    /// A command in a language HomeClaw has no words for: its words cannot tell small talk from
+    /// a request, so the model's words are held as if it were about the home. Known by the
+    /// person's language tag, else by letters none of our languages writes (é, à, ñ, …).
+    fn unknown_language(&self, command: &str, text: &str) -> bool {
+        const FOREIGN: &str = "àâæçéèêëîïôœùûÿñáíúãõ";
+        match self.language.as_deref() {
+            Some(tag) => fastpath::Lang::known(tag).is_none(),
+            None => command
+                .chars()
+                .chain(text.chars())
+                .flat_map(char::to_lowercase)
+                .any(|c| FOREIGN.contains(c)),
+        }
+    }
+
     /// The entities `command` points at, searched once per command.
     fn candidates_for(
         &self,
@@ -450,7 +465,7 @@ impl Agent<'_> {
                 lang,
                 command,
                 acts,
-                about_home: wants_tools || acts,
+                about_home: wants_tools || acts || self.unknown_language(command, text),
                 tried_a_change: state.stats.service_calls > 0,
                 text,
                 actions: &state.actions,

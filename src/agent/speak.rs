@@ -8,7 +8,7 @@
 //!
 //! Pure: the run's record and the registry in, the status and the reply out.
 
-use super::fastpath::{Lang, ReadState, answer_from_reads};
+use super::fastpath::{Lang, ReadState, answer_from_reads, is_question};
 use super::reply;
 use super::state::{Observed, RunStatus};
 use super::verify::ActionReport;
@@ -45,6 +45,9 @@ pub(super) struct Said {
 
 pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     let lang = end.lang;
+    let about_home = end.about_home || names_a_kind(end.command, registry);
+    // Told, not asked, about the home: a request, whether or not its words were understood.
+    let acts = end.acts || (about_home && !is_question(end.command));
     let name = |id: &str| registry.get(id).map(|e| e.name.clone());
     let reads: Vec<ReadState<'_>> = end
         .reads
@@ -80,7 +83,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     }
     if !reads.is_empty() {
         let answer = answer_from_reads(end.command, &reads, lang);
-        if end.acts {
+        if acts {
             return Said {
                 status: RunStatus::Failed("the request asked for an action and none ran".into()),
                 reply: format!("{} {answer}", reply::nothing_done("", lang, end.hidden)),
@@ -94,15 +97,16 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
         };
     }
     let named = named_in(end.text, registry);
-    let names_home = !named.is_empty() || names_an_area(end.text, registry);
-    if (end.about_home || names_home) && super::honesty::asks_question(end.text) {
+    let names_home =
+        !named.is_empty() || names_an_area(end.text, registry) || names_a_kind(end.text, registry);
+    if (about_home || names_home) && super::honesty::asks_question(end.text) {
         return Said {
             status: RunStatus::ClarificationRequired,
             reply: which_one(&named, lang),
             why: "the model asked which: asked about the candidates it named",
         };
     }
-    if end.acts || end.tried_a_change {
+    if acts || end.tried_a_change {
         return Said {
             status: RunStatus::Failed("the request asked for an action and none ran".into()),
             reply: reply::nothing_done("", lang, end.hidden),
@@ -111,7 +115,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     }
     // A question the model answered without reading: the entities its answer names are read
     // from the registry (kept live by Home Assistant's events), never taken from its words.
-    if end.about_home && !named.is_empty() {
+    if about_home && !named.is_empty() {
         let reads: Vec<ReadState<'_>> = named
             .iter()
             .map(|e| ReadState {
@@ -130,7 +134,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
             why: "answered from the registry's states of what the model named",
         };
     }
-    if end.about_home || names_home || end.tried_a_change {
+    if about_home || names_home || end.tried_a_change {
         return Said {
             status: RunStatus::Failed("nothing in the home was read".into()),
             reply: match end.hidden {
@@ -221,6 +225,65 @@ fn names_an_area(text: &str, registry: &Registry) -> bool {
             .chain(&a.aliases)
             .map(|n| tokens(n))
             .any(|words| !words.is_empty() && words.iter().all(|w| said.contains(w)))
+    })
+}
+
+/// Words for what a kind of device does or holds, beyond the kind words search knows: a
+/// sentence about songs, the volume, chores or cleaning is about the home that has them.
+const KIND_WORDS: [(&str, &[&str]); 3] = [
+    (
+        "media_player",
+        &[
+            "song",
+            "songs",
+            "track",
+            "title",
+            "volume",
+            "playback",
+            "utwor",
+            "piosenka",
+            "glosnosc",
+            "titel",
+            "lied",
+            "lautstarke",
+            "wiedergabe",
+        ],
+    ),
+    (
+        "todo",
+        &[
+            "list", "chores", "chore", "tasks", "task", "todo", "lista", "zadania", "liste",
+            "aufgaben",
+        ],
+    ),
+    (
+        "vacuum",
+        &[
+            "vacuum",
+            "vacuuming",
+            "clean",
+            "cleaning",
+            "odkurz",
+            "odkurzaj",
+            "sprzatanie",
+            "sauge",
+            "saugen",
+            "reinigung",
+        ],
+    ),
+];
+
+/// Whether the text speaks of a kind of device this home has ("the lights", "the song").
+fn names_a_kind(text: &str, registry: &Registry) -> bool {
+    let kinds = registry.domains();
+    tokens(text).iter().any(|w| {
+        let kind = crate::ha::search::domain_of_word(w).or_else(|| {
+            KIND_WORDS
+                .iter()
+                .find(|(_, words)| words.contains(&w.as_str()))
+                .map(|(kind, _)| *kind)
+        });
+        kind.is_some_and(|k| kinds.contains_key(k))
     })
 }
 
@@ -426,3 +489,7 @@ mod tests {
         assert_eq!(said.reply, "Które urządzenie masz na myśli?");
     }
 }
+
+#[cfg(test)]
+#[path = "speak_tests.rs"]
+mod replayed;

@@ -22,6 +22,16 @@ impl Lang {
             _ => Self::En,
         }
     }
+
+    /// The language a tag names, when HomeClaw has words for it.
+    pub fn known(tag: &str) -> Option<Self> {
+        match tag.get(..2).map(str::to_ascii_lowercase).as_deref() {
+            Some("en") => Some(Self::En),
+            Some("pl") => Some(Self::Pl),
+            Some("de") => Some(Self::De),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,6 +234,21 @@ pub(super) const QUESTION_WORDS: [&str; 16] = [
     "is", "are", "what", "which", "how", "does", "do", "did", "czy", "jaki", "jaka", "ile", "ist",
     "sind", "welche", "wie",
 ];
+
+/// Whether the person asks rather than tells: a question mark, or a question word first.
+pub fn is_question(text: &str) -> bool {
+    const MORE: [&str; 14] = [
+        "who", "where", "when", "why", "kto", "gdzie", "kiedy", "co", "jakie", "czemu", "wer",
+        "wo", "wann", "was",
+    ];
+    if text.trim_end().ends_with('?') {
+        return true;
+    }
+    let (words, _) = words_of(text);
+    words
+        .first()
+        .is_some_and(|w| QUESTION_WORDS.contains(&w.as_str()) || MORE.contains(&w.as_str()))
+}
 
 /// The language a question is in, from its first word.
 pub(super) fn question_lang(first: &str) -> Lang {

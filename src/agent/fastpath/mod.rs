@@ -27,7 +27,7 @@ use intent::{
     CLEANING, EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, watering,
     words_of,
 };
-pub use intent::{Lang, against_the_words, is_action, is_single_action, language_of};
+pub use intent::{Lang, against_the_words, is_action, is_question, is_single_action, language_of};
 pub use question::{ReadState, answer_from_reads, state_line, state_named};
 use question::{answer, same_place};
 pub use read::{Asked, Day};
