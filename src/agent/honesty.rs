@@ -321,10 +321,17 @@ pub fn needs_tools(command: &str, registry: &Registry) -> bool {
         let n = fold(name);
         n.len() >= 3 && folded.contains(&format!(" {n} "))
     };
+    // Entity names as the registry holds them, already folded into words: a run of them in
+    // the command's words (this runs for every entity, so nothing is folded again).
+    let said = crate::text::tokens(command);
+    let in_command = |name: &[String]| {
+        name.iter().map(String::len).sum::<usize>() + name.len().saturating_sub(1) >= 3
+            && said.windows(name.len().max(1)).any(|run| run == name)
+    };
     registry
         .areas()
         .any(|a| named(&a.name) || a.aliases.iter().any(|al| named(al)))
-        || registry.entities().any(|e| named(&e.name))
+        || registry.entities().any(|e| in_command(&e.haystack.name))
 }
 
 #[cfg(test)]

@@ -185,37 +185,42 @@ pub(super) fn named_in<'r>(text: &str, registry: &'r Registry) -> Vec<&'r Entity
     }
     let lower = text.to_lowercase();
     let said: Vec<String> = tokens(text).iter().map(|w| stem(w).to_owned()).collect();
-    let words_of = |e: &Entity| -> Vec<String> {
-        tokens(&e.name).iter().map(|w| stem(w).to_owned()).collect()
-    };
-    let mut found: Vec<(&Entity, Vec<String>)> = registry
+    let has = |w: &String| said.iter().any(|s| s == stem(w));
+    // The search words of each name are already folded in the registry.
+    let mut found: Vec<&Entity> = registry
         .entities()
-        .filter_map(|e| {
-            let words = words_of(e);
-            let by_name = !words.is_empty()
-                && (words.len() >= 2 || words[0].chars().count() >= 4)
-                && words.iter().all(|w| said.contains(w));
-            (by_name || lower.contains(&e.entity_id)).then_some((e, words))
+        .filter(|e| {
+            let words = &e.haystack.name;
+            let by_name = match words.as_slice() {
+                [] => false,
+                [one] => one.chars().count() >= 4 && has(one),
+                _ => words.iter().all(has),
+            };
+            by_name || lower.contains(&e.entity_id)
         })
         .collect();
-    found.sort_by_key(|(_, words)| std::cmp::Reverse(words.len()));
-    let mut kept: Vec<(&Entity, Vec<String>)> = Vec::new();
-    for (entity, words) in found {
-        let inside = kept.iter().any(|(_, longer)| {
+    found.sort_by_key(|e| std::cmp::Reverse(e.haystack.name.len()));
+    let mut kept: Vec<&Entity> = Vec::new();
+    for entity in found {
+        let words = &entity.haystack.name;
+        let inside = kept.iter().any(|longer| {
+            let longer = &longer.haystack.name;
             words.len() < longer.len() && words.iter().all(|w| longer.contains(w))
         });
         if !inside {
-            kept.push((entity, words));
+            kept.push(entity);
         }
     }
     // In the order the text names them.
-    let at = |words: &[String]| {
-        said.iter()
-            .position(|w| words.first() == Some(w))
+    let at = |e: &Entity| {
+        e.haystack
+            .name
+            .first()
+            .and_then(|first| said.iter().position(|w| w == stem(first)))
             .unwrap_or(usize::MAX)
     };
-    kept.sort_by_key(|(_, words)| at(words));
-    kept.into_iter().map(|(e, _)| e).collect()
+    kept.sort_by_key(|e| at(e));
+    kept
 }
 
 fn names_an_area(text: &str, registry: &Registry) -> bool {

@@ -388,7 +388,9 @@ impl Registry {
             device_id,
             entity_category,
             state: state.state,
-            attributes: state.attributes,
+            // Collected again at their exact size: the parser grows a map by doubling, and
+            // the spare half of thousands of maps is most of a big home's memory peak.
+            attributes: state.attributes.into_iter().collect(),
             last_changed: state.last_changed,
             last_updated: state.last_updated,
             visible,

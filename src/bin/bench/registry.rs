@@ -78,6 +78,8 @@ fn ingest(frame: &str) -> anyhow::Result<Registry> {
         bail!("not a successful result frame");
     };
     let states: Vec<StateObject> = serde_json::from_str(result.get())?;
+    // As `HaClient::get_states` does: the raw reply is gone before the registry is built.
+    drop(result);
     let snapshot = Snapshot {
         ha_version: "2025.4.4".into(),
         states,
