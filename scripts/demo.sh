@@ -55,6 +55,10 @@ wyoming:
   enabled: false
 log:
   level: warn
+# One person at a terminal: "yes" after an approval question approves it (and "no" declines).
+agent:
+  approval:
+    confirm_in_conversation: true
 YAML
 } >"$DEMO/homeclaw.yaml"
 

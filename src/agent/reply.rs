@@ -162,14 +162,49 @@ fn hidden_words(reason: Hidden, name: &str, lang: Lang) -> String {
     }
 }
 
-/// The question that ends a run holding a high-risk action.
-pub fn approval_question(pending: &PendingAction) -> String {
-    format!(
-        "This needs your approval: {} ({}). Approve it with approval id {}.",
-        pending.reason,
-        describe_call(pending),
-        pending.id
-    )
+/// The question that ends a run holding a high-risk action, as a sentence in the person's
+/// language: what would happen to which device, and how to approve it. `names` are the
+/// targets' names.
+/// `by_voice`: a "yes" in this conversation approves it (`approval.confirm_in_conversation`).
+pub fn approval_question(
+    pending: &PendingAction,
+    names: &[String],
+    lang: Lang,
+    by_voice: bool,
+) -> String {
+    let what = names.join(", ");
+    let id = &pending.id;
+    let (en, pl, de) = match (pending.call.domain.as_str(), pending.call.service.as_str()) {
+        ("lock", "unlock") => ("Unlocking", "Odblokowanie", "Entsperren von"),
+        ("lock", "open") | ("cover", "open_cover") | ("valve", "open_valve") => {
+            ("Opening", "Otwarcie", "Öffnen von")
+        }
+        ("alarm_control_panel", "alarm_disarm") => ("Disarming", "Rozbrojenie", "Entschärfen von"),
+        _ => ("Running", "Wykonanie", "Ausführen von"),
+    };
+    let call = format!("{}.{}", pending.call.domain, pending.call.service);
+    let lead = match lang {
+        Lang::En => {
+            format!("{en} {what} needs your approval ({call} is a high-risk action).")
+        }
+        Lang::Pl => {
+            format!("{pl}: {what} wymaga Twojej zgody ({call} to działanie wysokiego ryzyka).")
+        }
+        Lang::De => {
+            format!("{de} {what} braucht deine Freigabe ({call} ist eine Aktion mit hohem Risiko).")
+        }
+    };
+    let how = match (lang, by_voice) {
+        (Lang::En, true) => format!("Say yes to approve it, or use approval id {id}."),
+        (Lang::En, false) => format!("Approve it with approval id {id}."),
+        (Lang::Pl, true) => {
+            format!("Powiedz „tak”, aby zatwierdzić, albo użyj identyfikatora {id}.")
+        }
+        (Lang::Pl, false) => format!("Zatwierdź identyfikatorem {id}."),
+        (Lang::De, true) => format!("Sag ja, um sie freizugeben, oder nutze die Freigabe-ID {id}."),
+        (Lang::De, false) => format!("Gib sie mit der Freigabe-ID {id} frei."),
+    };
+    format!("{lead} {how}")
 }
 
 /// What the person is told when they answer a held action in conversation and it does not

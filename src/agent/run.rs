@@ -111,6 +111,28 @@ impl Agent<'_> {
         }
     }
 
+    /// A high-risk call was recorded: the run ends asking for approval, in the person's words.
+    fn held(&self, mut state: RunState, pending: PendingAction, command: &str) -> RunResult {
+        let names: Vec<String> = with_registry(self.home, |r| {
+            pending
+                .targets
+                .iter()
+                .map(|id| r.get(id).map_or_else(|| id.clone(), |e| e.name.clone()))
+                .collect()
+        });
+        let question = reply::approval_question(
+            &pending,
+            &names,
+            self.reply_lang(command),
+            self.cfg.approval.confirm_in_conversation,
+        );
+        state
+            .trace
+            .push(format!("approval required: {}", pending.id));
+        state.approval = Some(pending);
+        finish(state, RunStatus::ApprovalRequired, question)
+    }
+
     /// The entities `command` points at, searched once per command.
     fn candidates_for(
         &self,
@@ -182,7 +204,7 @@ impl Agent<'_> {
         {
             return match end {
                 Ok((status, reply)) => finish(state, status, reply),
-                Err(CallEnd::Approval(pending)) => held(state, *pending),
+                Err(CallEnd::Approval(pending)) => self.held(state, *pending, &command),
                 Err(CallEnd::Stop(reason)) => stuck(state, reason),
                 // The fast path answers `None` to go on; it never ends with `Continue`.
                 Err(CallEnd::Continue) => stuck(state, "nothing to do".into()),
@@ -362,7 +384,7 @@ impl Agent<'_> {
                 }
                 match end {
                     CallEnd::Stop(reason) => return stuck(state, reason),
-                    CallEnd::Approval(pending) => return held(state, *pending),
+                    CallEnd::Approval(pending) => return self.held(state, *pending, &command),
                     CallEnd::Continue => {}
                 }
             }
@@ -539,16 +561,6 @@ fn demand_tools(
     state.trace.push(why.to_owned());
     history.push(Message::user(note));
     ToolChoice::Required
-}
-
-/// A high-risk call was recorded: the run ends asking for approval.
-fn held(mut state: RunState, pending: PendingAction) -> RunResult {
-    let question = reply::approval_question(&pending);
-    state
-        .trace
-        .push(format!("approval required: {}", pending.id));
-    state.approval = Some(pending);
-    finish(state, RunStatus::ApprovalRequired, question)
 }
 
 /// A guard stop becomes a question for the user instead of a dead end.
