@@ -220,7 +220,10 @@ pub const INTENT_PATTERNS: &[(&str, &str)] = &[
         "en",
         r"(?i)\b(?:what(?:'s| is)|how)\s+(?:the\s+)?(?:temperature|humidity|warm|cold|hot|state|status)\b",
     ),
-    ("en", r"(?i)\b(?:turn|switch)\s+(?:on|off)\b"),
+    (
+        "en",
+        r"(?i)\b(?:turn|turning|switch|switching)\s+(?:on|off)\b",
+    ),
     (
         "pl",
         r"(?i)^\s*(?:proszę\s+)?(?:włącz|wyłącz|zapal|zgaś|otwórz|zamknij|ustaw|zablokuj|odblokuj|uruchom|zatrzymaj|przełącz|podnieś|opuść|ścisz|podgłośnij)\w*",
@@ -325,7 +328,8 @@ pub fn needs_tools(command: &str, registry: &Registry) -> bool {
     // the command's words (this runs for every entity, so nothing is folded again).
     let said = crate::text::tokens(command);
     let in_command = |name: &[String]| {
-        name.iter().map(String::len).sum::<usize>() + name.len().saturating_sub(1) >= 3
+        // Two letters are a name as a whole word ("the AC").
+        name.iter().map(String::len).sum::<usize>() + name.len().saturating_sub(1) >= 2
             && said.windows(name.len().max(1)).any(|run| run == name)
     };
     registry

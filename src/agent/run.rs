@@ -43,6 +43,10 @@ or say plainly that you did not.";
 pub const RESET_NOTE: &str = "[HomeClaw] The conversation was reset: the model provider \
 rejected its history even after it was summarised. Earlier messages are no longer in context.";
 
+pub const CALL_FAILED_NOTE: &str = "[HomeClaw] Nothing was done: the call above failed. Read \
+its error, then make the corrected call now: the entity the user named (see the likely targets), \
+a service its domain offers, and only the data that service takes.";
+
 impl Agent<'_> {
     /// The request for the current history.
     pub fn build_request(&self, history: &[Message], choice: ToolChoice) -> ChatRequest {
@@ -190,6 +194,9 @@ impl Agent<'_> {
         let mut force_compaction = false;
         let mut audit_pending = false;
         let mut recovered = false;
+        // A request whose call failed gets one more round to correct it (a small model often
+        // explains the error instead of fixing the call).
+        let mut corrected = false;
         let command = history
             .iter()
             .rev()
@@ -215,6 +222,8 @@ impl Agent<'_> {
         }
         state.verb_of = Some(command.clone());
         let wants_tools = with_registry(self.home, |r| needs_tools(&command, r));
+        let told =
+            fastpath::is_action(&command) || (wants_tools && !fastpath::is_question(&command));
         let mut choice = if wants_tools {
             state
                 .trace
@@ -359,6 +368,16 @@ impl Agent<'_> {
                         history,
                         "hallucination guard: claim without a tool call; retrying",
                         CORRECTIVE_NOTE,
+                    );
+                    continue;
+                }
+                if told && !corrected && state.actions.is_empty() && a_call_failed(history) {
+                    corrected = true;
+                    choice = demand_tools(
+                        &mut state,
+                        history,
+                        "a call failed and nothing was done; asking for the corrected call",
+                        CALL_FAILED_NOTE,
                     );
                     continue;
                 }
@@ -508,6 +527,17 @@ impl Agent<'_> {
 }
 
 /// The person's last command in the history (not a HomeClaw note).
+/// Whether a call of this command's run came back as an error.
+fn a_call_failed(history: &[Message]) -> bool {
+    history
+        .iter()
+        .rev()
+        .take_while(
+            |m| !matches!(m, Message::User { content } if !content.starts_with("[HomeClaw]")),
+        )
+        .any(|m| matches!(m, Message::Tool { is_error: true, .. }))
+}
+
 fn command_of(history: &[Message]) -> String {
     history
         .iter()

@@ -389,10 +389,12 @@ async fn an_action_claim_after_a_failed_call_is_not_passed_on() {
         ),
         text_reply("The TV in the garage has been turned on."),
         text_reply("The TV in the garage has been turned on."),
+        text_reply("The TV in the garage has been turned on."),
     ]);
     let mut history = vec![Message::user("turn on the TV in the garage")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
-    assert_eq!(result.stats.hallucination_retries, 1);
+    // Told once to back its claim, once to correct the failed call.
+    assert_eq!(result.stats.hallucination_retries, 2);
     assert!(matches!(result.status, RunStatus::Failed(_)));
     assert_eq!(result.reply, "I did not change anything.");
     assert!(home.calls().is_empty());
@@ -574,6 +576,8 @@ async fn a_call_on_a_device_nobody_named_is_refused_and_nothing_changes() {
             )],
         ),
         text_reply("There is no sauna in your home; nothing was changed."),
+        // Asked once for a corrected call, it says the same.
+        text_reply("There is no sauna in your home; nothing was changed."),
     ]);
     let mut history = vec![Message::user("turn on the sauna")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
@@ -745,6 +749,7 @@ async fn a_refused_call_then_a_story_about_a_real_device_is_not_passed_on() {
             )],
         ),
         text_reply("I could not find the Front Door. Nothing was changed."),
+        text_reply("I could not find the Front Door. Nothing was changed."),
     ]);
     let mut history = vec![Message::user("Lock the front door")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
@@ -755,4 +760,40 @@ async fn a_refused_call_then_a_story_about_a_real_device_is_not_passed_on() {
         result.status
     );
     assert_eq!(result.reply, "I did not change anything.");
+}
+
+/// A small model often explains a failed call instead of correcting it: asked once, it makes
+/// the corrected call, and the person hears what was verified.
+#[tokio::test]
+async fn a_failed_call_gets_one_round_to_be_corrected() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.set_state("light.bed_light", "off");
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_on", "entity_id": "light.bedroom"}),
+            )],
+        ),
+        text_reply("The entity light.bedroom does not exist."),
+        calls_reply(
+            "2",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_on", "entity_id": "light.bed_light"}),
+            )],
+        ),
+        text_reply("Done."),
+    ]);
+    let mut history = vec![Message::user("turn on the bed light")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(result.reply, "Turned on Bed Light.");
+    assert_eq!(home.state("light.bed_light").as_deref(), Some("on"));
+    let retry = &model.requests()[2];
+    assert_eq!(retry.tool_choice, ToolChoice::Required);
+    assert!(
+        matches!(retry.messages.last(), Some(Message::User { content }) if content == CALL_FAILED_NOTE)
+    );
 }
