@@ -125,6 +125,7 @@ const DOMAIN_WORDS: [(&str, &[&str]); 11] = [
             "muzyka",
             "lautsprecher",
             "fernseher",
+            "telewizor",
         ],
     ),
     ("vacuum", &["vacuum", "odkurzacz", "staubsauger"]),

@@ -55,6 +55,8 @@ pub(super) enum Intent {
     Degrees(u8),
     /// A climate device's HVAC mode.
     Mode(HvacMode),
+    /// A light's colour, by the CSS name Home Assistant's `color_name` takes.
+    Color(&'static str),
 }
 
 use Intent::*;
@@ -89,6 +91,7 @@ pub(super) const PHRASES: &[(&[&str], Intent, Lang)] = &[
     (&["open"], Open, Lang::En),
     (&["close"], Close, Lang::En),
     (&["shut", "off"], Off, Lang::En),
+    (&["kill"], Off, Lang::En),
     (&["shut"], Close, Lang::En),
     (&["unlock"], Unlock, Lang::En),
     (&["lock"], Lock, Lang::En),
@@ -186,8 +189,15 @@ pub(super) const PARTICLES: [(&str, Intent); 5] = [
 ];
 
 /// Words that carry the request's shape but name no device.
-pub(super) const FILLER: [&str; 40] = [
+pub(super) const FILLER: [&str; 47] = [
     "set",
+    "zmien",
+    "zmienic",
+    "mach",
+    "mache",
+    "colour",
+    "color",
+    "kolor",
     "mode",
     "degrees",
     "degree",
@@ -290,6 +300,80 @@ pub(super) const CLEANING: [&str; 7] = [
     "sauge",
 ];
 
+/// Colour words (folded, any grammatical form people use) and the CSS colour they name.
+pub(super) const COLOURS: [(&[&str], &str); 8] = [
+    (
+        &[
+            "red", "czerwony", "czerwone", "czerwona", "czerwien", "rot", "rote", "roten", "rotes",
+        ],
+        "red",
+    ),
+    (
+        &[
+            "blue",
+            "niebieski",
+            "niebieskie",
+            "niebieska",
+            "blau",
+            "blaue",
+            "blauen",
+            "blaues",
+        ],
+        "blue",
+    ),
+    (
+        &[
+            "green", "zielony", "zielone", "zielona", "grun", "grune", "grunen", "gruen",
+        ],
+        "green",
+    ),
+    (
+        &[
+            "yellow", "zolty", "zolte", "zolta", "gelb", "gelbe", "gelben",
+        ],
+        "yellow",
+    ),
+    (
+        &["orange", "pomaranczowy", "pomaranczowe", "pomaranczowa"],
+        "orange",
+    ),
+    (
+        &[
+            "purple",
+            "fioletowy",
+            "fioletowe",
+            "fioletowa",
+            "lila",
+            "violett",
+        ],
+        "purple",
+    ),
+    (&["pink", "rozowy", "rozowe", "rozowa", "rosa"], "pink"),
+    (
+        &[
+            "white", "bialy", "biale", "biala", "weiss", "weisse", "weissen",
+        ],
+        "white",
+    ),
+];
+
+/// The colour the words name, and where. A colour before a kind word is part of a name
+/// ("the white lights", "Entrance Color + White Lights"), not a colour to set.
+fn colour(words: &[String]) -> Option<(&'static str, usize)> {
+    words.iter().enumerate().find_map(|(i, w)| {
+        if words
+            .get(i + 1)
+            .is_some_and(|next| domain_of_word(next).is_some())
+        {
+            return None;
+        }
+        COLOURS
+            .iter()
+            .find(|(forms, _)| forms.contains(&w.as_str()))
+            .map(|(_, css)| (*css, i))
+    })
+}
+
 /// Words that make a domain-only command mean every device of that kind.
 pub(super) const EVERY: [&str; 5] = ["all", "every", "wszystkie", "alle", "samtliche"];
 
@@ -340,6 +424,7 @@ pub(super) fn service_for(
         (Stop, "media_player") => ("media_stop", none()),
         (Degrees(n), "climate" | "water_heater") => ("set_temperature", json!({"temperature": n})),
         (Mode(mode), "climate") => ("set_hvac_mode", json!({"hvac_mode": mode.as_str()})),
+        (Color(css), "light") => ("turn_on", json!({"color_name": css})),
         (Pause, "vacuum") => ("pause", none()),
         (Pause, "media_player") => ("media_pause", none()),
         (Resume | Start, "media_player") => ("media_play", none()),
@@ -353,6 +438,36 @@ pub(super) fn service_for(
 /// A percentage in the words ("50%", "50 percent", "50 procent"), and the words it used.
 /// `percent_at` is the word a `%` followed in the raw text (folding drops the sign).
 pub(super) fn percentage(words: &[String], percent_at: Option<usize>) -> Option<(u8, Vec<usize>)> {
+    // "Volume to zero", "half brightness", "Lautstärke auf null": a level said in words, when
+    // the words say what the level is of.
+    const LEVEL_OF: [&str; 6] = [
+        "volume",
+        "glosnosc",
+        "lautstarke",
+        "brightness",
+        "jasnosc",
+        "helligkeit",
+    ];
+    const LEVELS: [(&str, u8); 10] = [
+        ("zero", 0),
+        ("null", 0),
+        ("half", 50),
+        ("polowe", 50),
+        ("polowa", 50),
+        ("pol", 50),
+        ("halbe", 50),
+        ("halb", 50),
+        ("full", 100),
+        ("max", 100),
+    ];
+    if words.iter().any(|w| LEVEL_OF.contains(&w.as_str()))
+        && let Some((i, n)) = words
+            .iter()
+            .enumerate()
+            .find_map(|(i, w)| LEVELS.iter().find(|(l, _)| l == w).map(|(_, n)| (i, *n)))
+    {
+        return Some((n, vec![i]));
+    }
     for (i, w) in words.iter().enumerate() {
         let Ok(n) = w.parse::<u8>() else {
             continue;
@@ -476,6 +591,18 @@ pub(super) fn intent(
         && let Some((_, _, more)) = found.pop()
     {
         found[0].2.extend(more);
+    }
+    // "Make the bed light red", "set the lights to blue", "turn the lamp on, red".
+    if let Some((css, at)) = colour(words) {
+        return match found.as_slice() {
+            [] => Some((Color(css), Lang::En, vec![at])),
+            [(On, lang, used)] => {
+                let mut used = used.clone();
+                used.push(at);
+                Some((Color(css), *lang, used))
+            }
+            _ => None,
+        };
     }
     let percent = percentage(words, percent_at);
     if let Some((n, at)) = degrees(words)

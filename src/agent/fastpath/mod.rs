@@ -32,7 +32,7 @@ pub use question::{ReadState, answer_from_reads, state_line, state_named};
 use question::{answer, same_place};
 pub use read::{Asked, Day};
 pub use target::points_at;
-use target::{covers, named, query_of, word_matches};
+use target::{covers, named, of_specific_kind, query_of, word_matches};
 use todo::add_item;
 pub use unmatched::{Unmatched, unmatched};
 
@@ -255,6 +255,7 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
         .filter(|e| !cleaning || e.domain() == "vacuum")
         .filter(|e| !watering || e.domain() == "valve")
         .filter(|e| supports(intent, e))
+        .filter(|e| of_specific_kind(e, &words, &query))
         .filter_map(|e| {
             let (service, data) = service_for(intent, e.domain(), volume)?;
             let allowed = matches!(
@@ -390,6 +391,14 @@ fn supports(intent: intent::Intent, entity: &Entity) -> bool {
         Mode(mode) => attribute("hvac_modes")
             .and_then(Value::as_array)
             .is_some_and(|modes| modes.iter().any(|m| m.as_str() == Some(mode.as_str()))),
+        // A colour is for a light that shows colours (its colour modes say so).
+        Color(_) => attribute("supported_color_modes")
+            .and_then(Value::as_array)
+            .is_some_and(|modes| {
+                modes
+                    .iter()
+                    .any(|m| matches!(m.as_str(), Some("hs" | "xy" | "rgb" | "rgbw" | "rgbww")))
+            }),
         // ClimateEntityFeature.TARGET_TEMPERATURE is bit 1; a water heater always takes one.
         Degrees(_) if entity.domain() == "climate" => attribute("supported_features")
             .and_then(Value::as_u64)

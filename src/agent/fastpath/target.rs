@@ -241,6 +241,27 @@ const SPECIFIC_KINDS: [(&str, &str); 12] = [
     ("steckdose", "outlet"),
 ];
 
+/// Whether the entity is of the sort a specific kind word names ("the TV" is a media player of
+/// device class tv, or one so named); a kind word constrains only its own domain, and a word
+/// that says where ("the light in the garage") constrains nothing.
+pub(super) fn of_specific_kind(entity: &Entity, words: &[String], query: &Query) -> bool {
+    let places = place_words(words);
+    let class = entity
+        .attributes
+        .get("device_class")
+        .and_then(serde_json::Value::as_str);
+    query.words.iter().filter(|q| !places.contains(q)).all(|q| {
+        match SPECIFIC_KINDS.iter().find(|(w, _)| w == q) {
+            None => true,
+            Some((_, wanted)) => {
+                domain_of_word(q) != Some(entity.domain())
+                    || class == Some(*wanted)
+                    || entity.haystack.name.iter().any(|n| word_matches(q, n))
+            }
+        }
+    })
+}
+
 /// Words that say where: the word after "in", "w", "im" or "in der" (an article between
 /// allowed).
 fn place_words(words: &[String]) -> Vec<String> {

@@ -1359,3 +1359,128 @@ fn courtesy_and_measures_are_read_as_a_person_means_them() {
         "Motion Sensor Battery is 55%."
     );
 }
+
+/// The demo home's media players and colour lights, with the attributes that decide.
+fn with_attributes(entities: &[(&str, &str, &str, serde_json::Value)]) -> Registry {
+    let mut registry = home(
+        &entities
+            .iter()
+            .map(|(id, name, area, _)| (*id, *name, *area))
+            .collect::<Vec<_>>(),
+    );
+    for (id, name, _, attributes) in entities {
+        let mut attributes = attributes.clone();
+        attributes["friendly_name"] = json!(name);
+        registry.apply_state_changed(&json!({"entity_id": id,
+            "new_state": {"entity_id": id, "state": "on", "attributes": attributes,
+                "last_changed": "2026-01-01T00:00:01+00:00",
+                "last_updated": "2026-01-01T00:00:01+00:00"}}));
+    }
+    registry
+}
+
+fn one_call(text: &str, registry: &Registry) -> (String, Vec<String>, serde_json::Value) {
+    match plan(text, registry) {
+        Plan::Act { calls, .. } if calls.len() == 1 => (
+            format!("{}.{}", calls[0].domain, calls[0].service),
+            calls[0].entity_ids.clone(),
+            calls[0].data.clone(),
+        ),
+        other => panic!("{text}: expected one call, got {other:?}"),
+    }
+}
+
+#[test]
+fn colours_volumes_in_words_and_a_tv_by_its_class_need_no_model() {
+    let colour = json!({"supported_color_modes": ["hs", "color_temp"]});
+    let r = with_attributes(&[
+        ("light.bed_light", "Bed Light", "bedroom_1", colour.clone()),
+        (
+            "light.entrance",
+            "Entrance Color White Lights",
+            "entry",
+            colour.clone(),
+        ),
+        (
+            "light.porch",
+            "Porch Light",
+            "entry",
+            json!({"supported_color_modes": ["onoff"]}),
+        ),
+        ("media_player.kitchen", "Kitchen", "kitchen", json!({})),
+        (
+            "media_player.lounge_room",
+            "Lounge room",
+            "living_room",
+            json!({"device_class": "tv"}),
+        ),
+        ("media_player.walkman", "Walkman", "living_room", json!({})),
+    ]);
+    for text in [
+        "Make the bed light red",
+        "Zmień światło w sypialni na czerwone",
+        "Mach das Licht im Schlafzimmer rot",
+    ] {
+        assert_eq!(
+            one_call(text, &r),
+            (
+                "light.turn_on".into(),
+                vec!["light.bed_light".into()],
+                json!({"color_name": "red"})
+            ),
+            "{text}"
+        );
+    }
+    // A colour before a kind word is a name, not a colour to set.
+    assert_eq!(
+        one_call("turn on the entrance color white lights", &r),
+        (
+            "light.turn_on".into(),
+            vec!["light.entrance".into()],
+            json!({})
+        )
+    );
+    // A light that shows no colour is not given one.
+    assert_eq!(plan("make the porch light blue", &r), Plan::Model);
+    assert_eq!(
+        one_call("Volume to zero in the kitchen", &r),
+        (
+            "media_player.volume_set".into(),
+            vec!["media_player.kitchen".into()],
+            json!({"volume_level": 0.0})
+        )
+    );
+    assert_eq!(
+        one_call("set the kitchen volume to half", &r),
+        (
+            "media_player.volume_set".into(),
+            vec!["media_player.kitchen".into()],
+            json!({"volume_level": 0.5})
+        )
+    );
+    // "The TV" is the media player that is one.
+    for (text, service) in [
+        ("Pause the TV", "media_player.media_pause"),
+        ("Turn off the TV", "media_player.turn_off"),
+        ("Wyłącz telewizor", "media_player.turn_off"),
+        ("Schalte den Fernseher aus", "media_player.turn_off"),
+    ] {
+        assert_eq!(
+            one_call(text, &r),
+            (
+                service.into(),
+                vec!["media_player.lounge_room".into()],
+                json!({})
+            ),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        one_call("Kill the lights in the bedroom", &r),
+        (
+            "light.turn_off".into(),
+            vec!["light.bed_light".into()],
+            json!({})
+        )
+    );
+}
