@@ -97,8 +97,10 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
         };
     }
     let named = named_in(end.text, registry);
-    let names_home =
-        !named.is_empty() || names_an_area(end.text, registry) || names_a_kind(end.text, registry);
+    let names_home = !named.is_empty()
+        || names_an_area(end.text, registry)
+        || names_a_kind(end.text, registry)
+        || states_a_measure(end.text, registry);
     if (about_home || names_home) && super::honesty::asks_question(end.text) {
         return Said {
             status: RunStatus::ClarificationRequired,
@@ -278,17 +280,61 @@ const KIND_WORDS: [(&str, &[&str]); 3] = [
     ),
 ];
 
-/// Whether the text speaks of a kind of device this home has ("the lights", "the song").
+/// Whether the text speaks of a kind of device this home has ("the lights", "the song",
+/// "any windows").
 fn names_a_kind(text: &str, registry: &Registry) -> bool {
     let kinds = registry.domains();
-    tokens(text).iter().any(|w| {
-        let kind = crate::ha::search::domain_of_word(w).or_else(|| {
+    let kind_of = |w: &str| {
+        crate::ha::search::domain_of_word(w).or_else(|| {
             KIND_WORDS
                 .iter()
-                .find(|(_, words)| words.contains(&w.as_str()))
+                .find(|(_, words)| words.contains(&w))
                 .map(|(kind, _)| *kind)
-        });
-        kind.is_some_and(|k| kinds.contains_key(k))
+        })
+    };
+    tokens(text).iter().any(|w| {
+        kind_of(w)
+            .or_else(|| kind_of(stem(w)))
+            .is_some_and(|k| kinds.contains_key(k))
+    })
+}
+
+/// Unit words people and models spell out.
+const UNIT_WORDS: [&str; 14] = [
+    "degrees", "degree", "percent", "watts", "watt", "kilowatt", "stopni", "stopnie", "procent",
+    "wat", "watow", "grad", "prozent", "celsius",
+];
+
+/// Whether the text states a measurement in a unit this home measures in ("450 ppm",
+/// "21 °C", "100 watts"): a reading, whatever words surround it.
+fn states_a_measure(text: &str, registry: &Registry) -> bool {
+    let units: std::collections::BTreeSet<String> = registry
+        .entities()
+        .filter_map(|e| e.attributes.get("unit_of_measurement")?.as_str())
+        .map(|u| u.to_lowercase())
+        .collect();
+    if units.is_empty() {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let digits = w.trim_start_matches(|c: char| !c.is_ascii_digit());
+        let number_end = digits
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+            .unwrap_or(digits.len());
+        if number_end == 0 {
+            return false;
+        }
+        // The unit glued to the number ("54%", "21°C") or the next word ("450 ppm").
+        let glued = digits[number_end..].trim_end_matches(['.', ',', '!', ';', ')']);
+        let next = words
+            .get(i + 1)
+            .map(|n| n.trim_end_matches(['.', ',', '!', ';', ')']))
+            .unwrap_or_default();
+        [glued, next]
+            .iter()
+            .any(|u| !u.is_empty() && (units.contains(*u) || UNIT_WORDS.contains(u)))
     })
 }
 
@@ -473,6 +519,44 @@ mod tests {
             )
         };
         assert_ne!(compose(&end, &home).status, RunStatus::Done);
+    }
+
+    #[test]
+    fn a_reading_the_model_made_up_is_held_in_any_words() {
+        let mut home = synthetic_home(20);
+        for (id, unit) in [
+            ("sensor.outside_temperature", "°C"),
+            ("sensor.co2", "ppm"),
+            ("sensor.power", "W"),
+        ] {
+            home.apply_state_changed(&serde_json::json!({"entity_id": id,
+                "new_state": {"entity_id": id, "state": "1",
+                    "attributes": {"friendly_name": id, "unit_of_measurement": unit},
+                    "last_changed": "2027-01-01T00:00:00+00:00",
+                    "last_updated": "2027-01-01T00:00:00+00:00"}}));
+        }
+        for text in [
+            "The CO2 level is currently 450 ppm.",
+            "It is 21.5°C outside.",
+            "Zużycie wynosi 120 W.",
+            "Die Temperatur ist 20 Grad.",
+        ] {
+            let end = Ending {
+                acts: false,
+                about_home: false,
+                ..ending("what's the level?", text)
+            };
+            let said = compose(&end, &home);
+            assert_ne!(said.reply, text);
+            assert_ne!(said.status, RunStatus::Done, "{text}");
+        }
+        // A number that is no reading passes.
+        let end = Ending {
+            acts: false,
+            about_home: false,
+            ..ending("how many legs does a spider have?", "A spider has 8 legs.")
+        };
+        assert_eq!(compose(&end, &home).reply, "A spider has 8 legs.");
     }
 
     #[test]

@@ -426,7 +426,26 @@ pub fn answer_from_reads(question: &str, reads: &[ReadState<'_>], lang: Lang) ->
     drop_courtesy(&mut words);
     let mut states: Vec<&str> = words.iter().filter_map(|w| state_named(w)).collect();
     states.dedup();
-    let asked = words.first().and_then(|first| asked_state(first, &states));
+    // "Are any lights on?" is not answered no from the one light the model chose to read.
+    const SOME_OF: [&str; 13] = [
+        "any",
+        "all",
+        "every",
+        "some",
+        "anything",
+        "jakies",
+        "jakiekolwiek",
+        "wszystkie",
+        "ktores",
+        "alle",
+        "irgendein",
+        "irgendwelche",
+        "einige",
+    ];
+    let asked = words
+        .first()
+        .and_then(|first| asked_state(first, &states))
+        .filter(|_| !words.iter().any(|w| SOME_OF.contains(&w.as_str())));
     let listed: Vec<String> = reads
         .iter()
         .map(|r| state_line(r.name, r.state, r.unit, lang))
