@@ -487,6 +487,14 @@ impl Agent<'_> {
     ) -> RunResult {
         let lang = self.reply_lang(command);
         let acts = fastpath::is_action(command);
+        let candidates = self
+            .grounded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            .filter(|(said, _)| said == command)
+            .map(|(_, found)| found.clone())
+            .unwrap_or_default();
         let said = {
             let acted_on = |id: &str| {
                 state
@@ -512,6 +520,7 @@ impl Agent<'_> {
                 actions: &state.actions,
                 reads: &reads,
                 hidden: state.hidden.as_ref(),
+                candidates: &candidates,
             };
             with_registry(self.home, |r| speak::compose(&ending, r))
         };

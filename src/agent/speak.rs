@@ -32,6 +32,8 @@ pub(super) struct Ending<'a> {
     /// What the run read of entities it did not then act on.
     pub reads: &'a [&'a Observed],
     pub hidden: Option<&'a (Hidden, String)>,
+    /// The entities the command's words point at, as the model was shown them.
+    pub candidates: &'a [String],
 }
 
 /// The end of a run as the person gets it.
@@ -135,6 +137,32 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
             reply: answer_from_reads(end.command, &reads, lang),
             why: "answered from the registry's states of what the model named",
         };
+    }
+    // A reading the model gave from the candidates it was shown ("100 watts"): said from the
+    // one measuring candidate, as the registry holds it now.
+    if is_question(end.command) && states_a_measure(end.text, registry) {
+        let measuring: Vec<&Entity> = end
+            .candidates
+            .iter()
+            .filter_map(|id| registry.get(id))
+            .filter(|e| e.attributes.contains_key("unit_of_measurement"))
+            .collect();
+        if let [one] = measuring.as_slice() {
+            let read = ReadState {
+                domain: one.domain(),
+                name: &one.name,
+                state: &one.state,
+                unit: one
+                    .attributes
+                    .get("unit_of_measurement")
+                    .and_then(serde_json::Value::as_str),
+            };
+            return Said {
+                status: RunStatus::Done,
+                reply: answer_from_reads(end.command, &[read], lang),
+                why: "answered from the one measuring candidate, as the registry holds it",
+            };
+        }
     }
     if about_home || names_home || end.tried_a_change {
         return Said {
@@ -397,6 +425,7 @@ mod tests {
             actions: &[],
             reads: &[],
             hidden: None,
+            candidates: &[],
         }
     }
 
@@ -550,6 +579,17 @@ mod tests {
             assert_ne!(said.reply, text);
             assert_ne!(said.status, RunStatus::Done, "{text}");
         }
+        // The one measuring candidate the model was shown answers, as the registry holds it.
+        let candidates = ["sensor.power".to_owned(), "light.kitchen_lights".to_owned()];
+        let end = Ending {
+            acts: false,
+            about_home: false,
+            candidates: &candidates,
+            ..ending("How much power are we using?", "We are using 100 watts.")
+        };
+        let said = compose(&end, &home);
+        assert_eq!(said.status, RunStatus::Done);
+        assert_eq!(said.reply, "sensor.power is 1 W.");
         // A number that is no reading passes.
         let end = Ending {
             acts: false,

@@ -241,6 +241,33 @@ const SPECIFIC_KINDS: [(&str, &str); 12] = [
     ("steckdose", "outlet"),
 ];
 
+/// Words for rooms and places (English, as the table translates the others to).
+const PLACES: [&str; 15] = [
+    "kitchen",
+    "bedroom",
+    "living",
+    "bathroom",
+    "office",
+    "hall",
+    "garage",
+    "upstairs",
+    "downstairs",
+    "garden",
+    "dining",
+    "entrance",
+    "entry",
+    "outside",
+    "outdoor",
+];
+
+/// A word for a room or a place, in any of our languages.
+fn is_place_word(word: &str) -> bool {
+    PLACES.contains(&word)
+        || WORDS
+            .iter()
+            .any(|(english, forms)| PLACES.contains(english) && forms.contains(&word))
+}
+
 /// Whether the entity is of the sort a specific kind word names ("the TV" is a media player of
 /// device class tv, or one so named); a kind word constrains only its own domain, and a word
 /// that says where ("the light in the garage") constrains nothing.
@@ -367,6 +394,15 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
         .filter(|q| domain_of_word(q).is_none() || places.contains(q))
         .filter(|q| registry.entities().any(|e| in_hay(e, q)))
         .collect();
+    // A room or place the words name that nothing here is in ("the bathroom window" in a home
+    // without a bathroom): the person meant a place this home does not have.
+    let missing_place = query
+        .words
+        .iter()
+        .any(|q| is_place_word(q) && !registry.entities().any(|e| in_hay(e, q)));
+    if missing_place {
+        return false;
+    }
     if !informative.is_empty() {
         return informative.iter().any(|q| in_hay(entity, q));
     }

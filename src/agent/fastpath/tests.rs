@@ -1484,3 +1484,17 @@ fn colours_volumes_in_words_and_a_tv_by_its_class_need_no_model() {
         )
     );
 }
+
+#[test]
+fn a_place_the_home_does_not_have_points_at_nothing() {
+    let r = demo();
+    let window = r.get("cover.kitchen_window").unwrap().clone();
+    let light = r.get("light.ceiling_lights").unwrap().clone();
+    assert!(!points_at("Open the bathroom window", &window, &r));
+    assert!(!points_at("Turn on the garden lights", &light, &r));
+    assert!(!points_at("Mach das Licht im Bad an", &light, &r));
+    // A place it has, or no place at all, still points at its devices.
+    assert!(points_at("Open the kitchen window", &window, &r));
+    assert!(points_at("Turn on the lights", &light, &r));
+    assert!(points_at("Open the window please", &window, &r));
+}
