@@ -55,6 +55,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
         .reads
         .iter()
         .map(|o| ReadState {
+            asked_about: asked_about(end.command, &o.entity_id, registry),
             domain: o.entity_id.split('.').next().unwrap_or_default(),
             name: &o.name,
             state: &o.state,
@@ -123,6 +124,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
         let reads: Vec<ReadState<'_>> = named
             .iter()
             .map(|e| ReadState {
+                asked_about: asked_about(end.command, &e.entity_id, registry),
                 domain: e.domain(),
                 name: &e.name,
                 state: &e.state,
@@ -149,6 +151,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
             .collect();
         if let [one] = measuring.as_slice() {
             let read = ReadState {
+                asked_about: asked_about(end.command, &one.entity_id, registry),
                 domain: one.domain(),
                 name: &one.name,
                 state: &one.state,
@@ -186,6 +189,13 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
         reply: end.text.to_owned(),
         why: "nothing in the home was touched or named: the model's words passed on",
     }
+}
+
+/// Whether the question's words point at the entity (its name, room or kind).
+fn asked_about(question: &str, entity_id: &str, registry: &Registry) -> bool {
+    registry
+        .get(entity_id)
+        .is_some_and(|e| super::fastpath::points_at(question, e, registry))
 }
 
 /// Dry runs count as what was asked: nothing was meant to change.

@@ -406,8 +406,10 @@ fn asked_state(first: &str, states: &[&'static str]) -> Option<&'static str> {
     }
 }
 
-/// One entity as a read showed it: domain, name, state, unit.
+/// One entity as a read showed it: domain, name, state, unit, and whether the question's own
+/// words point at it (only then may its state answer yes or no).
 pub struct ReadState<'a> {
+    pub asked_about: bool,
     pub domain: &'a str,
     pub name: &'a str,
     pub state: &'a str,
@@ -452,7 +454,8 @@ pub fn answer_from_reads(question: &str, reads: &[ReadState<'_>], lang: Lang) ->
         .collect();
     let listed = listed.join("; ");
     match asked {
-        Some(state) if !reads.is_empty() => {
+        // "Is the garage open?" is not answered "no" from the kitchen window the model read.
+        Some(state) if !reads.is_empty() && reads.iter().all(|r| r.asked_about) => {
             let yes = reads.iter().all(|r| is_in_state(r.domain, r.state, state));
             format!("{}: {listed}.", yes_no(yes, lang))
         }

@@ -226,7 +226,7 @@ pub(super) fn named(entity: &Entity, query: &Query) -> bool {
 
 /// Kind words that name one sort of device within a domain, with the device class that
 /// says it: "the TV" is not any media player, "the garage light" not the garage door.
-const SPECIFIC_KINDS: [(&str, &str); 12] = [
+const SPECIFIC_KINDS: [(&str, &str); 15] = [
     ("tv", "tv"),
     ("fernseher", "tv"),
     ("telewizor", "tv"),
@@ -234,8 +234,11 @@ const SPECIFIC_KINDS: [(&str, &str); 12] = [
     ("brama", "garage"),
     ("tor", "garage"),
     ("window", "window"),
+    ("windows", "window"),
     ("fenster", "window"),
     ("okno", "window"),
+    ("okna", "window"),
+    ("okien", "window"),
     ("plug", "outlet"),
     ("gniazdko", "outlet"),
     ("steckdose", "outlet"),

@@ -1498,3 +1498,33 @@ fn a_place_the_home_does_not_have_points_at_nothing() {
     assert!(points_at("Turn on the lights", &light, &r));
     assert!(points_at("Open the window please", &window, &r));
 }
+
+#[test]
+fn all_the_windows_are_the_windows_not_every_cover() {
+    let r = with_attributes(&[
+        ("cover.hall_window", "Hall Window", "entry", json!({})),
+        (
+            "cover.kitchen_window",
+            "Kitchen Window",
+            "kitchen",
+            json!({}),
+        ),
+        (
+            "cover.garage_door",
+            "Garage Door",
+            "garage",
+            json!({"device_class": "garage"}),
+        ),
+        ("cover.pergola_roof", "Pergola Roof", "backyard", json!({})),
+    ]);
+    for text in [
+        "Can you close all the windows?",
+        "Zamknij wszystkie okna",
+        "Mach alle Fenster zu",
+    ] {
+        let (service, mut ids, _) = one_call(text, &r);
+        ids.sort();
+        assert_eq!(service, "cover.close_cover", "{text}");
+        assert_eq!(ids, ["cover.hall_window", "cover.kitchen_window"], "{text}");
+    }
+}
