@@ -104,6 +104,8 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
         || names_an_area(end.text, registry)
         || names_a_kind(end.text, registry)
         || states_a_measure(end.text, registry);
+    // Told, not asked, and the model's words are about the home: a request that did nothing.
+    let acts = acts || (names_home && !is_question(end.command));
     if (about_home || names_home) && super::honesty::asks_question(end.text) {
         return Said {
             status: RunStatus::ClarificationRequired,
