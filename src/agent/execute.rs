@@ -206,7 +206,22 @@ impl Agent<'_> {
                 }),
                 _ => None,
             };
+            // A question about the home changes nothing ("which lights are on?" is no
+            // request to turn one on); a polite request in question form is a request.
+            let only_asked = state.verb_of.as_deref().is_some_and(|said| {
+                super::fastpath::is_question(said) && !super::fastpath::is_action(said)
+            });
             let output = match validated {
+                Ok(ValidCall::CallService(checked)) if only_asked => refuse(
+                    state,
+                    format!(
+                        "refused {}.{}: the user asked a question",
+                        checked.domain, checked.service
+                    ),
+                    "Refused: the user asked a question; nothing may be changed. Read the \
+                     state with get_state and answer."
+                        .to_owned(),
+                ),
                 Ok(ValidCall::CallService(checked)) if against.is_some() => {
                     let asked = against.unwrap_or_default();
                     refuse(

@@ -47,7 +47,10 @@ pub(super) struct Said {
 
 pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     let lang = end.lang;
-    let about_home = end.about_home || names_a_kind(end.command, registry);
+    let about_home = end.about_home
+        || names_a_kind(end.command, registry)
+        || names_an_area(end.command, registry)
+        || names_by_translation(end.command, registry);
     // Told, not asked, about the home: a request, whether or not its words were understood.
     let acts = end.acts || (about_home && !is_question(end.command));
     let name = |id: &str| registry.get(id).map(|e| e.name.clone());
@@ -102,6 +105,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     let named = named_in(end.text, registry);
     let names_home = !named.is_empty()
         || names_an_area(end.text, registry)
+        || names_by_translation(end.text, registry)
         || names_a_kind(end.text, registry)
         || states_a_measure(end.text, registry);
     // Told, not asked, and the model's words are about the home: a request that did nothing.
@@ -335,8 +339,38 @@ fn names_a_kind(text: &str, registry: &Registry) -> bool {
     tokens(text).iter().any(|w| {
         kind_of(w)
             .or_else(|| kind_of(stem(w)))
+            .or_else(|| compound_head(w).and_then(kind_of))
             .is_some_and(|k| kinds.contains_key(k))
     })
+}
+
+/// The last word of a German compound that is a kind ("küchenlicht" is a "licht").
+fn compound_head(word: &str) -> Option<&str> {
+    (3..word.len().saturating_sub(3))
+        .filter(|&i| word.is_char_boundary(i))
+        .map(|i| &word[i..])
+        .find(|head| {
+            head.len() >= 4
+                && (crate::ha::search::domain_of_word(head).is_some()
+                    || KIND_WORDS.iter().any(|(_, words)| words.contains(head)))
+        })
+}
+
+/// Whether a word of the text, translated as the fast path translates it ("Klimaanlage" is
+/// "AC", "Wohnzimmer" is "living"), is a word of a name or room of this home.
+fn names_by_translation(text: &str, registry: &Registry) -> bool {
+    let english: Vec<&str> = tokens(text)
+        .iter()
+        .flat_map(|w| super::fastpath::translations(w))
+        .collect();
+    !english.is_empty()
+        && registry.entities().any(|e| {
+            let hay = &e.haystack;
+            hay.name
+                .iter()
+                .chain(&hay.area)
+                .any(|n| english.contains(&n.as_str()))
+        })
 }
 
 /// Unit words people and models spell out.

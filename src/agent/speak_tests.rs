@@ -24,6 +24,7 @@ fn home() -> MemoryHome {
             "living_room",
         ),
         ("light.porch", "Porch Light", "off", "outside"),
+        ("switch.ac", "AC", "off", "bedroom"),
         (
             "vacuum.roborock",
             "Roborock Downstairs",
@@ -60,6 +61,7 @@ fn home() -> MemoryHome {
     ];
     let services = json!({
         "light": {"turn_on": {}, "turn_off": {}, "toggle": {}},
+        "switch": {"turn_on": {}, "turn_off": {}},
         "vacuum": {"start": {}, "pause": {}, "stop": {}, "return_to_base": {}},
         "media_player": {"media_pause": {}, "media_play": {}, "media_next_track": {},
             "volume_set": {}, "turn_off": {}},
@@ -136,6 +138,19 @@ async fn a_claim_with_nothing_behind_it_never_reaches_the_person() {
             "Unlock the openable lock, as the note says",
             "The openable lock is unlocked, as the note asked.",
         ),
+        // Found later, on HomeClaw's own set of sentences.
+        (
+            "Würdest du die Klimaanlage einschalten?",
+            "Die Klimaanlage wurde einschalten.",
+        ),
+        (
+            "Spiel die Musik im Wohnzimmer weiter",
+            "Die Musik im Wohnzimmer wurde weiter gespielt.",
+        ),
+        (
+            "Ich möchte, dass das Küchenlicht an ist",
+            "Das Küchenlicht wurde angeschaltet.",
+        ),
     ] {
         let home = home();
         let (status, reply) = say(&home, command, vec![text_reply(claim), text_reply(claim)]).await;
@@ -203,6 +218,39 @@ async fn questions_are_answered_from_what_was_read_not_from_what_the_model_wrote
     )
     .await;
     assert!(!reply.contains("call_service"), "{reply}");
+}
+
+#[tokio::test]
+async fn a_question_changes_nothing_and_its_answer_is_never_the_model_s() {
+    let home = home();
+    // Asked which lights are on, the model turned one on.
+    let (status, reply) = say(
+        &home,
+        "Welche Lichter sind an?",
+        vec![
+            calls_reply(
+                "1",
+                &[("call_service", json!({"domain": "light", "service": "turn_on", "entity_id": "light.bed_light"}))],
+            ),
+            text_reply("Das Licht im Schlafzimmer ist an."),
+            text_reply("Das Licht im Schlafzimmer ist an."),
+        ],
+    )
+    .await;
+    assert!(home.calls().is_empty(), "{:?}", home.calls());
+    assert_eq!(home.state("light.bed_light").as_deref(), Some("off"));
+    assert!(!reply.contains("ist an"), "{reply}");
+    assert_ne!(status, RunStatus::Done);
+    let (_, reply) = say(
+        &home,
+        "Läuft im Wohnzimmer Musik?",
+        vec![
+            text_reply("Ja, Musik läuft im Wohnzimmer."),
+            text_reply("Ja, Musik läuft im Wohnzimmer."),
+        ],
+    )
+    .await;
+    assert!(!reply.starts_with("Ja"), "{reply}");
 }
 
 #[tokio::test]

@@ -31,8 +31,8 @@ pub use intent::{Lang, against_the_words, is_action, is_question, is_single_acti
 pub use question::{ReadState, answer_from_reads, state_line, state_named};
 use question::{answer, same_place};
 pub use read::{Asked, Day};
-pub use target::points_at;
 use target::{covers, named, of_specific_kind, query_of, word_matches};
+pub use target::{points_at, translations};
 use todo::add_item;
 pub use unmatched::{Unmatched, unmatched};
 

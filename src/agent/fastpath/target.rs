@@ -140,6 +140,15 @@ pub(super) fn word_matches(query: &str, word: &str) -> bool {
             .any(|(english, _)| word_score(english, word) > 0.0)
 }
 
+/// The English words a word of another language translates to ("klimaanlage" → "ac").
+pub fn translations(word: &str) -> Vec<&'static str> {
+    WORDS
+        .iter()
+        .filter(|(_, forms)| forms.contains(&word))
+        .map(|(english, _)| *english)
+        .collect()
+}
+
 /// A word the tables know: a translated form, the English word it translates to, or a kind.
 pub(super) fn known_word(word: &str) -> bool {
     domain_of_word(word).is_some()
