@@ -394,13 +394,24 @@ pub fn synthetic_home(entities: usize) -> Registry {
         "climate": {"set_temperature": {"fields": {"temperature": {}}}, "set_hvac_mode": {}},
         "homeassistant": {"turn_on": {}, "turn_off": {}, "restart": {}, "stop": {}}
     });
+    home_of(states, links, &AREAS, services)
+}
+
+/// A home from its states, their registry entries (area links), its areas and Home
+/// Assistant's service list, exposed as HomeClaw's defaults expose it.
+pub fn home_of(
+    states: Vec<StateObject>,
+    links: Vec<EntityRegistryEntry>,
+    areas: &[(&str, &str)],
+    services: Value,
+) -> Registry {
     let snapshot = Snapshot {
         ha_version: "sim".into(),
         location_name: Some("Sim Home".into()),
         states,
         entity_registry: links,
         devices: Vec::new(),
-        areas: AREAS
+        areas: areas
             .iter()
             .map(|(id, name)| Area {
                 area_id: (*id).into(),
@@ -434,7 +445,7 @@ pub fn state_object(id: &str, name: &str, state: &str) -> StateObject {
     }
 }
 
-fn link(id: &str, area: &str) -> EntityRegistryEntry {
+pub fn link(id: &str, area: &str) -> EntityRegistryEntry {
     EntityRegistryEntry {
         entity_id: id.to_owned(),
         area_id: Some(area.to_owned()),

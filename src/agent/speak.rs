@@ -280,8 +280,9 @@ fn names_an_area(text: &str, registry: &Registry) -> bool {
 }
 
 /// Words for what a kind of device does or holds, beyond the kind words search knows: a
-/// sentence about songs, the volume, chores or cleaning is about the home that has them.
-const KIND_WORDS: [(&str, &[&str]); 3] = [
+/// sentence about songs, the volume or chores is about the home that has them (cleaning words
+/// are the fast path's own).
+const KIND_WORDS: [(&str, &[&str]); 2] = [
     (
         "media_player",
         &[
@@ -307,21 +308,6 @@ const KIND_WORDS: [(&str, &[&str]); 3] = [
             "aufgaben",
         ],
     ),
-    (
-        "vacuum",
-        &[
-            "vacuum",
-            "vacuuming",
-            "clean",
-            "cleaning",
-            "odkurz",
-            "odkurzaj",
-            "sprzatanie",
-            "sauge",
-            "saugen",
-            "reinigung",
-        ],
-    ),
 ];
 
 /// Whether the text speaks of a kind of device this home has ("the lights", "the song",
@@ -329,12 +315,14 @@ const KIND_WORDS: [(&str, &[&str]); 3] = [
 fn names_a_kind(text: &str, registry: &Registry) -> bool {
     let kinds = registry.domains();
     let kind_of = |w: &str| {
-        crate::ha::search::domain_of_word(w).or_else(|| {
-            KIND_WORDS
-                .iter()
-                .find(|(_, words)| words.contains(&w))
-                .map(|(kind, _)| *kind)
-        })
+        crate::ha::search::domain_of_word(w)
+            .or_else(|| {
+                KIND_WORDS
+                    .iter()
+                    .find(|(_, words)| words.contains(&w))
+                    .map(|(kind, _)| *kind)
+            })
+            .or_else(|| super::fastpath::CLEANING.contains(&w).then_some("vacuum"))
     };
     tokens(text).iter().any(|w| {
         kind_of(w)

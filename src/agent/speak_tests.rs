@@ -5,11 +5,10 @@
 use serde_json::json;
 
 use crate::agent::run::tests::{cfg, run_with};
-use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, state_object, text_reply};
+use crate::agent::sim::{
+    MemoryHome, ScriptedModel, calls_reply, home_of, link, state_object, text_reply,
+};
 use crate::agent::state::RunStatus;
-use crate::config::ExposureConfig;
-use crate::ha::exposure::{AssistExposure, ExposurePolicy};
-use crate::ha::registry::{Area, EntityRegistryEntry, Registry, Snapshot};
 use crate::llm::Message;
 
 /// A home like the ones the examples were seen on.
@@ -68,38 +67,17 @@ fn home() -> MemoryHome {
         "lock": {"lock": {}, "unlock": {}},
         "todo": {"get_items": {}, "add_item": {}},
     });
-    let registry = Registry::from_snapshot(
-        Snapshot {
-            ha_version: "sim".into(),
-            location_name: Some("Sim Home".into()),
-            states: entities
-                .iter()
-                .map(|(id, name, state, _)| state_object(id, name, state))
-                .collect(),
-            entity_registry: entities
-                .iter()
-                .map(|(id, _, _, area)| EntityRegistryEntry {
-                    entity_id: (*id).into(),
-                    area_id: Some((*area).into()),
-                    ..Default::default()
-                })
-                .collect(),
-            devices: Vec::new(),
-            areas: areas
-                .iter()
-                .map(|(id, name)| Area {
-                    area_id: (*id).into(),
-                    name: (*name).into(),
-                    aliases: Vec::new(),
-                    floor_id: None,
-                })
-                .collect(),
-            floors: Vec::new(),
-            services: serde_json::from_value(services).unwrap(),
-            assist: AssistExposure::Unsupported,
-        },
-        ExposurePolicy::new(ExposureConfig::default()),
-        None,
+    let registry = home_of(
+        entities
+            .iter()
+            .map(|(id, name, state, _)| state_object(id, name, state))
+            .collect(),
+        entities
+            .iter()
+            .map(|(id, _, _, area)| link(id, area))
+            .collect(),
+        &areas,
+        services,
     );
     MemoryHome::new(registry)
 }

@@ -290,7 +290,7 @@ pub(super) fn watering(words: &[String]) -> bool {
 }
 
 /// Words for cleaning ("start vacuuming", "clean the living room"): only a vacuum cleans.
-pub(super) const CLEANING: [&str; 7] = [
+pub const CLEANING: [&str; 7] = [
     "vacuum",
     "vacuuming",
     "clean",

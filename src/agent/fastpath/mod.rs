@@ -23,11 +23,12 @@ use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
 use crate::text::fold;
-use intent::{
-    CLEANING, EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, watering,
-    words_of,
+pub use intent::{
+    CLEANING, Lang, against_the_words, is_action, is_question, is_single_action, language_of,
 };
-pub use intent::{Lang, against_the_words, is_action, is_question, is_single_action, language_of};
+use intent::{
+    EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, watering, words_of,
+};
 pub use question::{ReadState, answer_from_reads, state_line, state_named};
 use question::{answer, same_place};
 pub use read::{Asked, Day};
