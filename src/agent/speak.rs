@@ -148,12 +148,18 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     }
     // A reading the model gave from the candidates it was shown ("100 watts"): said from the
     // one measuring candidate, as the registry holds it now.
-    if is_question(end.command) && states_a_measure(end.text, registry) {
+    let units = stated_units(end.text, registry);
+    if is_question(end.command) && !units.is_empty() {
         let measuring: Vec<&Entity> = end
             .candidates
             .iter()
             .filter_map(|id| registry.get(id))
-            .filter(|e| e.attributes.contains_key("unit_of_measurement"))
+            .filter(|e| {
+                e.attributes
+                    .get("unit_of_measurement")
+                    .and_then(serde_json::Value::as_str)
+                    .is_some_and(|u| units.contains(&u.to_lowercase()))
+            })
             .collect();
         if let [one] = measuring.as_slice() {
             let read = ReadState {
@@ -361,32 +367,45 @@ fn names_by_translation(text: &str, registry: &Registry) -> bool {
         })
 }
 
-/// Unit words people and models spell out.
-const UNIT_WORDS: [&str; 14] = [
-    "degrees", "degree", "percent", "watts", "watt", "kilowatt", "stopni", "stopnie", "procent",
-    "wat", "watow", "grad", "prozent", "celsius",
+/// Unit words people and models spell out, and the unit symbol they stand for.
+const UNIT_WORDS: [(&str, &str); 14] = [
+    ("degrees", "°c"),
+    ("degree", "°c"),
+    ("celsius", "°c"),
+    ("stopni", "°c"),
+    ("stopnie", "°c"),
+    ("grad", "°c"),
+    ("percent", "%"),
+    ("procent", "%"),
+    ("prozent", "%"),
+    ("watts", "w"),
+    ("watt", "w"),
+    ("wat", "w"),
+    ("watow", "w"),
+    ("kilowatt", "kw"),
 ];
 
-/// Whether the text states a measurement in a unit this home measures in ("450 ppm",
-/// "21 °C", "100 watts"): a reading, whatever words surround it.
-fn states_a_measure(text: &str, registry: &Registry) -> bool {
+/// The units of this home's measurements that the text states a reading in ("450 ppm",
+/// "21 °C", "100 watts"), lowercased; empty when it states none.
+fn stated_units(text: &str, registry: &Registry) -> Vec<String> {
     let units: std::collections::BTreeSet<String> = registry
         .entities()
         .filter_map(|e| e.attributes.get("unit_of_measurement")?.as_str())
         .map(|u| u.to_lowercase())
         .collect();
     if units.is_empty() {
-        return false;
+        return Vec::new();
     }
     let lower = text.to_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
-    words.iter().enumerate().any(|(i, w)| {
+    let mut found = Vec::new();
+    for (i, w) in words.iter().enumerate() {
         let digits = w.trim_start_matches(|c: char| !c.is_ascii_digit());
         let number_end = digits
             .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
             .unwrap_or(digits.len());
         if number_end == 0 {
-            return false;
+            continue;
         }
         // The unit glued to the number ("54%", "21°C") or the next word ("450 ppm").
         let glued = digits[number_end..].trim_end_matches(['.', ',', '!', ';', ')']);
@@ -394,10 +413,26 @@ fn states_a_measure(text: &str, registry: &Registry) -> bool {
             .get(i + 1)
             .map(|n| n.trim_end_matches(['.', ',', '!', ';', ')']))
             .unwrap_or_default();
-        [glued, next]
-            .iter()
-            .any(|u| !u.is_empty() && (units.contains(*u) || UNIT_WORDS.contains(u)))
-    })
+        for said in [glued, next] {
+            let unit = UNIT_WORDS
+                .iter()
+                .find(|(word, _)| *word == said)
+                .map_or(said, |(_, unit)| *unit);
+            if !unit.is_empty() && units.contains(unit) {
+                found.push(unit.to_owned());
+            } else if unit != said {
+                // A spelled-out unit of a measure this home does not take in that unit.
+                found.push(unit.to_owned());
+            }
+        }
+    }
+    found
+}
+
+/// Whether the text states a reading in a unit of this home: a reading, whatever words
+/// surround it.
+fn states_a_measure(text: &str, registry: &Registry) -> bool {
+    !stated_units(text, registry).is_empty()
 }
 
 /// The question back, about the candidates the model named.
@@ -614,7 +649,11 @@ mod tests {
             assert_ne!(said.status, RunStatus::Done, "{text}");
         }
         // The one measuring candidate the model was shown answers, as the registry holds it.
-        let candidates = ["sensor.power".to_owned(), "light.kitchen_lights".to_owned()];
+        let candidates = [
+            "sensor.outside_temperature".to_owned(),
+            "sensor.power".to_owned(),
+            "light.kitchen_lights".to_owned(),
+        ];
         let end = Ending {
             acts: false,
             about_home: false,

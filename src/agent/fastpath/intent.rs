@@ -561,9 +561,14 @@ pub(super) fn intent(
     {
         found.push((particle, Lang::De, vec![verb, verb + 1 + offset]));
     }
-    // "kitchen light off": a trailing on/off is the intent.
+    // "kitchen light off", "all the lights off please": a trailing on/off is the intent.
+    const AFTER: [&str; 6] = ["please", "prosze", "bitte", "now", "thanks", "teraz"];
+    let end = words
+        .iter()
+        .rposition(|w| !AFTER.contains(&w.as_str()))
+        .map_or(0, |i| i + 1);
     if found.is_empty()
-        && let Some(last) = words.last()
+        && let Some(last) = words[..end].last()
     {
         let trailing = match last.as_str() {
             "on" => Some(On),
@@ -572,7 +577,7 @@ pub(super) fn intent(
         };
         if let Some(i) = trailing {
             // "Switch the upstairs lights on": a leading "switch" is the verb, not a kind.
-            let mut at = vec![words.len() - 1];
+            let mut at = vec![end - 1];
             if words.len() > 2 && words[0] == "switch" {
                 at.insert(0, 0);
             }

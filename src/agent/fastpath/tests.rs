@@ -1528,3 +1528,16 @@ fn all_the_windows_are_the_windows_not_every_cover() {
         assert_eq!(ids, ["cover.hall_window", "cover.kitchen_window"], "{text}");
     }
 }
+
+#[test]
+fn a_courtesy_after_the_particle_leaves_it_the_intent() {
+    // As "turn off all the lights" plans it (a switch named "… Lights" is one of them).
+    assert_eq!(
+        demo_act("All the lights off please"),
+        demo_act("turn off all the lights")
+    );
+    assert_eq!(
+        demo_act("Kitchen lights on, bitte").1,
+        ["light.kitchen_lights"]
+    );
+}
