@@ -1537,7 +1537,7 @@ fn a_courtesy_after_the_particle_leaves_it_the_intent() {
         demo_act("turn off all the lights")
     );
     assert_eq!(
-        demo_act("Kitchen lights on, bitte").1,
+        demo_act("Kitchen lights on please").1,
         ["light.kitchen_lights"]
     );
 }
