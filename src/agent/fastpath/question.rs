@@ -33,7 +33,16 @@ pub(super) const STATE_WORDS: [(&str, &[&str]); 9] = [
     ),
     (
         "open",
-        &["open", "otwarte", "otwarty", "otwarta", "offen", "geoffnet"],
+        &[
+            "open",
+            "otwarte",
+            "otwarty",
+            "otwarta",
+            "otwartych",
+            "otwartego",
+            "offen",
+            "geoffnet",
+        ],
     ),
     (
         "closed",
@@ -42,6 +51,7 @@ pub(super) const STATE_WORDS: [(&str, &[&str]); 9] = [
             "zamkniete",
             "zamkniety",
             "zamknieta",
+            "zamknietych",
             "geschlossen",
         ],
     ),
@@ -90,6 +100,8 @@ pub fn state_line(name: &str, state: &str, unit: Option<&str>, lang: Lang) -> St
         None => state.to_owned(),
     };
     match lang {
+        // "spielt" is a verb: "Kitchen spielt", not "Kitchen ist spielt".
+        Lang::De if state == "spielt" => format!("{name} {value}"),
         Lang::De => format!("{name} ist {value}"),
         Lang::Pl => format!("{name}: {value}"),
         Lang::En => format!("{name} is {value}"),
@@ -218,10 +230,16 @@ fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
                 .iter()
                 .all(|n| words.iter().any(|w| word_matches(w, n)))
     });
+    // "How many windows" counts the windows, not every cover.
+    let query = super::target::query_of(
+        &words.iter().map(String::as_str).collect::<Vec<_>>(),
+        registry,
+    );
     let of_kind: Vec<&Entity> = registry
         .entities()
         .filter(|e| e.domain() == domain)
         .filter(|e| area.is_none_or(|a| e.area_id.as_deref() == Some(a.area_id.as_str())))
+        .filter(|e| super::target::of_specific_kind(e, words, &query))
         .collect();
     if of_kind.is_empty() {
         return None;

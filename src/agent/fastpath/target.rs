@@ -83,7 +83,10 @@ pub(super) const WORDS: [(&str, &[&str]); 28] = [
             "wentylatory",
         ],
     ),
-    ("window", &["fenster", "okno", "okna", "oknie"]),
+    (
+        "window",
+        &["fenster", "okno", "okna", "oknie", "okien", "windows"],
+    ),
     (
         "door",
         &["tur", "tuer", "ture", "turen", "drzwi", "drzwiach"],

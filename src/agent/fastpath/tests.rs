@@ -1541,3 +1541,41 @@ fn a_courtesy_after_the_particle_leaves_it_the_intent() {
         ["light.kitchen_lights"]
     );
 }
+
+#[test]
+fn how_many_windows_counts_the_windows() {
+    let mut r = with_attributes(&[
+        ("cover.hall_window", "Hall Window", "entry", json!({})),
+        (
+            "cover.kitchen_window",
+            "Kitchen Window",
+            "kitchen",
+            json!({}),
+        ),
+        (
+            "cover.garage_door",
+            "Garage Door",
+            "garage",
+            json!({"device_class": "garage"}),
+        ),
+    ]);
+    for (id, state) in [
+        ("cover.hall_window", "open"),
+        ("cover.kitchen_window", "closed"),
+        ("cover.garage_door", "open"),
+    ] {
+        r.apply_state_changed(&json!({"entity_id": id,
+            "new_state": {"entity_id": id, "state": state,
+                "attributes": r.get(id).unwrap().attributes.clone(),
+                "last_changed": "2026-01-01T00:00:02+00:00",
+                "last_updated": "2026-01-01T00:00:02+00:00"}}));
+    }
+    assert_eq!(
+        answer_text("Ile okien jest otwartych?", &r),
+        "1 z 2: otwarte: Hall Window."
+    );
+    assert_eq!(
+        answer_text("How many windows are open?", &r),
+        "1 of 2 is open: Hall Window."
+    );
+}
