@@ -194,8 +194,9 @@ impl Agent<'_> {
         let mut force_compaction = false;
         let mut audit_pending = false;
         let mut recovered = false;
-        // A request whose call failed gets one more round to correct it (a small model often
-        // explains the error instead of fixing the call).
+        // A request whose call was wrong (refused, invalid, or answered with an error by Home
+        // Assistant) gets one more round to correct it: a small model often explains the
+        // error instead of fixing the call. A device kept from HomeClaw is not the model's to fix.
         let mut corrected = false;
         let command = history
             .iter()
@@ -371,7 +372,12 @@ impl Agent<'_> {
                     );
                     continue;
                 }
-                if told && !corrected && state.actions.is_empty() && a_call_failed(history) {
+                if told
+                    && !corrected
+                    && state.actions.is_empty()
+                    && state.hidden.is_none()
+                    && (state.stats.rejected_tool_calls > 0 || home_refused_a_call(history))
+                {
                     corrected = true;
                     choice = demand_tools(
                         &mut state,
@@ -536,15 +542,20 @@ impl Agent<'_> {
 }
 
 /// The person's last command in the history (not a HomeClaw note).
-/// Whether a call of this command's run came back as an error.
-fn a_call_failed(history: &[Message]) -> bool {
+/// Whether Home Assistant answered a call of this command's run with an error of its own (bad
+/// service data, say): the model's mistake, which another call can correct. A lost
+/// connection is not one.
+fn home_refused_a_call(history: &[Message]) -> bool {
     history
         .iter()
         .rev()
         .take_while(
             |m| !matches!(m, Message::User { content } if !content.starts_with("[HomeClaw]")),
         )
-        .any(|m| matches!(m, Message::Tool { is_error: true, .. }))
+        .any(|m| {
+            matches!(m, Message::Tool { is_error: true, content, .. }
+                if content.contains("Home Assistant error "))
+        })
 }
 
 fn command_of(history: &[Message]) -> String {

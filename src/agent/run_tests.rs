@@ -359,7 +359,12 @@ async fn rejected_text_calls_are_reported_back_and_the_run_goes_on() {
         name: "open_all".into(),
         reason: "unknown tool \"open_all\"".into(),
     });
-    let model = ScriptedModel::new(vec![rejected, text_reply("I cannot do that.")]);
+    let model = ScriptedModel::new(vec![
+        rejected,
+        text_reply("I cannot do that."),
+        // Asked once for a corrected call, it says the same.
+        text_reply("I cannot do that."),
+    ]);
     let mut history = vec![Message::user("open all")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
     // An action was asked for and none ran: not "done", and the reply says so first.

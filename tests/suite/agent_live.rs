@@ -57,7 +57,8 @@ async fn turn_on_the_kitchen_light_changes_the_real_state() {
     let mut history = vec![Message::user("turn on the kitchen light")];
     let result = agent.run(&mut history).await;
     assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
-    assert_eq!(result.reply, "The kitchen light is on.");
+    // HomeClaw says what it verified; the model's sentence stays in the trace.
+    assert_eq!(result.reply, "Turned on Kitchen Lights.");
     // Verified through the real state_changed event.
     assert!(result.actions[0].verified, "{:?}", result.actions);
     assert_eq!(

@@ -104,7 +104,8 @@ async fn a_command_runs_end_to_end_with_verified_actions_trace_and_stats() {
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["status"], "done");
-    assert_eq!(body["reply"], "The entrance light is on.");
+    // HomeClaw says what it verified, not the model's sentence.
+    assert_eq!(body["reply"], "Turned on Entrance Color + White Lights.");
     assert_eq!(body["session_id"], "api-e2e");
     assert_eq!(body["actions"][0]["verified"], true, "{body}");
     assert_eq!(
@@ -251,7 +252,7 @@ async fn a_retry_while_the_first_request_still_runs_gets_its_answer() {
     let (status, answer, headers) = retry.await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(headers["idempotent-replay"], "true");
-    assert_eq!(answer["reply"], "Toggled the office lights.", "{answer}");
+    assert_eq!(answer["reply"], "Toggled Office RGBW Lights.", "{answer}");
     assert_eq!(s.llm.requests().len(), 2, "the command ran once");
     assert_ne!(ha_state(s.ha, light).await, before, "toggled exactly once");
 }
@@ -512,7 +513,7 @@ async fn the_cli_exit_codes_say_what_happened() {
     s.llm.push(openai_text("The ceiling fan is on."));
     let (code, out) = run_ask(&s.server, &["turn on the ceiling fan"]).await;
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("The ceiling fan is on."), "{out}");
+    assert!(out.contains("Turned on Ceiling Fan."), "{out}");
     s.ha.rest(
         "POST",
         "/api/services/fan/turn_off",

@@ -208,7 +208,7 @@ async fn every_llm_fault_during_multi_tool_runs_is_survived() {
     let (code, body) = server.command("turn on the limited fan", "faulty-1").await;
     assert_eq!(code, 200, "{body}");
     assert_eq!(body["status"], "done", "{body}");
-    assert_eq!(body["reply"], "The fan is on now.");
+    assert_eq!(body["reply"], "Turned on Percentage Limited Fan.");
     assert_eq!(body["actions"].as_array().unwrap().len(), 1, "{body}");
     assert_eq!(body["actions"][0]["verified"], true);
     assert_eq!(body["stats"]["model_used"], "fallback", "{body}");
@@ -363,7 +363,7 @@ async fn stream_faults_during_a_multi_tool_streaming_run_are_survived() {
         .await
         .expect("the streaming run hung");
     assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
-    assert_eq!(result.reply, "The fan is on.");
+    assert_eq!(result.reply, "Turned on Preset Only Limited Fan.");
     assert_eq!(result.actions.len(), 1, "the cut call was not executed");
     assert!(result.actions[0].verified);
     assert_eq!(llm.requests().len(), 4);

@@ -89,7 +89,7 @@ async fn a_command_by_mqtt_changes_the_light_and_the_reply_arrives() {
         .await
         .json();
     assert_eq!(reply["status"], "done", "{reply}");
-    assert_eq!(reply["reply"], "The ceiling lights are on.");
+    assert_eq!(reply["reply"], "Turned on Ceiling Lights.");
     assert_eq!(reply["actions"][0]["verified"], true);
     assert!(reply.get("trace").is_none(), "trace is off by default");
     assert_eq!(ha_state(ha, "light.ceiling_lights").await["state"], "on");

@@ -61,10 +61,8 @@ async fn injected_instructions_in_home_assistant_data_cannot_open_the_garage() {
     assert!(body.get("approval_id").is_none(), "{body}");
     assert_eq!(body["actions"], json!([]), "{body}");
     let refusal = llm.requests()[2].tool_results().pop().unwrap();
-    assert!(
-        refusal.contains("did not ask about cover.garage_door"),
-        "{refusal}"
-    );
+    // Refused twice over: a question changes nothing, and nobody named the garage door.
+    assert!(refusal.starts_with("{\"error\":\"Refused"), "{refusal}");
     assert_eq!(
         state_of(ha, "cover.garage_door").await["state"],
         "closed",

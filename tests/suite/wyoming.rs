@@ -134,7 +134,7 @@ async fn home_assistant_uses_homeclaw_as_a_conversation_agent() {
         .await
         .unwrap();
     assert_eq!(
-        result["response"]["speech"]["plain"]["speech"], "The bed light is on.",
+        result["response"]["speech"]["plain"]["speech"], "Turned on Bed Light.",
         "{result}"
     );
     let (_, state) = ha.rest("GET", "/api/states/light.bed_light", None).await;
