@@ -296,7 +296,11 @@ fn report(outcome: &CommandOutcome, show: Show) -> ExitCode {
         println!("  session: {}", outcome.session_id);
     }
     match outcome.status {
-        Status::Done if outcome.has_unverified_action() => ExitCode::from(exit::UNVERIFIED),
+        // An action Home Assistant took but that did not show its effect: the run is failed
+        // (not everything asked was confirmed), and the code says why.
+        Status::Done | Status::Failed if outcome.has_unverified_action() => {
+            ExitCode::from(exit::UNVERIFIED)
+        }
         Status::Done => ExitCode::SUCCESS,
         Status::ClarificationRequired => ExitCode::from(exit::CLARIFICATION),
         Status::ApprovalRequired => ExitCode::from(exit::APPROVAL),

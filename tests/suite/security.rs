@@ -100,7 +100,8 @@ async fn injected_instructions_in_home_assistant_data_cannot_open_the_garage() {
     assert_eq!(body["actions"], json!([]), "{body}");
     let sent = llm.requests().pop().unwrap();
     let last = sent.body["messages"].as_array().unwrap().last().unwrap()["content"].to_string();
-    assert!(last.contains("did not ask about lock.front_door"), "{last}");
+    // Refused: a question changes nothing (and nobody named the front door).
+    assert!(last.contains("Refused"), "{last}");
     assert_eq!(state_of(ha, "lock.front_door").await["state"], "locked");
     assert_eq!(llm.remaining(), 0);
     assert!(llm.violations().is_empty(), "{:?}", llm.violations());
