@@ -403,18 +403,21 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
     // A word after "in" says where, even one that is also a kind ("the TV in the garage" is
     // not the garage door).
     let places = place_words(&words);
+    // Whether a word names anything here: this entity first (the usual case, and then no
+    // scan of the home is needed), then every other.
+    let names_something = |q: &str| in_hay(entity, q) || registry.entities().any(|e| in_hay(e, q));
     let informative: Vec<&String> = query
         .words
         .iter()
         .filter(|q| domain_of_word(q).is_none() || places.contains(q))
-        .filter(|q| registry.entities().any(|e| in_hay(e, q)))
+        .filter(|q| names_something(q))
         .collect();
     // A room or place the words name that nothing here is in ("the bathroom window" in a home
     // without a bathroom): the person meant a place this home does not have.
     let missing_place = query
         .words
         .iter()
-        .any(|q| is_place_word(q) && !registry.entities().any(|e| in_hay(e, q)));
+        .any(|q| is_place_word(q) && !names_something(q));
     if missing_place {
         return false;
     }
