@@ -349,6 +349,31 @@ fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
     if let Some(t) = data.get("temperature").and_then(serde_json::Value::as_f64) {
         return Some(format!("{t}°"));
     }
+    if let Some(css) = data.get("color_name").and_then(serde_json::Value::as_str) {
+        const COLOURS: [(&str, &str, &str); 8] = [
+            ("red", "czerwony", "rot"),
+            ("blue", "niebieski", "blau"),
+            ("green", "zielony", "grün"),
+            ("yellow", "żółty", "gelb"),
+            ("orange", "pomarańczowy", "orange"),
+            ("purple", "fioletowy", "lila"),
+            ("pink", "różowy", "rosa"),
+            ("white", "biały", "weiß"),
+        ];
+        let (en, pl, de) = COLOURS
+            .iter()
+            .find(|(en, ..)| *en == css)
+            .copied()
+            .unwrap_or((css, css, css));
+        return Some(
+            match lang {
+                Lang::En => en,
+                Lang::Pl => pl,
+                Lang::De => de,
+            }
+            .to_owned(),
+        );
+    }
     let mode = data.get("hvac_mode").and_then(serde_json::Value::as_str)?;
     let (en, pl, de) = match mode {
         "heat" => ("heating", "grzanie", "Heizen"),
@@ -498,6 +523,21 @@ mod tests {
     fn a_reply_from_verification_says_what_home_assistant_showed() {
         assert_eq!(say(report(true, "on"), Lang::En), "Turned on Bed Light.");
         assert!(say(report(false, "off"), Lang::De).contains("Bed Light: off"));
+    }
+
+    #[test]
+    fn a_colour_set_is_said_as_the_colour() {
+        let mut red = call();
+        red.data = json!({"color_name": "red"});
+        let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
+        for (lang, said) in [
+            (Lang::En, "Set Bed Light to red."),
+            (Lang::Pl, "Ustawiono Bed Light na czerwony."),
+            (Lang::De, "Bed Light auf rot eingestellt."),
+        ] {
+            let reply = from_verification(&[red.clone()], &[report(true, "on")], name, lang);
+            assert_eq!(reply, said);
+        }
     }
 
     #[test]
