@@ -103,11 +103,12 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
         };
     }
     let named = named_in(end.text, registry);
+    let units = stated_units(end.text, registry);
     let names_home = !named.is_empty()
+        || !units.is_empty()
         || names_an_area(end.text, registry)
         || names_by_translation(end.text, registry)
-        || names_a_kind(end.text, registry)
-        || states_a_measure(end.text, registry);
+        || names_a_kind(end.text, registry);
     // Told, not asked, and the model's words are about the home: a request that did nothing.
     let acts = acts || (names_home && !is_question(end.command));
     if (about_home || names_home) && super::honesty::asks_question(end.text) {
@@ -129,16 +130,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     if about_home && !named.is_empty() {
         let reads: Vec<ReadState<'_>> = named
             .iter()
-            .map(|e| ReadState {
-                asked_about: asked_about(end.command, &e.entity_id, registry),
-                domain: e.domain(),
-                name: &e.name,
-                state: &e.state,
-                unit: e
-                    .attributes
-                    .get("unit_of_measurement")
-                    .and_then(serde_json::Value::as_str),
-            })
+            .map(|e| as_read(end.command, e, registry))
             .collect();
         return Said {
             status: RunStatus::Done,
@@ -148,30 +140,15 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     }
     // A reading the model gave from the candidates it was shown ("100 watts"): said from the
     // one measuring candidate, as the registry holds it now.
-    let units = stated_units(end.text, registry);
     if is_question(end.command) && !units.is_empty() {
         let measuring: Vec<&Entity> = end
             .candidates
             .iter()
             .filter_map(|id| registry.get(id))
-            .filter(|e| {
-                e.attributes
-                    .get("unit_of_measurement")
-                    .and_then(serde_json::Value::as_str)
-                    .is_some_and(|u| units.contains(&u.to_lowercase()))
-            })
+            .filter(|e| unit_of(e).is_some_and(|u| units.contains(&u.to_lowercase())))
             .collect();
         if let [one] = measuring.as_slice() {
-            let read = ReadState {
-                asked_about: asked_about(end.command, &one.entity_id, registry),
-                domain: one.domain(),
-                name: &one.name,
-                state: &one.state,
-                unit: one
-                    .attributes
-                    .get("unit_of_measurement")
-                    .and_then(serde_json::Value::as_str),
-            };
+            let read = as_read(end.command, one, registry);
             return Said {
                 status: RunStatus::Done,
                 reply: answer_from_reads(end.command, &[read], lang),
@@ -179,7 +156,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
             };
         }
     }
-    if about_home || names_home || end.tried_a_change {
+    if about_home || names_home {
         return Said {
             status: RunStatus::Failed("nothing in the home was read".into()),
             reply: match end.hidden {
@@ -201,6 +178,24 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
         reply: end.text.to_owned(),
         why: "nothing in the home was touched or named: the model's words passed on",
     }
+}
+
+/// An entity as the registry holds it now, as if read for this question.
+fn as_read<'e>(question: &str, entity: &'e Entity, registry: &Registry) -> ReadState<'e> {
+    ReadState {
+        asked_about: super::fastpath::points_at(question, entity, registry),
+        domain: entity.domain(),
+        name: &entity.name,
+        state: &entity.state,
+        unit: unit_of(entity),
+    }
+}
+
+fn unit_of(entity: &Entity) -> Option<&str> {
+    entity
+        .attributes
+        .get("unit_of_measurement")
+        .and_then(serde_json::Value::as_str)
 }
 
 /// Whether the question's words point at the entity (its name, room or kind).
@@ -427,12 +422,6 @@ fn stated_units(text: &str, registry: &Registry) -> Vec<String> {
         }
     }
     found
-}
-
-/// Whether the text states a reading in a unit of this home: a reading, whatever words
-/// surround it.
-fn states_a_measure(text: &str, registry: &Registry) -> bool {
-    !stated_units(text, registry).is_empty()
 }
 
 /// The question back, about the candidates the model named.
