@@ -365,14 +365,7 @@ fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
             .find(|(en, ..)| *en == css)
             .copied()
             .unwrap_or((css, css, css));
-        return Some(
-            match lang {
-                Lang::En => en,
-                Lang::Pl => pl,
-                Lang::De => de,
-            }
-            .to_owned(),
-        );
+        return Some(lang.pick(en, pl, de).to_owned());
     }
     let mode = data.get("hvac_mode").and_then(serde_json::Value::as_str)?;
     let (en, pl, de) = match mode {
@@ -382,14 +375,7 @@ fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
         "auto" => ("auto", "tryb automatyczny", "Automatik"),
         other => (other, other, other),
     };
-    Some(
-        match lang {
-            Lang::En => en,
-            Lang::Pl => pl,
-            Lang::De => de,
-        }
-        .to_owned(),
-    )
+    Some(lang.pick(en, pl, de).to_owned())
 }
 
 /// The reply for the actions a run made, each said from what Home Assistant showed afterwards.

@@ -23,6 +23,15 @@ impl Lang {
         }
     }
 
+    /// This language's word of the three.
+    pub fn pick<T>(self, en: T, pl: T, de: T) -> T {
+        match self {
+            Self::En => en,
+            Self::Pl => pl,
+            Self::De => de,
+        }
+    }
+
     /// The language a tag names, when HomeClaw has words for it.
     pub fn known(tag: &str) -> Option<Self> {
         match tag.get(..2).map(str::to_ascii_lowercase).as_deref() {

@@ -275,11 +275,7 @@ fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
 /// front door locked?", "what is the outside temperature?", "czy światło w kuchni jest
 /// włączone?". `None` when it is not such a question or the target is not certain.
 pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
-    // "Is the light on? Please answer yes or no.": the question is what ends at its mark.
-    let text = match text.find('?') {
-        Some(at) => &text[..=at],
-        None => text,
-    };
+    let text = question_part(text);
     let (mut words, _) = words_of(text);
     drop_courtesy(&mut words);
     let first = words.first()?;
@@ -394,6 +390,14 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     Some(Plan::Answer { text, lang })
 }
 
+/// "Is the light on? Please answer yes or no.": the question is what ends at its mark.
+fn question_part(text: &str) -> &str {
+    match text.find('?') {
+        Some(at) => &text[..=at],
+        None => text,
+    }
+}
+
 /// "Please tell me, are the sprinklers on?": the courtesy before the question asks nothing.
 fn drop_courtesy(words: &mut Vec<String>) {
     const COURTESY: [&[&str]; 8] = [
@@ -438,10 +442,7 @@ pub struct ReadState<'a> {
 /// when the question asks about one state, with each domain's meaning of it, then every state
 /// read, in the person's language.
 pub fn answer_from_reads(question: &str, reads: &[ReadState<'_>], lang: Lang) -> String {
-    let question = match question.find('?') {
-        Some(at) => &question[..=at],
-        None => question,
-    };
+    let question = question_part(question);
     let (mut words, _) = words_of(question);
     drop_courtesy(&mut words);
     let mut states: Vec<&str> = words.iter().filter_map(|w| state_named(w)).collect();
