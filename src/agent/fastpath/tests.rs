@@ -1499,9 +1499,9 @@ fn a_place_the_home_does_not_have_points_at_nothing() {
     assert!(points_at("Open the window please", &window, &r));
 }
 
-#[test]
-fn all_the_windows_are_the_windows_not_every_cover() {
-    let r = with_attributes(&[
+/// Two windows among other covers: a garage door (by its class) and a roof.
+fn windows_and_doors() -> Registry {
+    with_attributes(&[
         ("cover.hall_window", "Hall Window", "entry", json!({})),
         (
             "cover.kitchen_window",
@@ -1516,7 +1516,12 @@ fn all_the_windows_are_the_windows_not_every_cover() {
             json!({"device_class": "garage"}),
         ),
         ("cover.pergola_roof", "Pergola Roof", "backyard", json!({})),
-    ]);
+    ])
+}
+
+#[test]
+fn all_the_windows_are_the_windows_not_every_cover() {
+    let r = windows_and_doors();
     for text in [
         "Can you close all the windows?",
         "Zamknij wszystkie okna",
@@ -1544,21 +1549,7 @@ fn a_courtesy_after_the_particle_leaves_it_the_intent() {
 
 #[test]
 fn how_many_windows_counts_the_windows() {
-    let mut r = with_attributes(&[
-        ("cover.hall_window", "Hall Window", "entry", json!({})),
-        (
-            "cover.kitchen_window",
-            "Kitchen Window",
-            "kitchen",
-            json!({}),
-        ),
-        (
-            "cover.garage_door",
-            "Garage Door",
-            "garage",
-            json!({"device_class": "garage"}),
-        ),
-    ]);
+    let mut r = windows_and_doors();
     for (id, state) in [
         ("cover.hall_window", "open"),
         ("cover.kitchen_window", "closed"),
