@@ -423,7 +423,7 @@ impl Agent<'_> {
                 return finish(state, RunStatus::Done, text);
             }
         }
-        self.final_answer(history, state)
+        self.final_answer(state, &command, wants_tools)
     }
 
     /// Compacts `history` now, keeping `keep_tokens` of recent messages.
@@ -472,15 +472,13 @@ impl Agent<'_> {
 
     /// The round budget is spent: HomeClaw says what the run did and read, with no further
     /// model request (the model's account could only repeat it, or get it wrong).
-    fn final_answer(&self, history: &mut [Message], mut state: RunState) -> RunResult {
+    fn final_answer(&self, mut state: RunState, command: &str, wants_tools: bool) -> RunResult {
         state.stats.max_iterations_reached = true;
         state.trace.push(format!(
             "reached {} rounds; said what was done and read",
             self.cfg.max_iterations
         ));
-        let command = command_of(history);
-        let wants_tools = with_registry(self.home, |r| needs_tools(&command, r));
-        self.speak(state, "", &command, wants_tools)
+        self.speak(state, "", command, wants_tools)
     }
 
     /// The end of a model-path run, as the person gets it (see `speak`).
@@ -541,7 +539,6 @@ impl Agent<'_> {
     }
 }
 
-/// The person's last command in the history (not a HomeClaw note).
 /// Whether Home Assistant answered a call of this command's run with an error of its own (bad
 /// service data, say): the model's mistake, which another call can correct. A lost
 /// connection is not one.
@@ -556,19 +553,6 @@ fn home_refused_a_call(history: &[Message]) -> bool {
             matches!(m, Message::Tool { is_error: true, content, .. }
                 if content.contains("Home Assistant error "))
         })
-}
-
-fn command_of(history: &[Message]) -> String {
-    history
-        .iter()
-        .rev()
-        .find_map(|m| match m {
-            Message::User { content } if !content.starts_with("[HomeClaw]") => {
-                Some(content.clone())
-            }
-            _ => None,
-        })
-        .unwrap_or_default()
 }
 
 /// The person's last two commands (HomeClaw's own notes excluded): "turn it off" names what
