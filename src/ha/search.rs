@@ -9,7 +9,7 @@
 use crate::text::tokens;
 
 /// Words that name a domain, folded (no diacritics).
-const DOMAIN_WORDS: [(&str, &[&str]); 11] = [
+const DOMAIN_WORDS: [(&str, &[&str]); 12] = [
     (
         "light",
         &[
@@ -62,13 +62,17 @@ const DOMAIN_WORDS: [(&str, &[&str]); 11] = [
             "okno",
             "okna",
             "okien",
+            "brama",
+            "brame",
+            "bramy",
+            "bramie",
             "zaluzje",
             "rollladen",
             "jalousie",
             "fenster",
             "garage",
-            "brama",
             "tor",
+            "garagentor",
         ],
     ),
     (
@@ -125,14 +129,35 @@ const DOMAIN_WORDS: [(&str, &[&str]); 11] = [
             "player",
             "media",
             "music",
+            "playback",
             "glosnik",
             "muzyka",
+            "muzyke",
+            "muzyki",
+            "muzyczka",
+            "odtwarzanie",
+            "musik",
+            "wiedergabe",
             "lautsprecher",
             "fernseher",
             "telewizor",
         ],
     ),
     ("vacuum", &["vacuum", "odkurzacz", "staubsauger"]),
+    (
+        "humidifier",
+        &[
+            "humidifier",
+            "dehumidifier",
+            "nawilzacz",
+            "osuszacz",
+            "osuszacza",
+            "luftbefeuchter",
+            "luftentfeuchter",
+            "befeuchter",
+            "entfeuchter",
+        ],
+    ),
     ("valve", &["valve", "zawor", "ventil"]),
     ("scene", &["scene", "scena", "szene"]),
 ];

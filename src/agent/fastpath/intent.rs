@@ -94,6 +94,10 @@ impl HvacMode {
 /// Words (folded, contiguous) that name an intent, per language.
 pub(super) const PHRASES: &[(&[&str], Intent, Lang)] = &[
     (&["turn", "on"], On, Lang::En),
+    (&["turning", "on"], On, Lang::En),
+    (&["switching", "on"], On, Lang::En),
+    (&["turning", "off"], Off, Lang::En),
+    (&["switching", "off"], Off, Lang::En),
     (&["switch", "on"], On, Lang::En),
     (&["turn", "off"], Off, Lang::En),
     (&["switch", "off"], Off, Lang::En),
@@ -183,23 +187,76 @@ pub(super) const PHRASES: &[(&[&str], Intent, Lang)] = &[
     (&["starte"], Start, Lang::De),
     (&["pausiere"], Pause, Lang::De),
     (&["umschalten"], Toggle, Lang::De),
+    // Separable verbs said whole, as an infinitive ends a request ("kannst du das Licht
+    // ausmachen?").
+    (&["anmachen"], On, Lang::De),
+    (&["ausmachen"], Off, Lang::De),
+    (&["aufmachen"], Open, Lang::De),
+    (&["zumachen"], Close, Lang::De),
+    (&["abschliessen"], Lock, Lang::De),
+    (&["zuschliessen"], Lock, Lang::De),
+    (&["aufschliessen"], Unlock, Lang::De),
+    (&["aufsperren"], Unlock, Lang::De),
+    (&["pausieren"], Pause, Lang::De),
+    (&["fortsetzen"], Resume, Lang::De),
+    (&["weiterspielen"], Resume, Lang::De),
     (&["stoppe"], Stop, Lang::De),
     (&["stopp"], Stop, Lang::De),
 ];
 
-/// German separable verbs: the verb, then its particle anywhere later ("schalte das Licht ein").
-pub(super) const SEPARABLE: [&str; 5] = ["schalte", "schalt", "mach", "mache", "dreh"];
-pub(super) const PARTICLES: [(&str, Intent); 5] = [
-    ("ein", On),
-    ("an", On),
-    ("aus", Off),
-    ("auf", Open),
-    ("zu", Close),
+/// Separable verbs: the verb, then its particle anywhere later ("schalte das Licht ein",
+/// "schließ die Tür ab", "spiel die Musik weiter", "turn everything off in the bedroom"); the
+/// particle says what the verb does.
+/// A separable verb's forms, its particles with what each makes it mean, and its language.
+type Separable = (
+    &'static [&'static str],
+    &'static [(&'static str, Intent)],
+    Lang,
+);
+
+pub(super) const SEPARABLE: [Separable; 5] = [
+    (
+        &["schalte", "schalt", "mach", "mache", "dreh", "drehe"],
+        &[
+            ("ein", On),
+            ("an", On),
+            ("aus", Off),
+            ("auf", Open),
+            ("zu", Close),
+        ],
+        Lang::De,
+    ),
+    (
+        &["schliess", "schliesse", "sperr", "sperre"],
+        &[("ab", Lock), ("zu", Lock), ("auf", Unlock)],
+        Lang::De,
+    ),
+    (&["spiel", "spiele"], &[("weiter", Resume)], Lang::De),
+    (&["stell", "stelle"], &[("ab", Off), ("an", On)], Lang::De),
+    (&["turn", "switch"], &[("on", On), ("off", Off)], Lang::En),
+];
+
+/// A trailing word that alone says what to do, when no verb does: "kitchen light off",
+/// "Garagentor zu", "Deko-Lichter an".
+const TRAILING: [(&str, Intent, Lang); 7] = [
+    ("on", On, Lang::En),
+    ("off", Off, Lang::En),
+    ("an", On, Lang::De),
+    ("ein", On, Lang::De),
+    ("aus", Off, Lang::De),
+    ("zu", Close, Lang::De),
+    ("auf", Open, Lang::De),
 ];
 
 /// Words that carry the request's shape but name no device.
-pub(super) const FILLER: [&str; 47] = [
+pub(super) const FILLER: [&str; 53] = [
     "set",
+    "schalte",
+    "schalt",
+    "switching",
+    "turning",
+    "stell",
+    "mal",
     "zmien",
     "zmienic",
     "mach",
@@ -248,6 +305,91 @@ pub(super) const FILLER: [&str; 47] = [
     "its",
 ];
 
+/// States a question may ask about (folded words, en/pl/de) and the state they mean.
+pub(super) const STATE_WORDS: [(&str, &[&str]); 9] = [
+    (
+        "on",
+        &[
+            "on",
+            "wlaczone",
+            "wlaczony",
+            "wlaczona",
+            "swieci",
+            "swieca",
+            "an",
+            "eingeschaltet",
+        ],
+    ),
+    (
+        "off",
+        &[
+            "off",
+            "wylaczone",
+            "wylaczony",
+            "wylaczona",
+            "aus",
+            "ausgeschaltet",
+        ],
+    ),
+    (
+        "open",
+        &[
+            "open",
+            "otwarte",
+            "otwarty",
+            "otwarta",
+            "otwartych",
+            "otwartego",
+            "offen",
+            "geoffnet",
+        ],
+    ),
+    (
+        "closed",
+        &[
+            "closed",
+            "zamkniete",
+            "zamkniety",
+            "zamknieta",
+            "zamknietych",
+            "geschlossen",
+            "zu",
+        ],
+    ),
+    (
+        "locked",
+        &[
+            "locked",
+            "zablokowane",
+            "zablokowany",
+            "verriegelt",
+            "abgeschlossen",
+        ],
+    ),
+    (
+        "unlocked",
+        &["unlocked", "odblokowane", "odblokowany", "entriegelt"],
+    ),
+    ("playing", &["playing", "gra", "spielt", "lauft", "laeuft"]),
+    (
+        "paused",
+        &["paused", "wstrzymany", "wstrzymane", "pausiert"],
+    ),
+    // A player that stopped shows `idle` in Home Assistant.
+    (
+        "idle",
+        &["stopped", "idle", "zatrzymany", "zatrzymane", "gestoppt"],
+    ),
+];
+
+/// The state a word says ("aus", "zamknięte" folded, "locked"), as Home Assistant writes it.
+pub fn state_named(word: &str) -> Option<&'static str> {
+    STATE_WORDS
+        .iter()
+        .find(|(_, forms)| forms.contains(&word))
+        .map(|(state, _)| *state)
+}
+
 /// Question openers: a question about the home is not an action.
 pub(super) const QUESTION_WORDS: [&str; 16] = [
     "is", "are", "what", "which", "how", "does", "do", "did", "czy", "jaki", "jaka", "ile", "ist",
@@ -272,8 +414,9 @@ pub fn is_question(text: &str) -> bool {
 /// The language a question is in, from its first word.
 pub(super) fn question_lang(first: &str) -> Lang {
     match first {
-        "czy" | "jaka" | "jaki" | "ile" | "ktore" => Lang::Pl,
-        "ist" | "sind" | "wie" | "welche" | "welcher" => Lang::De,
+        "czy" | "jaka" | "jaki" | "jakie" | "ile" | "ktore" | "ktory" | "ktora" => Lang::Pl,
+        "ist" | "sind" | "wie" | "welche" | "welcher" | "welches" | "lauft" | "laeuft" | "gibt"
+        | "brennt" => Lang::De,
         _ => Lang::En,
     }
 }
@@ -561,37 +704,52 @@ pub(super) fn intent(
             found.push((*intent, *lang, (start..start + n).collect()));
         }
     }
-    if let Some(verb) = words.iter().position(|w| SEPARABLE.contains(&w.as_str()))
-        && let Some((offset, particle)) = words[verb + 1..]
+    if let Some((verb, particles, lang)) = words.iter().enumerate().find_map(|(i, w)| {
+        SEPARABLE
+            .iter()
+            .find(|(verbs, ..)| verbs.contains(&w.as_str()))
+            .map(|(_, particles, lang)| (i, *particles, *lang))
+    }) && !found
+        .iter()
+        .any(|(_, _, at)| at.len() > 1 && at.contains(&verb))
+        && let Some((at, particle)) = words
             .iter()
             .enumerate()
+            .skip(verb + 1)
             .rev()
-            .find_map(|(i, w)| PARTICLES.iter().find(|(p, _)| p == w).map(|(_, x)| (i, *x)))
+            .filter(|(i, _)| !used[*i])
+            .find_map(|(i, w)| particles.iter().find(|(p, _)| p == w).map(|(_, x)| (i, *x)))
     {
-        found.push((particle, Lang::De, vec![verb, verb + 1 + offset]));
+        // The verb with its particle is one intent: "schließ … ab" locks, whatever "schließ"
+        // alone would mean.
+        found.retain(|(_, _, at)| !at.contains(&verb));
+        found.push((particle, lang, vec![verb, at]));
     }
     // "kitchen light off", "all the lights off please": a trailing on/off is the intent.
-    const AFTER: [&str; 6] = ["please", "prosze", "bitte", "now", "thanks", "teraz"];
+    const AFTER: [&str; 7] = [
+        "please", "prosze", "bitte", "now", "thanks", "teraz", "danke",
+    ];
     let end = words
         .iter()
         .rposition(|w| !AFTER.contains(&w.as_str()))
         .map_or(0, |i| i + 1);
     if found.is_empty()
         && let Some(last) = words[..end].last()
+        && let Some((_, i, lang)) = TRAILING.iter().find(|(w, ..)| w == last)
     {
-        let trailing = match last.as_str() {
-            "on" => Some(On),
-            "off" => Some(Off),
-            _ => None,
-        };
-        if let Some(i) = trailing {
-            // "Switch the upstairs lights on": a leading "switch" is the verb, not a kind.
-            let mut at = vec![end - 1];
-            if words.len() > 2 && words[0] == "switch" {
-                at.insert(0, 0);
-            }
-            found.push((i, Lang::En, at));
+        // "Switch the upstairs lights on": a leading "switch" is the verb, not a kind.
+        let mut at = vec![end - 1];
+        if words.len() > 2 && words[0] == "switch" {
+            at.insert(0, 0);
         }
+        found.push((*i, *lang, at));
+    }
+    // "zamknij drzwi na klucz": closed with a key is locked, opened with one unlocked.
+    if let [(intent @ (Close | Open), _, at)] = found.as_mut_slice()
+        && let Some(key) = words.iter().position(|w| w == "klucz")
+    {
+        *intent = if *intent == Close { Lock } else { Unlock };
+        at.push(key);
     }
     // "Vacuum, return to base": a device word that could be a verb addresses the device when
     // another verb says what to do.
@@ -704,7 +862,9 @@ pub fn is_single_action(text: &str) -> bool {
 /// …"): the request itself, when the rest carries an intent; `None` otherwise (a question
 /// about ability or state stays a question).
 pub fn unwrapped_request(text: &str) -> Option<String> {
-    const WRAPPERS: [&[&str]; 12] = [
+    const WRAPPERS: [&[&str]; 17] = [
+        &["would", "you", "mind"],
+        &["do", "you", "mind"],
         &["can", "you"],
         &["could", "you"],
         &["would", "you"],
@@ -712,9 +872,12 @@ pub fn unwrapped_request(text: &str) -> Option<String> {
         &["can", "u"],
         &["kannst", "du"],
         &["konntest", "du"],
+        &["wurdest", "du"],
+        &["wuerdest", "du"],
         &["konnen", "sie"],
         &["czy", "mozesz"],
         &["czy", "moglbys"],
+        &["czy", "mozna"],
         &["mozesz"],
         &["moglbys"],
     ];
@@ -725,10 +888,11 @@ pub fn unwrapped_request(text: &str) -> Option<String> {
         .split_whitespace()
         .collect();
     let folded: Vec<String> = raw.iter().map(|w| crate::text::fold(w)).collect();
-    let skip = WRAPPERS
-        .iter()
-        .find(|w| w.len() <= folded.len() && w.iter().zip(&folded).all(|(a, b)| a == b))
-        .map(|w| w.len())?;
+    let leads = |w: &[&str]| w.len() <= folded.len() && w.iter().zip(&folded).all(|(a, b)| a == b);
+    if let Some(wish) = DESIRES.iter().find(|(w, _)| leads(w)) {
+        return desired(&raw[wish.0.len()..], wish.1);
+    }
+    let skip = WRAPPERS.iter().find(|w| leads(w)).map(|w| w.len())?;
     let rest: Vec<&str> = raw[skip..]
         .iter()
         .zip(&folded[skip..])
@@ -738,6 +902,76 @@ pub fn unwrapped_request(text: &str) -> Option<String> {
     let rest = rest.join(" ");
     let (words, percent_at) = words_of(&rest);
     intent(&words, percent_at).map(|_| rest)
+}
+
+/// "I want …", "chcę, żeby …", "ich möchte, dass …": a wish for a state, and the language of
+/// the words that say it.
+const DESIRES: [(&[&str], Lang); 8] = [
+    (&["i", "want"], Lang::En),
+    (&["i", "would", "like"], Lang::En),
+    (&["id", "like"], Lang::En),
+    (&["chce", "zeby"], Lang::Pl),
+    (&["chcialbym", "zeby"], Lang::Pl),
+    (&["chcialabym", "zeby"], Lang::Pl),
+    (&["ich", "mochte", "dass"], Lang::De),
+    (&["ich", "will", "dass"], Lang::De),
+];
+
+/// The request a wish for a state makes ("the kitchen light on", "światło w kuchni było
+/// włączone", "das Küchenlicht an ist"): the state word becomes its verb in the wish's language;
+/// `None` when the wish names no state we act on.
+fn desired(rest: &[&str], lang: Lang) -> Option<String> {
+    // Verbs of being that tie the wish to its state.
+    const BE: [&str; 9] = [
+        "be", "to", "bylo", "byly", "byl", "byla", "ist", "sind", "wird",
+    ];
+    // "I want to know if the lights are on" asks; it wishes for nothing.
+    const ASKING: [&str; 7] = ["if", "whether", "know", "czy", "wiedziec", "ob", "wissen"];
+    let folded: Vec<String> = rest.iter().map(|w| crate::text::fold(w)).collect();
+    if folded.iter().any(|w| ASKING.contains(&w.as_str())) {
+        return None;
+    }
+    // "I want to turn on the lights": the wish is already a request.
+    let (words, percent_at) = words_of(&rest.join(" "));
+    if intent(&words, percent_at).is_some() {
+        return Some(rest.join(" "));
+    }
+    let (at, state) = folded
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, w)| state_named(w).map(|s| (i, s)))?;
+    let verb = match (state, lang) {
+        ("on", Lang::En) => "turn on",
+        ("off", Lang::En) => "turn off",
+        ("open", Lang::En) => "open",
+        ("closed", Lang::En) => "close",
+        ("locked", Lang::En) => "lock",
+        ("unlocked", Lang::En) => "unlock",
+        ("on", Lang::Pl) => "włącz",
+        ("off", Lang::Pl) => "wyłącz",
+        ("open", Lang::Pl) => "otwórz",
+        ("closed", Lang::Pl) => "zamknij",
+        ("locked", Lang::Pl) => "zablokuj",
+        ("unlocked", Lang::Pl) => "odblokuj",
+        ("on", Lang::De) => "einschalten",
+        ("off", Lang::De) => "ausschalten",
+        ("open", Lang::De) => "öffne",
+        ("closed", Lang::De) => "schließe",
+        ("locked", Lang::De) => "verriegle",
+        ("unlocked", Lang::De) => "entriegle",
+        _ => return None,
+    };
+    let target: Vec<&str> = rest
+        .iter()
+        .zip(&folded)
+        .enumerate()
+        .filter(|(i, (_, f))| *i != at && !BE.contains(&f.as_str()))
+        .map(|(_, (r, _))| r.trim_end_matches(','))
+        .collect();
+    let request = format!("{verb} {}", target.join(" "));
+    let (words, percent_at) = words_of(&request);
+    intent(&words, percent_at).map(|_| request)
 }
 
 /// Whether `domain.service` does the opposite of, or something unrelated to, what the person's

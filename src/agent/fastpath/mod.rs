@@ -23,13 +23,14 @@ use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
 use crate::text::fold;
+pub use intent::state_named;
 pub use intent::{
     CLEANING, Lang, against_the_words, is_action, is_question, is_single_action, language_of,
 };
 use intent::{
     EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, watering, words_of,
 };
-pub use question::{ReadState, answer_from_reads, state_line, state_named};
+pub use question::{ReadState, answer_from_reads, state_line};
 use question::{answer, same_place};
 pub use read::{Asked, Day};
 use target::{covers, named, of_specific_kind, query_of, word_matches};
@@ -92,6 +93,8 @@ pub fn plan(text: &str, registry: &Registry) -> Plan {
 /// names a kind but no room ("turn off the light", "set the volume to 20%") means the device
 /// itself or what is in its room, as Home Assistant's own agent reads it.
 pub fn plan_from(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
+    let joined = join_compounds(text, registry);
+    let text = joined.as_str();
     // "Can you turn the fan on?" is a request, said politely: planned as the request.
     if let Some(request) = intent::unwrapped_request(text) {
         return plan_from(&request, registry, device_id);
@@ -144,6 +147,44 @@ pub fn plan_from(text: &str, registry: &Registry, device_id: Option<&str>) -> Pl
     }
 }
 
+/// "Heat pump" for a device the home names "HeatPump": two words said apart that are one word
+/// of a name here are joined, so the first is not read as a verb ("heat") and the second does
+/// not stand alone ("pump").
+fn join_compounds(text: &str, registry: &Registry) -> String {
+    let raw: Vec<&str> = text.split_whitespace().collect();
+    let mut out: Vec<String> = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        let pair = raw.get(i + 1).and_then(|next| {
+            let (a, b) = (fold(raw[i]), fold(next));
+            let plain = |w: &str| {
+                w.len() >= 3
+                    && w.chars().all(char::is_alphabetic)
+                    && !FILLER.contains(&w)
+                    && !JOINERS.contains(&w)
+            };
+            let joined = format!("{a}{b}");
+            (plain(&a)
+                && plain(&b)
+                && registry
+                    .entities()
+                    .any(|e| e.haystack.name.contains(&joined)))
+            .then(|| format!("{}{}", raw[i], next))
+        });
+        match pair {
+            Some(word) => {
+                out.push(word);
+                i += 2;
+            }
+            None => {
+                out.push(raw[i].to_owned());
+                i += 1;
+            }
+        }
+    }
+    out.join(" ")
+}
+
 /// The parts of a command joined by "and", "then", "i", "und" or commas.
 fn split_requests(text: &str) -> Vec<String> {
     let mut parts = vec![String::new()];
@@ -170,10 +211,19 @@ fn split_requests(text: &str) -> Vec<String> {
             parts.push(String::new());
         }
     }
+    // "Wyłącz klimatyzację, proszę": a part that only thanks or asks nicely is no request.
+    const COURTESY: [&str; 9] = [
+        "please", "thanks", "thank", "you", "prosze", "dzieki", "dziekuje", "bitte", "danke",
+    ];
     parts
         .into_iter()
         .map(|p| p.trim().to_owned())
         .filter(|p| !p.is_empty())
+        .filter(|p| {
+            !fold(p)
+                .split(' ')
+                .all(|w| w.is_empty() || COURTESY.contains(&w))
+        })
         .collect()
 }
 
@@ -249,6 +299,9 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
         .map(|(_, w)| w.as_str())
         .filter(|w| !EVERY.contains(w))
         .collect();
+    if matches!(intent, On | Off) && words.iter().any(|w| EVERYTHING.contains(&w.as_str())) {
+        return everything_in(intent, lang, &rest, registry);
+    }
     let query = query_of(&rest, registry);
     // Entities the intent can act on, with the service it means for each.
     let able: Vec<(&Entity, &'static str, Value)> = registry
@@ -384,6 +437,81 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
     Plan::Act { calls, lang }
 }
 
+/// Words for every device in a place ("turn off everything in the kitchen").
+const EVERYTHING: [&str; 4] = ["everything", "wszystko", "alles", "allem"];
+
+/// The kinds of device "everything" turns on or off: what a person switches by hand. Locks,
+/// doors and windows are not "off", and a siren is never turned on in passing.
+const EVERYTHING_KINDS: [&str; 6] = [
+    "light",
+    "switch",
+    "fan",
+    "climate",
+    "media_player",
+    "humidifier",
+];
+
+/// "Turn off everything in the bedroom": every device there of [`EVERYTHING_KINDS`], when the
+/// other words name exactly one area and nothing else; otherwise the model decides.
+fn everything_in(intent: intent::Intent, lang: Lang, rest: &[&str], registry: &Registry) -> Plan {
+    let words: Vec<String> = crate::text::tokens(&rest.join(" "))
+        .into_iter()
+        .filter(|w| !EVERYTHING.contains(&w.as_str()))
+        .collect();
+    let switched_in = |area: &str| {
+        registry
+            .entities()
+            .any(|e| e.area_id.as_deref() == Some(area) && EVERYTHING_KINDS.contains(&e.domain()))
+    };
+    // Of the areas the words name, those with something to switch ("the bedroom" in a home
+    // whose other bedrooms have nothing).
+    let areas: Vec<_> = registry
+        .areas()
+        .filter(|a| switched_in(&a.area_id))
+        .filter(|a| {
+            let name = crate::text::tokens(&a.name);
+            !words.is_empty()
+                && words
+                    .iter()
+                    .all(|w| name.iter().any(|n| word_matches(w, n)))
+        })
+        .collect();
+    let [area] = areas.as_slice() else {
+        return Plan::Model;
+    };
+    let mut calls: Vec<FastCall> = Vec::new();
+    for entity in registry.entities().filter(|e| {
+        e.area_id.as_deref() == Some(area.area_id.as_str())
+            && EVERYTHING_KINDS.contains(&e.domain())
+    }) {
+        let Some((service, data)) = service_for(intent, entity.domain(), false) else {
+            continue;
+        };
+        if !matches!(
+            registry.service_decision(entity.domain(), service),
+            Some(ServiceDecision::Allowed)
+        ) {
+            continue;
+        }
+        match calls
+            .iter_mut()
+            .find(|c| c.domain == entity.domain() && c.service == service)
+        {
+            Some(call) => call.entity_ids.push(entity.entity_id.clone()),
+            None => calls.push(FastCall {
+                domain: entity.domain().to_owned(),
+                service: service.to_owned(),
+                entity_ids: vec![entity.entity_id.clone()],
+                data,
+            }),
+        }
+    }
+    if calls.is_empty() {
+        return Plan::Model;
+    }
+    Plan::Act { calls, lang }
+}
+
 /// Whether the entity can do what the intent asks, as its own attributes say: an HVAC mode
 /// it lists, a target temperature it takes. Other intents are settled by the domain's services.
 fn supports(intent: intent::Intent, entity: &Entity) -> bool {
@@ -457,7 +585,7 @@ fn area_command(covering: &[&(&Entity, &str, Value)], query: &Query, registry: &
 
 /// Words for one device of a kind ("the light", "das Fenster", "wentylator"): with several
 /// of that kind, the person meant one of them.
-const SINGULAR: [&str; 30] = [
+const SINGULAR: [&str; 36] = [
     "light",
     "lamp",
     "fan",
@@ -488,6 +616,13 @@ const SINGULAR: [&str; 30] = [
     "schloss",
     "steckdose",
     "tur",
+    // "The music" is what one player plays.
+    "music",
+    "muzyka",
+    "muzyke",
+    "muzyki",
+    "musik",
+    "playback",
 ];
 
 /// German words alike in both numbers: singular only after a singular article.
@@ -555,6 +690,8 @@ fn which_question(names: &[String], lang: Lang) -> String {
 
 #[cfg(test)]
 mod floor_tests;
+#[cfg(test)]
+mod people_tests;
 #[cfg(test)]
 mod speaker_tests;
 #[cfg(test)]

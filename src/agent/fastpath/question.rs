@@ -1,93 +1,13 @@
 //! Plain questions about the state of named things, answered from the live registry.
 
 use super::Plan;
-use super::intent::{FILLER, Lang, QUESTION_WORDS, question_lang, words_of};
+use super::intent::{
+    FILLER, Lang, QUESTION_WORDS, STATE_WORDS, question_lang, state_named, words_of,
+};
 use super::target::{covers, named, query_of, word_matches};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
 use crate::text::tokens;
-
-/// States a question may ask about (folded words, en/pl/de) and the state they mean.
-pub(super) const STATE_WORDS: [(&str, &[&str]); 9] = [
-    (
-        "on",
-        &[
-            "on",
-            "wlaczone",
-            "wlaczony",
-            "wlaczona",
-            "an",
-            "eingeschaltet",
-        ],
-    ),
-    (
-        "off",
-        &[
-            "off",
-            "wylaczone",
-            "wylaczony",
-            "wylaczona",
-            "aus",
-            "ausgeschaltet",
-        ],
-    ),
-    (
-        "open",
-        &[
-            "open",
-            "otwarte",
-            "otwarty",
-            "otwarta",
-            "otwartych",
-            "otwartego",
-            "offen",
-            "geoffnet",
-        ],
-    ),
-    (
-        "closed",
-        &[
-            "closed",
-            "zamkniete",
-            "zamkniety",
-            "zamknieta",
-            "zamknietych",
-            "geschlossen",
-        ],
-    ),
-    (
-        "locked",
-        &[
-            "locked",
-            "zablokowane",
-            "zablokowany",
-            "verriegelt",
-            "abgeschlossen",
-        ],
-    ),
-    (
-        "unlocked",
-        &["unlocked", "odblokowane", "odblokowany", "entriegelt"],
-    ),
-    ("playing", &["playing", "gra", "spielt"]),
-    (
-        "paused",
-        &["paused", "wstrzymany", "wstrzymane", "pausiert"],
-    ),
-    // A player that stopped shows `idle` in Home Assistant.
-    (
-        "idle",
-        &["stopped", "idle", "zatrzymany", "zatrzymane", "gestoppt"],
-    ),
-];
-
-/// The state a word says ("aus", "zamknięte" folded, "locked"), as Home Assistant writes it.
-pub fn state_named(word: &str) -> Option<&'static str> {
-    STATE_WORDS
-        .iter()
-        .find(|(_, forms)| forms.contains(&word))
-        .map(|(state, _)| *state)
-}
 
 /// "Kitchen Lights is off", "Outside is 21 °C", in the person's language (Polish without a
 /// verb, so no case or gender has to agree with a name we do not decline).
@@ -129,7 +49,7 @@ fn state_word(state: &str, lang: Lang) -> &str {
 }
 
 /// Question words and the verbs around them, which name nothing in the home.
-pub(super) const QUESTION_FILLER: [&str; 36] = [
+pub(super) const QUESTION_FILLER: [&str; 47] = [
     "what",
     "whats",
     "s",
@@ -166,6 +86,17 @@ pub(super) const QUESTION_FILLER: [&str; 36] = [
     "level",
     "poziom",
     "stand",
+    "sie",
+    "we",
+    "using",
+    "use",
+    "jakie",
+    "zuzycie",
+    "viel",
+    "verbrauchen",
+    "wir",
+    "gerade",
+    "wert",
 ];
 
 /// "Low", of a battery: a level at or below [`LOW_BATTERY`] percent.
@@ -211,16 +142,56 @@ fn is_in_state(domain: &str, state: &str, asked: &str) -> bool {
     }
 }
 
-/// "How many lights are on?": every visible entity of the kind named, in the state asked (on
-/// unless said), in the area named if one is; counted with their names.
-fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
+/// What a question over a kind of device asks: how many are in a state, which, or whether any.
+#[derive(Clone, Copy, PartialEq)]
+enum Over {
+    HowMany,
+    Which,
+    Any,
+}
+
+/// "How many lights are on?", "which windows are open?", "are any lights on in the kitchen?".
+fn over(words: &[String]) -> Option<Over> {
+    const WHICH: [&str; 7] = [
+        "which", "ktore", "ktory", "ktora", "welche", "welcher", "welches",
+    ];
+    const ANY: [&str; 10] = [
+        "any",
+        "jakies",
+        "jakiekolwiek",
+        "jakikolwiek",
+        "jakas",
+        "irgendein",
+        "irgendeine",
+        "irgendwelche",
+        "irgendeinen",
+        "irgendein",
+    ];
     let how_many = words
         .windows(2)
         .any(|w| (w[0] == "how" && w[1] == "many") || (w[0] == "wie" && w[1] == "viele"))
         || words.first().is_some_and(|w| w == "ile");
-    if !how_many {
+    if how_many {
+        return Some(Over::HowMany);
+    }
+    // Which or any, of a state said: "which lights are in the kitchen" asks no state.
+    if !words.iter().any(|w| state_named(w).is_some()) {
         return None;
     }
+    if words.first().is_some_and(|w| WHICH.contains(&w.as_str())) {
+        Some(Over::Which)
+    } else if words.iter().any(|w| ANY.contains(&w.as_str())) {
+        Some(Over::Any)
+    } else {
+        None
+    }
+}
+
+/// Questions over a kind: every visible entity of the kind named, in the state asked (on
+/// unless said), in the area named if one is; counted with their names, and for "any" a yes or
+/// no in front.
+fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
+    let over = over(words)?;
     let domain = words.iter().find_map(|w| domain_of_word(w))?;
     let asked = words.iter().find_map(|w| state_named(w)).unwrap_or("on");
     let area = registry.areas().find(|a| {
@@ -257,7 +228,7 @@ fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
     } else {
         format!(": {}", names.join(", "))
     };
-    let text = match lang {
+    let counted = match lang {
         Lang::En => format!(
             "{n} of {total} {} {state}{listed}.",
             if n == 1 { "is" } else { "are" }
@@ -267,6 +238,10 @@ fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
             "{n} von {total} {} {state}{listed}.",
             if n == 1 { "ist" } else { "sind" }
         ),
+    };
+    let text = match over {
+        Over::Any => format!("{}: {counted}", yes_no(n > 0, lang)),
+        Over::HowMany | Over::Which => counted,
     };
     Some(Plan::Answer { text, lang })
 }
@@ -278,6 +253,7 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     let text = question_part(text);
     let (mut words, _) = words_of(text);
     drop_courtesy(&mut words);
+    with_a_key(&mut words);
     let first = words.first()?;
     if !(text.trim_end().ends_with('?') || QUESTION_WORDS.contains(&first.as_str())) {
         return None;
@@ -356,7 +332,11 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
                 .attributes
                 .get("unit_of_measurement")
                 .and_then(serde_json::Value::as_str);
-            state_line(&e.name, &e.state, unit, lang)
+            let line = state_line(&e.name, &e.state, unit, lang);
+            match thermostat_settings(e, lang) {
+                Some(settings) => format!("{line}, {settings}"),
+                None => line,
+            }
         })
         .collect();
     let listed = listed.join("; ");
@@ -398,6 +378,21 @@ fn question_part(text: &str) -> &str {
     }
 }
 
+/// "Zamknięte na klucz": closed with a key is locked, open with one unlocked.
+fn with_a_key(words: &mut Vec<String>) {
+    let Some(key) = words.iter().position(|w| w == "klucz") else {
+        return;
+    };
+    words.remove(key);
+    for w in words.iter_mut() {
+        match state_named(w) {
+            Some("closed") => *w = "locked".to_owned(),
+            Some("open") => *w = "unlocked".to_owned(),
+            _ => {}
+        }
+    }
+}
+
 /// "Please tell me, are the sprinklers on?": the courtesy before the question asks nothing.
 fn drop_courtesy(words: &mut Vec<String>) {
     const COURTESY: [&[&str]; 8] = [
@@ -421,9 +416,11 @@ fn drop_courtesy(words: &mut Vec<String>) {
 /// The one state a yes/no question asks about; only a yes/no question is answered yes or no
 /// ("what is on my list?" is not one).
 fn asked_state(first: &str, states: &[&'static str]) -> Option<&'static str> {
+    const STATE_VERBS: [&str; 6] = ["lauft", "laeuft", "spielt", "gra", "swieci", "brennt"];
     const YES_NO: [&str; 9] = ["is", "are", "does", "do", "did", "czy", "ist", "sind", "am"];
     match states {
-        [one] if YES_NO.contains(&first) => Some(*one),
+        // "Läuft im Wohnzimmer Musik?": a verb that says the state may open the question.
+        [one] if YES_NO.contains(&first) || STATE_VERBS.contains(&first) => Some(*one),
         _ => None,
     }
 }
@@ -480,6 +477,39 @@ pub fn answer_from_reads(question: &str, reads: &[ReadState<'_>], lang: Lang) ->
         }
         _ => format!("{listed}."),
     }
+}
+
+/// What a thermostat is set to and what it measures ("set to 22°, currently 25°"), from its
+/// attributes; `None` for other devices or one that shows neither.
+fn thermostat_settings(entity: &Entity, lang: Lang) -> Option<String> {
+    if entity.domain() != "climate" {
+        return None;
+    }
+    let degrees = |name: &str| {
+        entity
+            .attributes
+            .get(name)
+            .and_then(serde_json::Value::as_f64)
+            .map(|t| format!("{t}°"))
+    };
+    let target = degrees("temperature").or_else(|| {
+        let (low, high) = (degrees("target_temp_low")?, degrees("target_temp_high")?);
+        Some(format!("{}–{high}", low.trim_end_matches('°')))
+    });
+    let current = degrees("current_temperature");
+    let (set_to, now) = lang.pick(
+        ("set to", "currently"),
+        ("ustawione na", "teraz"),
+        ("eingestellt auf", "aktuell"),
+    );
+    let parts: Vec<String> = [
+        target.map(|t| format!("{set_to} {t}")),
+        current.map(|c| format!("{now} {c}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 fn yes_no(yes: bool, lang: Lang) -> &'static str {

@@ -10,7 +10,7 @@ use crate::text::tokens;
 /// compound parts) and the English word a home set up in English names them with: "w kuchni"
 /// finds the "Kitchen" area, "Deckenventilator" the "Ceiling Fan". A home named in Polish or
 /// German matches its own words directly.
-pub(super) const WORDS: [(&str, &[&str]); 28] = [
+pub(super) const WORDS: [(&str, &[&str]); 31] = [
     (
         "kitchen",
         &[
@@ -31,7 +31,18 @@ pub(super) const WORDS: [(&str, &[&str]); 28] = [
         "hall",
         &["korytarz", "korytarzu", "przedpokoj", "flur", "diele"],
     ),
-    ("garage", &["garaz", "garazu"]),
+    (
+        "garage",
+        &[
+            "garaz",
+            "garazu",
+            "garazowa",
+            "garazowej",
+            "garazowe",
+            "garagen",
+            "garagentor",
+        ],
+    ),
     (
         "upstairs",
         &["gorze", "pietrze", "pietro", "oben", "obergeschoss"],
@@ -89,8 +100,22 @@ pub(super) const WORDS: [(&str, &[&str]); 28] = [
     ),
     (
         "door",
-        &["tur", "tuer", "ture", "turen", "drzwi", "drzwiach"],
+        &[
+            "tur",
+            "tuer",
+            "ture",
+            "turen",
+            "drzwi",
+            "drzwiach",
+            "tor",
+            "garagentor",
+            "brama",
+            "brame",
+            "bramy",
+            "bramie",
+        ],
     ),
+    ("gate", &["tor", "brama", "brame", "bramy", "bramie"]),
     (
         "front",
         &[
@@ -125,7 +150,21 @@ pub(super) const WORDS: [(&str, &[&str]); 28] = [
             "klimatyzator",
         ],
     ),
-    ("heatpump", &["warmepumpe", "waermepumpe"]),
+    // "Pompa ciepła" is "heat pump" word for word: both words name it.
+    (
+        "heatpump",
+        &[
+            "warmepumpe",
+            "waermepumpe",
+            "pompa",
+            "pompe",
+            "pompy",
+            "pompie",
+            "ciepla",
+        ],
+    ),
+    ("pump", &["pompa", "pompe", "pompy", "pompie", "pumpe"]),
+    ("heat", &["ciepla", "cieplo"]),
     ("lock", &["schloss", "zamek", "zamka"]),
     ("bed", &["bett", "lozko", "lozku"]),
     (
@@ -221,9 +260,48 @@ pub(super) fn covers(entity: &Entity, query: &Query) -> bool {
             || domain_of_word(q).is_some_and(|kind| {
                 // "Beleuchtung" explains a switch named "Decorative Lights": its name says the
                 // kind. It does not *name* it (a kind word never picks one device alone).
-                kind == entity.domain() || hay.name.iter().any(|w| word_score(kind, w) > 0.0)
+                kind == entity.domain()
+                    || hay.name.iter().any(|w| word_score(kind, w) > 0.0)
+                    // A thermostat shows a temperature and is set to one.
+                    || (kind == "sensor"
+                        && entity.domain() == "climate"
+                        && !["sensor", "czujnik"].contains(&q.as_str()))
+            })
+            || measured_by(q).is_some_and(|class| {
+                entity
+                    .attributes
+                    .get("device_class")
+                    .and_then(serde_json::Value::as_str)
+                    == Some(class)
             })
     })
+}
+
+/// Words for what a sensor measures, and the device class that says a sensor measures it:
+/// "the CO2 level" is the carbon dioxide sensor's, whatever the home named it.
+const MEASURES: [(&str, &[&str]); 3] = [
+    ("carbon_dioxide", &["co2", "dwutlenek", "kohlendioxid"]),
+    (
+        "power",
+        &[
+            "power",
+            "prad",
+            "pradu",
+            "moc",
+            "strom",
+            "leistung",
+            "stromverbrauch",
+        ],
+    ),
+    ("energy", &["energy", "energia", "energii", "energie"]),
+];
+
+/// The device class a measure word names.
+fn measured_by(word: &str) -> Option<&'static str> {
+    MEASURES
+        .iter()
+        .find(|(_, words)| words.contains(&word))
+        .map(|(class, _)| *class)
 }
 
 /// Every word of the entity's name is in the query.
@@ -238,13 +316,17 @@ pub(super) fn named(entity: &Entity, query: &Query) -> bool {
 
 /// Kind words that name one sort of device within a domain, with the device class that
 /// says it: "the TV" is not any media player, "the garage light" not the garage door.
-const SPECIFIC_KINDS: [(&str, &str); 15] = [
+const SPECIFIC_KINDS: [(&str, &str); 27] = [
     ("tv", "tv"),
     ("fernseher", "tv"),
     ("telewizor", "tv"),
     ("garage", "garage"),
     ("brama", "garage"),
+    ("brame", "garage"),
+    ("bramy", "garage"),
+    ("bramie", "garage"),
     ("tor", "garage"),
+    ("garagentor", "garage"),
     ("window", "window"),
     ("windows", "window"),
     ("fenster", "window"),
@@ -254,6 +336,14 @@ const SPECIFIC_KINDS: [(&str, &str); 15] = [
     ("plug", "outlet"),
     ("gniazdko", "outlet"),
     ("steckdose", "outlet"),
+    ("dehumidifier", "dehumidifier"),
+    ("osuszacz", "dehumidifier"),
+    ("osuszacza", "dehumidifier"),
+    ("luftentfeuchter", "dehumidifier"),
+    ("entfeuchter", "dehumidifier"),
+    ("nawilzacz", "humidifier"),
+    ("luftbefeuchter", "humidifier"),
+    ("befeuchter", "humidifier"),
 ];
 
 /// Words for rooms and places (English, as the table translates the others to).

@@ -57,6 +57,7 @@ pub(super) fn home_on_floors(
         "lock": {"lock": {}, "unlock": {}, "open": {}},
         "vacuum": {"start": {}, "pause": {}, "return_to_base": {}},
         "todo": {"add_item": {}},
+        "humidifier": {"turn_on": {}, "turn_off": {}},
         "climate": {"turn_on": {}, "turn_off": {}, "set_hvac_mode": {}, "set_temperature": {}},
         "media_player": {"media_play": {}, "media_pause": {}, "media_stop": {}, "media_next_track": {},
             "volume_set": {}, "volume_mute": {}, "turn_on": {}, "turn_off": {}},
@@ -1114,7 +1115,7 @@ fn answer_text(text: &str, registry: &Registry) -> String {
 }
 
 /// A registry where each entity has the state and attributes given.
-fn home_in_states(entities: &[(&str, &str, &str, &str, serde_json::Value)]) -> Registry {
+pub(super) fn home_in_states(entities: &[(&str, &str, &str, &str, serde_json::Value)]) -> Registry {
     let mut r = home(
         &entities
             .iter()

@@ -1,0 +1,401 @@
+//! Requests and questions in the forms people use (issue 28's list, en/pl/de), planned
+//! against Home Assistant's demo home in the states the evaluation puts it in.
+
+use serde_json::json;
+
+use super::tests::home_in_states;
+use super::*;
+
+/// The demo home, with the states and attributes its devices show.
+fn people_home() -> Registry {
+    let window = json!({"device_class": "window"});
+    home_in_states(&[
+        ("light.bed_light", "Bed Light", "bedroom_1", "on", json!({})),
+        (
+            "light.ceiling_lights",
+            "Ceiling Lights",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+        (
+            "light.kitchen_lights",
+            "Kitchen Lights",
+            "kitchen",
+            "off",
+            json!({}),
+        ),
+        (
+            "light.living_room_rgbww_lights",
+            "Living Room RGBWW Lights",
+            "living_room",
+            "off",
+            json!({}),
+        ),
+        (
+            "switch.decorative_lights",
+            "Decorative Lights",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+        ("switch.ac", "AC", "bedroom_1", "on", json!({})),
+        (
+            "climate.heatpump",
+            "HeatPump",
+            "bedroom_1",
+            "heat",
+            json!({"hvac_modes": ["heat", "off"], "supported_features": 385,
+                "temperature": 22, "current_temperature": 25, "min_temp": 7, "max_temp": 35}),
+        ),
+        (
+            "cover.kitchen_window",
+            "Kitchen Window",
+            "kitchen",
+            "closed",
+            window.clone(),
+        ),
+        ("cover.hall_window", "Hall Window", "entry", "open", window),
+        (
+            "cover.garage_door",
+            "Garage Door",
+            "garage",
+            "closed",
+            json!({"device_class": "garage"}),
+        ),
+        (
+            "lock.front_door",
+            "Front Door",
+            "entry",
+            "locked",
+            json!({}),
+        ),
+        (
+            "lock.kitchen_door",
+            "Kitchen Door",
+            "kitchen",
+            "unlocked",
+            json!({}),
+        ),
+        (
+            "media_player.living_room",
+            "Living Room",
+            "living_room",
+            "paused",
+            json!({"volume_level": 0.8}),
+        ),
+        (
+            "media_player.kitchen",
+            "Kitchen",
+            "kitchen",
+            "playing",
+            json!({"volume_level": 0.8}),
+        ),
+        (
+            "humidifier.dehumidifier",
+            "Dehumidifier",
+            "garage",
+            "on",
+            json!({"device_class": "dehumidifier"}),
+        ),
+        (
+            "sensor.carbon_dioxide",
+            "Carbon dioxide",
+            "living_room",
+            "54",
+            json!({"device_class": "carbon_dioxide", "unit_of_measurement": "ppm"}),
+        ),
+        (
+            "sensor.power_consumption",
+            "Power consumption",
+            "kitchen",
+            "100",
+            json!({"device_class": "power", "unit_of_measurement": "W"}),
+        ),
+        (
+            "sensor.outside_temperature",
+            "Outside Temperature",
+            "backyard",
+            "15.6",
+            json!({"device_class": "temperature", "unit_of_measurement": "°C"}),
+        ),
+    ])
+}
+
+/// Every call a command plans, as "domain.service entity_id" sorted, and their data.
+fn calls(text: &str, home: &Registry) -> (Vec<String>, Vec<serde_json::Value>) {
+    match plan(text, home) {
+        Plan::Act { calls, .. } => {
+            let mut said: Vec<String> = calls
+                .iter()
+                .flat_map(|c| {
+                    c.entity_ids
+                        .iter()
+                        .map(move |id| format!("{}.{} {id}", c.domain, c.service))
+                })
+                .collect();
+            said.sort();
+            (said, calls.iter().map(|c| c.data.clone()).collect())
+        }
+        other => panic!("{text}: expected an action, got {other:?}"),
+    }
+}
+
+fn answered(text: &str, home: &Registry) -> String {
+    match plan(text, home) {
+        Plan::Answer { text: answer, .. } => answer,
+        other => panic!("{text}: expected an answer, got {other:?}"),
+    }
+}
+
+#[test]
+fn requests_in_the_forms_people_use_run_without_the_model() {
+    let home = people_home();
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "Would you mind turning on the AC?",
+            &["switch.turn_on switch.ac"],
+        ),
+        (
+            "Do you mind switching the AC off?",
+            &["switch.turn_off switch.ac"],
+        ),
+        (
+            "Wyłącz klimatyzację, proszę",
+            &["switch.turn_off switch.ac"],
+        ),
+        (
+            "Würdest du die Klimaanlage einschalten?",
+            &["switch.turn_on switch.ac"],
+        ),
+        (
+            "Deko-Lichter an, bitte",
+            &["switch.turn_on switch.decorative_lights"],
+        ),
+        (
+            "Licht im Wohnzimmer aus",
+            &[
+                "light.turn_off light.ceiling_lights",
+                "light.turn_off light.living_room_rgbww_lights",
+            ],
+        ),
+        (
+            "Könntest du bitte das Licht im Schlafzimmer ausmachen?",
+            &["light.turn_off light.bed_light"],
+        ),
+        (
+            "Mach bitte das Licht in der Küche an",
+            &["light.turn_on light.kitchen_lights"],
+        ),
+        (
+            "Garagentor zu, bitte",
+            &["cover.close_cover cover.garage_door"],
+        ),
+        (
+            "Otwórz bramę garażową",
+            &["cover.open_cover cover.garage_door"],
+        ),
+        (
+            "Zamknij bramę garażową",
+            &["cover.close_cover cover.garage_door"],
+        ),
+        ("Schließ die Küchentür ab", &["lock.lock lock.kitchen_door"]),
+        ("Sperr die Haustür auf", &["lock.unlock lock.front_door"]),
+        (
+            "Zamknij drzwi wejściowe na klucz",
+            &["lock.lock lock.front_door"],
+        ),
+        (
+            "Wyłącz osuszacz",
+            &["humidifier.turn_off humidifier.dehumidifier"],
+        ),
+        (
+            "Schalte den Luftentfeuchter aus",
+            &["humidifier.turn_off humidifier.dehumidifier"],
+        ),
+        (
+            "Turn off the dehumidifier",
+            &["humidifier.turn_off humidifier.dehumidifier"],
+        ),
+        (
+            "Wyłącz pompę ciepła",
+            &["climate.turn_off climate.heatpump"],
+        ),
+        (
+            "Turn off the heat pump",
+            &["climate.turn_off climate.heatpump"],
+        ),
+        (
+            "Wznów muzykę w salonie",
+            &["media_player.media_play media_player.living_room"],
+        ),
+        (
+            "Pausiere die Musik in der Küche",
+            &["media_player.media_pause media_player.kitchen"],
+        ),
+        (
+            "Spiel die Musik im Wohnzimmer weiter",
+            &["media_player.media_play media_player.living_room"],
+        ),
+        (
+            "Chcę, żeby światło w kuchni było włączone",
+            &["light.turn_on light.kitchen_lights"],
+        ),
+        (
+            "Ich möchte, dass das Küchenlicht an ist",
+            &["light.turn_on light.kitchen_lights"],
+        ),
+        (
+            "I want the kitchen lights on",
+            &["light.turn_on light.kitchen_lights"],
+        ),
+    ];
+    let wrong: Vec<String> = cases
+        .iter()
+        .filter_map(|(text, expected)| match plan(text, &home) {
+            Plan::Act { .. } if calls(text, &home).0 == *expected => None,
+            other => Some(format!("{text}: {other:?}")),
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn temperatures_modes_and_volumes_reach_the_device_named() {
+    let home = people_home();
+    for (text, service, data) in [
+        (
+            "Set the heat pump to 21 degrees",
+            "climate.set_temperature climate.heatpump",
+            json!({"temperature": 21}),
+        ),
+        (
+            "Ustaw pompę ciepła na 22 stopnie",
+            "climate.set_temperature climate.heatpump",
+            json!({"temperature": 22}),
+        ),
+        (
+            "Stell die Wärmepumpe auf 20 Grad",
+            "climate.set_temperature climate.heatpump",
+            json!({"temperature": 20}),
+        ),
+        (
+            "Schalte die Wärmepumpe auf Heizen",
+            "climate.set_hvac_mode climate.heatpump",
+            json!({"hvac_mode": "heat"}),
+        ),
+        (
+            "Stell die Lautstärke in der Küche auf 40 Prozent",
+            "media_player.volume_set media_player.kitchen",
+            json!({"volume_level": 0.4}),
+        ),
+    ] {
+        let (said, datas) = calls(text, &home);
+        assert_eq!(said, vec![service.to_owned()], "{text}");
+        assert_eq!(datas, vec![data], "{text}");
+    }
+}
+
+#[test]
+fn everything_in_a_room_is_every_device_there_that_turns_on_and_off() {
+    let home = people_home();
+    for text in [
+        "Turn everything off in the bedroom",
+        "Turn off everything in the bedroom",
+        "Wyłącz wszystko w sypialni",
+        "Schalte alles im Schlafzimmer aus",
+    ] {
+        assert_eq!(
+            calls(text, &home).0,
+            vec![
+                "climate.turn_off climate.heatpump",
+                "light.turn_off light.bed_light",
+                "switch.turn_off switch.ac",
+            ],
+            "{text}"
+        );
+    }
+    // The kitchen's lock and window are not "everything" that turns off.
+    let (kitchen, _) = calls("Turn off everything in the kitchen", &home);
+    assert_eq!(
+        kitchen,
+        vec![
+            "light.turn_off light.kitchen_lights",
+            "media_player.turn_off media_player.kitchen",
+        ]
+    );
+    // Without a room it is the whole home: the model is not the place, and nor is the fast way.
+    assert_eq!(plan("Turn everything off", &home), Plan::Model);
+}
+
+#[test]
+fn which_and_any_questions_list_what_is_in_the_state_asked() {
+    let home = people_home();
+    for text in [
+        "Which lights are on right now?",
+        "Które światła są włączone?",
+        "Welche Lichter sind an?",
+    ] {
+        let answer = answered(text, &home);
+        assert!(answer.contains("Bed Light"), "{text}: {answer}");
+        assert!(answer.contains("Ceiling Lights"), "{text}: {answer}");
+        assert!(!answer.contains("Kitchen"), "{text}: {answer}");
+    }
+    let windows = answered("Which windows are open?", &home);
+    assert!(
+        windows.contains("Hall Window") && !windows.contains("Kitchen"),
+        "{windows}"
+    );
+    let any = answered("Are any lights on in the living room?", &home);
+    assert!(
+        any.starts_with("Yes") && any.contains("Ceiling Lights"),
+        "{any}"
+    );
+    let none = answered("Are any lights on in the kitchen?", &home);
+    assert!(none.starts_with("No"), "{none}");
+    let none = answered("Ist irgendein Fenster in der Küche offen?", &home);
+    assert!(none.starts_with("Nein"), "{none}");
+}
+
+#[test]
+fn measures_and_thermostats_are_answered_with_their_values() {
+    let home = people_home();
+    for (text, value) in [
+        ("What's the CO2 level?", "54 ppm"),
+        ("Wie hoch ist der CO2-Wert?", "54 ppm"),
+        ("How much power are we using right now?", "100 W"),
+        ("Jakie jest teraz zużycie prądu?", "100 W"),
+        ("Wie viel Strom verbrauchen wir gerade?", "100 W"),
+        ("What mode is the heat pump in?", "heat"),
+        ("What temperature is the heat pump set to?", "22"),
+    ] {
+        let answer = answered(text, &home);
+        assert!(answer.contains(value), "{text}: {answer}");
+    }
+}
+
+#[test]
+fn yes_no_questions_in_everyday_words() {
+    let home = people_home();
+    for (text, starts) in [
+        ("Läuft im Wohnzimmer Musik?", "Nein"),
+        ("Ist das Garagentor zu?", "Ja"),
+        ("Czy brama garażowa jest otwarta?", "Nie"),
+        ("Czy drzwi wejściowe są zamknięte na klucz?", "Tak"),
+        ("Czy światło w sypialni się świeci?", "Tak"),
+        ("Is the music playing in the kitchen?", "Yes"),
+    ] {
+        let answer = answered(text, &home);
+        assert!(answer.starts_with(starts), "{text}: {answer}");
+    }
+}
+
+#[test]
+fn the_music_with_several_players_asks_which() {
+    let home = people_home();
+    assert!(
+        matches!(plan("Pause the music", &home), Plan::Ask { .. }),
+        "{:?}",
+        plan("Pause the music", &home)
+    );
+}
