@@ -94,7 +94,8 @@ impl Agent<'_> {
                     )
                 });
                 history.push(Message::assistant(text.clone()));
-                Some(Ok((RunStatus::Done, text)))
+                // Done only when Home Assistant showed every change (or a dry run planned it).
+                Some(Ok((super::speak::status_of(done), text)))
             }
         }
     }

@@ -71,19 +71,13 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
             reply.push(' ');
             reply.push_str(&answer_from_reads(end.command, &reads, lang));
         }
-        let confirmed = end.actions.iter().filter(|a| confirmed(a)).count();
-        let (status, why) = if confirmed == end.actions.len() {
-            (RunStatus::Done, "said what was verified")
-        } else if confirmed == 0 {
-            (
-                RunStatus::Failed("no action could be confirmed".into()),
-                "nothing was confirmed: said what Home Assistant showed",
-            )
-        } else {
-            (
-                RunStatus::Failed("only part of the request could be confirmed".into()),
-                "part was confirmed: said which part",
-            )
+        let status = status_of(end.actions);
+        let why = match &status {
+            RunStatus::Done => "said what was verified",
+            _ if !end.actions.iter().any(confirmed) => {
+                "nothing was confirmed: said what Home Assistant showed"
+            }
+            _ => "part was confirmed: said which part",
         };
         return Said { status, reply, why };
     }
@@ -206,6 +200,18 @@ fn asked_about(question: &str, entity_id: &str, registry: &Registry) -> bool {
 }
 
 /// Dry runs count as what was asked: nothing was meant to change.
+/// What a run that acted reached: done only when every action was confirmed.
+pub(super) fn status_of(actions: &[ActionReport]) -> RunStatus {
+    let confirmed = actions.iter().filter(|a| confirmed(a)).count();
+    if confirmed == actions.len() {
+        RunStatus::Done
+    } else if confirmed == 0 {
+        RunStatus::Failed("no action could be confirmed".into())
+    } else {
+        RunStatus::Failed("only part of the request could be confirmed".into())
+    }
+}
+
 fn confirmed(action: &ActionReport) -> bool {
     action.verified
         || (!action.observed_state.is_empty()
@@ -323,7 +329,7 @@ fn names_a_kind(text: &str, registry: &Registry) -> bool {
                     .find(|(_, words)| words.contains(&w))
                     .map(|(kind, _)| *kind)
             })
-            .or_else(|| super::fastpath::CLEANING.contains(&w).then_some("vacuum"))
+            .or_else(|| super::fastpath::is_cleaning(w).then_some("vacuum"))
     };
     tokens(text).iter().any(|w| {
         kind_of(w)

@@ -22,13 +22,15 @@ use serde_json::{Value, json};
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
+use crate::lang::any_has;
 use crate::text::fold;
 pub use intent::state_named;
-pub use intent::{
-    CLEANING, Lang, against_the_words, is_action, is_question, is_single_action, language_of,
-};
 use intent::{
-    EVERY, FILLER, Intent::*, JOINERS, QUESTION_WORDS, intent, service_for, watering, words_of,
+    Intent::*, intent, is_every, is_filler, is_joiner, is_question_word, service_for, watering,
+    words_of,
+};
+pub use intent::{
+    Lang, against_the_words, is_action, is_cleaning, is_question, is_single_action, language_of,
 };
 pub use question::{ReadState, answer_from_reads, state_line};
 use question::{answer, same_place};
@@ -158,10 +160,7 @@ fn join_compounds(text: &str, registry: &Registry) -> String {
         let pair = raw.get(i + 1).and_then(|next| {
             let (a, b) = (fold(raw[i]), fold(next));
             let plain = |w: &str| {
-                w.len() >= 3
-                    && w.chars().all(char::is_alphabetic)
-                    && !FILLER.contains(&w)
-                    && !JOINERS.contains(&w)
+                w.len() >= 3 && w.chars().all(char::is_alphabetic) && !is_filler(w) && !is_joiner(w)
             };
             let joined = format!("{a}{b}");
             (plain(&a)
@@ -191,11 +190,11 @@ fn split_requests(text: &str) -> Vec<String> {
     for raw in text.split_inclusive([',', ' ']) {
         let word = fold(raw.trim_end_matches([',', ' ']));
         let ends_part = raw.ends_with(',');
-        if word == "both" {
+        if any_has(|l| l.both, &word) {
             // "both the kitchen light and the hall light": the "and" splits.
             continue;
         }
-        if JOINERS.contains(&word.as_str()) {
+        if is_joiner(&word) {
             if !parts.last().is_some_and(|p| p.trim().is_empty()) {
                 parts.push(String::new());
             }
@@ -212,9 +211,6 @@ fn split_requests(text: &str) -> Vec<String> {
         }
     }
     // "Wyłącz klimatyzację, proszę": a part that only thanks or asks nicely is no request.
-    const COURTESY: [&str; 9] = [
-        "please", "thanks", "thank", "you", "prosze", "dzieki", "dziekuje", "bitte", "danke",
-    ];
     parts
         .into_iter()
         .map(|p| p.trim().to_owned())
@@ -222,7 +218,7 @@ fn split_requests(text: &str) -> Vec<String> {
         .filter(|p| {
             !fold(p)
                 .split(' ')
-                .all(|w| w.is_empty() || COURTESY.contains(&w))
+                .all(|w| w.is_empty() || any_has(|l| l.courtesy, w))
         })
         .collect()
 }
@@ -276,30 +272,25 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
         return plan;
     }
     let (words, percent_at) = words_of(trimmed);
-    if words
-        .first()
-        .is_some_and(|w| QUESTION_WORDS.contains(&w.as_str()))
-    {
+    if words.first().is_some_and(|w| is_question_word(w)) {
         return Plan::Model;
     }
     let Some((intent, lang, used)) = intent(&words, percent_at) else {
         return Plan::Model;
     };
-    let volume = words
-        .iter()
-        .any(|w| ["volume", "glosnosc", "lautstarke"].contains(&w.as_str()));
-    let every = words.iter().any(|w| EVERY.contains(&w.as_str()));
+    let volume = words.iter().any(|w| any_has(|l| l.volume, w));
+    let every = words.iter().any(|w| is_every(w));
     // "start vacuuming", "clean the living room": only a vacuum cleans.
-    let cleaning = words.iter().any(|w| CLEANING.contains(&w.as_str()));
+    let cleaning = words.iter().any(|w| is_cleaning(w));
     let watering = watering(&words);
     let rest: Vec<&str> = words
         .iter()
         .enumerate()
-        .filter(|(i, w)| !used.contains(i) && !FILLER.contains(&w.as_str()))
+        .filter(|(i, w)| !used.contains(i) && !is_filler(w))
         .map(|(_, w)| w.as_str())
-        .filter(|w| !EVERY.contains(w))
+        .filter(|w| !is_every(w))
         .collect();
-    if matches!(intent, On | Off) && words.iter().any(|w| EVERYTHING.contains(&w.as_str())) {
+    if matches!(intent, On | Off) && words.iter().any(|w| any_has(|l| l.everything, w)) {
         return everything_in(intent, lang, &rest, registry);
     }
     let query = query_of(&rest, registry);
@@ -437,9 +428,6 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
     Plan::Act { calls, lang }
 }
 
-/// Words for every device in a place ("turn off everything in the kitchen").
-const EVERYTHING: [&str; 4] = ["everything", "wszystko", "alles", "allem"];
-
 /// The kinds of device "everything" turns on or off: what a person switches by hand. Locks,
 /// doors and windows are not "off", and a siren is never turned on in passing.
 const EVERYTHING_KINDS: [&str; 6] = [
@@ -456,7 +444,7 @@ const EVERYTHING_KINDS: [&str; 6] = [
 fn everything_in(intent: intent::Intent, lang: Lang, rest: &[&str], registry: &Registry) -> Plan {
     let words: Vec<String> = crate::text::tokens(&rest.join(" "))
         .into_iter()
-        .filter(|w| !EVERYTHING.contains(&w.as_str()))
+        .filter(|w| !any_has(|l| l.everything, w))
         .collect();
     let switched_in = |area: &str| {
         registry
@@ -583,66 +571,20 @@ fn area_command(covering: &[&(&Entity, &str, Value)], query: &Query, registry: &
         && same_place(&entities, query, registry)
 }
 
-/// Words for one device of a kind ("the light", "das Fenster", "wentylator"): with several
-/// of that kind, the person meant one of them.
-const SINGULAR: [&str; 36] = [
-    "light",
-    "lamp",
-    "fan",
-    "window",
-    "blind",
-    "curtain",
-    "shutter",
-    "door",
-    "lock",
-    "switch",
-    "plug",
-    "vacuum",
-    "valve",
-    "thermostat",
-    "swiatlo",
-    "lampa",
-    "wentylator",
-    "okno",
-    "roleta",
-    "zamek",
-    "przelacznik",
-    "gniazdko",
-    "odkurzacz",
-    "licht",
-    "lampe",
-    "leuchte",
-    "ventilator",
-    "schloss",
-    "steckdose",
-    "tur",
-    // "The music" is what one player plays.
-    "music",
-    "muzyka",
-    "muzyke",
-    "muzyki",
-    "musik",
-    "playback",
-];
-
-/// German words alike in both numbers: singular only after a singular article.
-const SAME_IN_PLURAL: [&str; 4] = ["fenster", "schalter", "rollladen", "lautsprecher"];
-
 /// The one kind word of a kind-only command when it names a single device.
 fn singular_kind<'a>(words: &[String], query: &'a Query) -> Option<&'a str> {
     let [kind] = query.words.as_slice() else {
         return None;
     };
-    if SINGULAR.contains(&kind.as_str()) {
+    // "The light", "das Fenster", "wentylator": with several of that kind, the person meant one.
+    if any_has(|l| l.singular, kind) {
         return Some(kind);
     }
+    // Words alike in both numbers are singular only after a singular article.
     let at = words.iter().position(|w| w == kind)?;
     let article = at.checked_sub(1).map(|i| words[i].as_str());
-    (SAME_IN_PLURAL.contains(&kind.as_str())
-        && matches!(
-            article,
-            Some("das" | "den" | "dem" | "der" | "ein" | "einen")
-        ))
+    (any_has(|l| l.same_in_plural, kind)
+        && article.is_some_and(|a| any_has(|l| l.singular_articles, a)))
     .then_some(kind.as_str())
 }
 
@@ -680,12 +622,7 @@ fn ask_which(of_kind: &[&(&Entity, &'static str, Value)], kind: &str, lang: Lang
 }
 
 fn which_question(names: &[String], lang: Lang) -> String {
-    let list = names.join(", ");
-    match lang {
-        Lang::En => format!("Which one do you mean: {list}?"),
-        Lang::Pl => format!("Które masz na myśli: {list}?"),
-        Lang::De => format!("Welches meinst du: {list}?"),
-    }
+    (lang.lexicon().which_one)(&names.join(", "))
 }
 
 #[cfg(test)]

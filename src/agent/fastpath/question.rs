@@ -2,11 +2,12 @@
 
 use super::Plan;
 use super::intent::{
-    FILLER, Lang, QUESTION_WORDS, STATE_WORDS, question_lang, state_named, words_of,
+    Lang, is_filler, is_question_word, is_state_word, question_lang, state_named, words_of,
 };
 use super::target::{covers, named, query_of, word_matches};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
+use crate::lang::{any_has, leading_phrase};
 use crate::text::tokens;
 
 /// "Kitchen Lights is off", "Outside is 21 °C", in the person's language (Polish without a
@@ -19,88 +20,25 @@ pub fn state_line(name: &str, state: &str, unit: Option<&str>, lang: Lang) -> St
         Some(unit) => format!("{state} {unit}"),
         None => state.to_owned(),
     };
-    match lang {
-        // "spielt" is a verb: "Kitchen spielt", not "Kitchen ist spielt".
-        Lang::De if state == "spielt" => format!("{name} {value}"),
-        Lang::De => format!("{name} ist {value}"),
-        Lang::Pl => format!("{name}: {value}"),
-        Lang::En => format!("{name} is {value}"),
-    }
+    (lang.lexicon().state_line)(name, &value)
 }
 
 /// A state Home Assistant writes in English ("off", "locked"), as the person's language says
 /// it; anything else (a number, a state we have no word for) as it is.
 fn state_word(state: &str, lang: Lang) -> &str {
-    const WORDS: [(&str, &str, &str); 8] = [
-        ("on", "włączone", "an"),
-        ("off", "wyłączone", "aus"),
-        ("open", "otwarte", "offen"),
-        ("closed", "zamknięte", "geschlossen"),
-        ("locked", "zablokowane", "verriegelt"),
-        ("unlocked", "odblokowane", "entriegelt"),
-        ("playing", "gra", "spielt"),
-        ("paused", "wstrzymane", "pausiert"),
-    ];
-    match (WORDS.iter().find(|(en, ..)| *en == state), lang) {
-        (Some((_, pl, _)), Lang::Pl) => pl,
-        (Some((.., de)), Lang::De) => de,
-        _ => state,
-    }
+    lang.lexicon()
+        .state_words
+        .iter()
+        .find(|(s, _)| *s == state)
+        .map_or(state, |(_, said)| said)
 }
 
 /// Question words and the verbs around them, which name nothing in the home.
-pub(super) const QUESTION_FILLER: [&str; 47] = [
-    "what",
-    "whats",
-    "s",
-    "is",
-    "are",
-    "how",
-    "high",
-    "much",
-    "which",
-    "czy",
-    "jaka",
-    "jaki",
-    "jest",
-    "sa",
-    "ile",
-    "wie",
-    "hoch",
-    "ist",
-    "sind",
-    "welche",
-    "many",
-    "currently",
-    "right",
-    "now",
-    "please",
-    "tell",
-    "me",
-    "answer",
-    "yes",
-    "no",
-    "or",
-    "viele",
-    "teraz",
-    "level",
-    "poziom",
-    "stand",
-    "sie",
-    "we",
-    "using",
-    "use",
-    "jakie",
-    "zuzycie",
-    "viel",
-    "verbrauchen",
-    "wir",
-    "gerade",
-    "wert",
-];
+pub(super) fn is_question_filler(word: &str) -> bool {
+    any_has(|l| l.question_filler, word)
+}
 
 /// "Low", of a battery: a level at or below [`LOW_BATTERY`] percent.
-const LOW: [&str; 6] = ["low", "niski", "niska", "niskie", "niedrig", "schwach"];
 const LOW_BATTERY: f64 = 20.0;
 
 /// Domains whose devices are "on" or "off" in a person's words, whatever state word Home
@@ -152,25 +90,7 @@ enum Over {
 
 /// "How many lights are on?", "which windows are open?", "are any lights on in the kitchen?".
 fn over(words: &[String]) -> Option<Over> {
-    const WHICH: [&str; 7] = [
-        "which", "ktore", "ktory", "ktora", "welche", "welcher", "welches",
-    ];
-    const ANY: [&str; 10] = [
-        "any",
-        "jakies",
-        "jakiekolwiek",
-        "jakikolwiek",
-        "jakas",
-        "irgendein",
-        "irgendeine",
-        "irgendwelche",
-        "irgendeinen",
-        "irgendein",
-    ];
-    let how_many = words
-        .windows(2)
-        .any(|w| (w[0] == "how" && w[1] == "many") || (w[0] == "wie" && w[1] == "viele"))
-        || words.first().is_some_and(|w| w == "ile");
+    let how_many = (0..words.len()).any(|i| leading_phrase(|l| l.how_many, &words[i..]).is_some());
     if how_many {
         return Some(Over::HowMany);
     }
@@ -178,9 +98,9 @@ fn over(words: &[String]) -> Option<Over> {
     if !words.iter().any(|w| state_named(w).is_some()) {
         return None;
     }
-    if words.first().is_some_and(|w| WHICH.contains(&w.as_str())) {
+    if words.first().is_some_and(|w| any_has(|l| l.which, w)) {
         Some(Over::Which)
-    } else if words.iter().any(|w| ANY.contains(&w.as_str())) {
+    } else if words.iter().any(|w| any_has(|l| l.any, w)) {
         Some(Over::Any)
     } else {
         None
@@ -228,17 +148,7 @@ fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
     } else {
         format!(": {}", names.join(", "))
     };
-    let counted = match lang {
-        Lang::En => format!(
-            "{n} of {total} {} {state}{listed}.",
-            if n == 1 { "is" } else { "are" }
-        ),
-        Lang::Pl => format!("{n} z {total}: {state}{listed}."),
-        Lang::De => format!(
-            "{n} von {total} {} {state}{listed}.",
-            if n == 1 { "ist" } else { "sind" }
-        ),
-    };
+    let counted = (lang.lexicon().counted)(n, total, state, &listed);
     let text = match over {
         Over::Any => format!("{}: {counted}", yes_no(n > 0, lang)),
         Over::HowMany | Over::Which => counted,
@@ -255,7 +165,7 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     drop_courtesy(&mut words);
     with_a_key(&mut words);
     let first = words.first()?;
-    if !(text.trim_end().ends_with('?') || QUESTION_WORDS.contains(&first.as_str())) {
+    if !(text.trim_end().ends_with('?') || is_question_word(first)) {
         return None;
     }
     let lang = question_lang(first);
@@ -266,15 +176,12 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     let mut states: Vec<&str> = words.iter().filter_map(|w| state_named(w)).collect();
     states.dedup();
     let asked = asked_state(first, &states);
-    let low = words.iter().any(|w| LOW.contains(&w.as_str()));
+    let low = words.iter().any(|w| any_has(|l| l.low, w));
     let rest: Vec<&str> = words
         .iter()
         .map(String::as_str)
         .filter(|w| {
-            !QUESTION_FILLER.contains(w)
-                && !FILLER.contains(w)
-                && !LOW.contains(w)
-                && !STATE_WORDS.iter().any(|(_, forms)| forms.contains(w))
+            !is_question_filler(w) && !is_filler(w) && !any_has(|l| l.low, w) && !is_state_word(w)
         })
         .collect();
     let query = query_of(&rest, registry);
@@ -380,7 +287,7 @@ fn question_part(text: &str) -> &str {
 
 /// "Zamknięte na klucz": closed with a key is locked, open with one unlocked.
 fn with_a_key(words: &mut Vec<String>) {
-    let Some(key) = words.iter().position(|w| w == "klucz") else {
+    let Some(key) = words.iter().position(|w| any_has(|l| l.with_a_key, w)) else {
         return;
     };
     words.remove(key);
@@ -395,32 +302,21 @@ fn with_a_key(words: &mut Vec<String>) {
 
 /// "Please tell me, are the sprinklers on?": the courtesy before the question asks nothing.
 fn drop_courtesy(words: &mut Vec<String>) {
-    const COURTESY: [&[&str]; 8] = [
-        &["please", "tell", "me"],
-        &["can", "you", "tell", "me"],
-        &["could", "you", "tell", "me"],
-        &["tell", "me"],
-        &["please"],
-        &["powiedz", "mi"],
-        &["sag", "mir"],
-        &["bitte"],
-    ];
-    if let Some(lead) = COURTESY
-        .iter()
-        .find(|c| c.len() < words.len() && c.iter().zip(words.iter()).all(|(a, b)| a == b))
+    if let Some((lead, _)) = leading_phrase(|l| l.question_courtesy, words)
+        && lead < words.len()
     {
-        words.drain(..lead.len());
+        words.drain(..lead);
     }
 }
 
 /// The one state a yes/no question asks about; only a yes/no question is answered yes or no
 /// ("what is on my list?" is not one).
 fn asked_state(first: &str, states: &[&'static str]) -> Option<&'static str> {
-    const STATE_VERBS: [&str; 6] = ["lauft", "laeuft", "spielt", "gra", "swieci", "brennt"];
-    const YES_NO: [&str; 9] = ["is", "are", "does", "do", "did", "czy", "ist", "sind", "am"];
     match states {
         // "Läuft im Wohnzimmer Musik?": a verb that says the state may open the question.
-        [one] if YES_NO.contains(&first) || STATE_VERBS.contains(&first) => Some(*one),
+        [one] if any_has(|l| l.yes_no_openers, first) || any_has(|l| l.state_verbs, first) => {
+            Some(*one)
+        }
         _ => None,
     }
 }
@@ -445,25 +341,14 @@ pub fn answer_from_reads(question: &str, reads: &[ReadState<'_>], lang: Lang) ->
     let mut states: Vec<&str> = words.iter().filter_map(|w| state_named(w)).collect();
     states.dedup();
     // "Are any lights on?" is not answered no from the one light the model chose to read.
-    const SOME_OF: [&str; 13] = [
-        "any",
-        "all",
-        "every",
-        "some",
-        "anything",
-        "jakies",
-        "jakiekolwiek",
-        "wszystkie",
-        "ktores",
-        "alle",
-        "irgendein",
-        "irgendwelche",
-        "einige",
-    ];
     let asked = words
         .first()
         .and_then(|first| asked_state(first, &states))
-        .filter(|_| !words.iter().any(|w| SOME_OF.contains(&w.as_str())));
+        .filter(|_| {
+            !words
+                .iter()
+                .any(|w| any_has(|l| l.any, w) || super::intent::is_every(w))
+        });
     let listed: Vec<String> = reads
         .iter()
         .map(|r| state_line(r.name, r.state, r.unit, lang))
@@ -497,11 +382,7 @@ fn thermostat_settings(entity: &Entity, lang: Lang) -> Option<String> {
         Some(format!("{}–{high}", low.trim_end_matches('°')))
     });
     let current = degrees("current_temperature");
-    let (set_to, now) = lang.pick(
-        ("set to", "currently"),
-        ("ustawione na", "teraz"),
-        ("eingestellt auf", "aktuell"),
-    );
+    let (set_to, now) = (lang.lexicon().set_to, lang.lexicon().currently);
     let parts: Vec<String> = [
         target.map(|t| format!("{set_to} {t}")),
         current.map(|c| format!("{now} {c}")),
@@ -513,14 +394,8 @@ fn thermostat_settings(entity: &Entity, lang: Lang) -> Option<String> {
 }
 
 fn yes_no(yes: bool, lang: Lang) -> &'static str {
-    match (lang, yes) {
-        (Lang::En, true) => "Yes",
-        (Lang::En, false) => "No",
-        (Lang::Pl, true) => "Tak",
-        (Lang::Pl, false) => "Nie",
-        (Lang::De, true) => "Ja",
-        (Lang::De, false) => "Nein",
-    }
+    let lexicon = lang.lexicon();
+    if yes { lexicon.yes } else { lexicon.no }
 }
 
 /// All in one place the query names: one area, or one floor ("the lights upstairs", "the

@@ -8,7 +8,7 @@
 
 use serde_json::json;
 
-use super::intent::{Lang, QUESTION_WORDS, intent, question_lang, words_of};
+use super::intent::{Lang, intent, is_question_word, question_lang, words_of};
 use super::todo::add_item;
 use super::{FastCall, Plan};
 use crate::ha::registry::{Entity, Registry};
@@ -37,7 +37,7 @@ pub enum Day {
     Tomorrow,
 }
 
-/// Words that begin a question besides [`QUESTION_WORDS`] (folded).
+/// Words that begin a question besides the lexicons' question openers (folded).
 const ASKING: [&str; 22] = [
     "who", "whats", "when", "where", "will", "am", "have", "tell", "any", "co", "kto", "kiedy",
     "gdzie", "jakie", "czym", "was", "wer", "wann", "wo", "habe", "hab", "gibt",
@@ -195,7 +195,7 @@ pub(super) fn plan(text: &str, registry: &Registry) -> Option<Plan> {
     let (words, percent_at) = words_of(text);
     let first = words.first()?;
     let question = text.trim_end().ends_with('?')
-        || QUESTION_WORDS.contains(&first.as_str())
+        || is_question_word(first)
         || ASKING.contains(&first.as_str());
     // A request ("add milk to the list", "turn on the light?") is not a read.
     if !question || intent(&words, percent_at).is_some() || add_item(text, registry).is_some() {

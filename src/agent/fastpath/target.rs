@@ -1,201 +1,40 @@
 //! Naming a target: which entities a command's remaining words name or explain, in
 //! English, Polish and German.
 
-use super::intent::{CLEANING, FILLER, intent, watering, words_of};
+use super::intent::{intent, is_cleaning, is_filler, watering, words_of};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word, word_score};
+use crate::lang::{LEXICONS, any_has, named_by};
 use crate::text::tokens;
 
-/// Room, device and measure words in Polish and German (folded, common inflections, German
-/// compound parts) and the English word a home set up in English names them with: "w kuchni"
-/// finds the "Kitchen" area, "Deckenventilator" the "Ceiling Fan". A home named in Polish or
-/// German matches its own words directly.
-pub(super) const WORDS: [(&str, &[&str]); 31] = [
-    (
-        "kitchen",
-        &[
-            "kuchnia", "kuchni", "kuchnie", "kuche", "kueche", "kuchen", "kuechen",
-        ],
-    ),
-    (
-        "bedroom",
-        &["sypialnia", "sypialni", "sypialnie", "schlafzimmer"],
-    ),
-    ("living", &["salon", "salonie", "wohnzimmer"]),
-    ("bathroom", &["lazienka", "lazience", "badezimmer", "bad"]),
-    (
-        "office",
-        &["biuro", "biurze", "buro", "bueros", "arbeitszimmer"],
-    ),
-    (
-        "hall",
-        &["korytarz", "korytarzu", "przedpokoj", "flur", "diele"],
-    ),
-    (
-        "garage",
-        &[
-            "garaz",
-            "garazu",
-            "garazowa",
-            "garazowej",
-            "garazowe",
-            "garagen",
-            "garagentor",
-        ],
-    ),
-    (
-        "upstairs",
-        &["gorze", "pietrze", "pietro", "oben", "obergeschoss"],
-    ),
-    (
-        "downstairs",
-        &["dole", "parterze", "parter", "unten", "erdgeschoss"],
-    ),
-    ("garden", &["ogrod", "ogrodzie", "garten"]),
-    ("dining", &["jadalnia", "jadalni", "esszimmer"]),
-    ("entrance", &["wejscie", "wejsciu", "eingang"]),
-    // The front door is where a home's entry is: "the front door lock" is the one there.
-    (
-        "entry",
-        &["front", "entrance", "wejscie", "wejsciu", "eingang"],
-    ),
-    (
-        "outside",
-        &["zewnatrz", "draussen", "aussen", "outdoor", "outdoors"],
-    ),
-    (
-        "outdoor",
-        &["outside", "outdoors", "zewnatrz", "draussen", "aussen"],
-    ),
-    ("temperature", &["temperatura", "temperatur"]),
-    (
-        "humidity",
-        &["wilgotnosc", "luftfeuchtigkeit", "feuchtigkeit"],
-    ),
-    (
-        "ceiling",
-        &[
-            "decke",
-            "decken",
-            "sufit",
-            "sufitowe",
-            "sufitowy",
-            "sufitowa",
-            "sufitowych",
-        ],
-    ),
-    (
-        "fan",
-        &[
-            "ventilator",
-            "ventilatoren",
-            "wentylator",
-            "wentylatora",
-            "wentylatory",
-        ],
-    ),
-    (
-        "window",
-        &["fenster", "okno", "okna", "oknie", "okien", "windows"],
-    ),
-    (
-        "door",
-        &[
-            "tur",
-            "tuer",
-            "ture",
-            "turen",
-            "drzwi",
-            "drzwiach",
-            "tor",
-            "garagentor",
-            "brama",
-            "brame",
-            "bramy",
-            "bramie",
-        ],
-    ),
-    ("gate", &["tor", "brama", "brame", "bramy", "bramie"]),
-    (
-        "front",
-        &[
-            "haus",
-            "vorder",
-            "wejsciowe",
-            "wejsciowych",
-            "wejsciowy",
-            "wejsciowej",
-            "frontowe",
-            "frontowych",
-        ],
-    ),
-    (
-        "decorative",
-        &[
-            "deko",
-            "dekorative",
-            "dekorativen",
-            "dekoracyjne",
-            "dekoracyjny",
-            "dekoracyjnych",
-        ],
-    ),
-    (
-        "ac",
-        &[
-            "klimaanlage",
-            "klimatyzacja",
-            "klimatyzacje",
-            "klimatyzacji",
-            "klimatyzator",
-        ],
-    ),
-    // "Pompa ciepła" is "heat pump" word for word: both words name it.
-    (
-        "heatpump",
-        &[
-            "warmepumpe",
-            "waermepumpe",
-            "pompa",
-            "pompe",
-            "pompy",
-            "pompie",
-            "ciepla",
-        ],
-    ),
-    ("pump", &["pompa", "pompe", "pompy", "pompie", "pumpe"]),
-    ("heat", &["ciepla", "cieplo"]),
-    ("lock", &["schloss", "zamek", "zamka"]),
-    ("bed", &["bett", "lozko", "lozku"]),
-    (
-        "curtain",
-        &["vorhang", "vorhange", "zaslona", "zaslony", "zaslone"],
-    ),
-];
+/// The English words a word translates to through any language's lexicon: "w kuchni" finds
+/// the "Kitchen" area, "Deckenventilator" the "Ceiling Fan". A home named in Polish or German
+/// matches its own words directly.
+fn translated(word: &str) -> impl Iterator<Item = &'static str> + '_ {
+    LEXICONS
+        .iter()
+        .flat_map(|l| l.translations.iter())
+        .filter(move |(_, forms)| forms.contains(&word))
+        .map(|(english, _)| *english)
+}
 
 /// A query word matches a name word, itself or as the English room word it translates to.
 pub(super) fn word_matches(query: &str, word: &str) -> bool {
     word_score(query, word) > 0.0
-        || WORDS
-            .iter()
-            .filter(|(_, forms)| forms.contains(&query))
-            .any(|(english, _)| word_score(english, word) > 0.0)
+        || translated(query).any(|english| word_score(english, word) > 0.0)
 }
 
 /// The English words a word of another language translates to ("klimaanlage" → "ac").
 pub fn translations(word: &str) -> Vec<&'static str> {
-    WORDS
-        .iter()
-        .filter(|(_, forms)| forms.contains(&word))
-        .map(|(english, _)| *english)
-        .collect()
+    translated(word).collect()
 }
 
 /// A word the tables know: a translated form, the English word it translates to, or a kind.
 pub(super) fn known_word(word: &str) -> bool {
     domain_of_word(word).is_some()
-        || WORDS
+        || LEXICONS
             .iter()
+            .flat_map(|l| l.translations.iter())
             .any(|(english, forms)| *english == word || forms.contains(&word))
 }
 
@@ -227,7 +66,9 @@ pub(super) fn split_compound(word: &str, registry: &Registry) -> Option<[String;
 
 /// Words that say "a floor" ("the first floor", "im ersten Stock"): beside a word that names
 /// one of the home's floors they add nothing; alone ("the floor lamp") they are a name.
-const FLOOR_WORDS: [&str; 4] = ["floor", "etage", "stock", "geschoss"];
+fn is_floor_word(word: &str) -> bool {
+    any_has(|l| l.floor_words, word)
+}
 
 /// The words left to name the target, German compounds split, as a search query.
 pub(super) fn query_of(rest: &[&str], registry: &Registry) -> Query {
@@ -236,13 +77,13 @@ pub(super) fn query_of(rest: &[&str], registry: &Registry) -> Query {
         .flat_map(|w| split_compound(w, registry).map_or_else(|| vec![(*w).to_owned()], Vec::from))
         .collect();
     let names_a_floor = |w: &String| {
-        !FLOOR_WORDS.contains(&w.as_str())
+        !is_floor_word(w)
             && registry
                 .floors()
                 .any(|f| f.words().iter().any(|named| word_matches(w, named)))
     };
     if words.iter().any(names_a_floor) {
-        words.retain(|w| !FLOOR_WORDS.contains(&w.as_str()));
+        words.retain(|w| !is_floor_word(w));
     }
     Query::new(&tokens(&words.join(" ")).join(" "))
 }
@@ -277,31 +118,10 @@ pub(super) fn covers(entity: &Entity, query: &Query) -> bool {
     })
 }
 
-/// Words for what a sensor measures, and the device class that says a sensor measures it:
-/// "the CO2 level" is the carbon dioxide sensor's, whatever the home named it.
-const MEASURES: [(&str, &[&str]); 3] = [
-    ("carbon_dioxide", &["co2", "dwutlenek", "kohlendioxid"]),
-    (
-        "power",
-        &[
-            "power",
-            "prad",
-            "pradu",
-            "moc",
-            "strom",
-            "leistung",
-            "stromverbrauch",
-        ],
-    ),
-    ("energy", &["energy", "energia", "energii", "energie"]),
-];
-
 /// The device class a measure word names.
 fn measured_by(word: &str) -> Option<&'static str> {
-    MEASURES
-        .iter()
-        .find(|(_, words)| words.contains(&word))
-        .map(|(class, _)| *class)
+    // "The CO2 level" is the carbon dioxide sensor's, whatever the home named it.
+    named_by(|l| l.measures, word)
 }
 
 /// Every word of the entity's name is in the query.
@@ -314,63 +134,21 @@ pub(super) fn named(entity: &Entity, query: &Query) -> bool {
             .all(|w| query.words.iter().any(|q| word_matches(q, w)))
 }
 
-/// Kind words that name one sort of device within a domain, with the device class that
-/// says it: "the TV" is not any media player, "the garage light" not the garage door.
-const SPECIFIC_KINDS: [(&str, &str); 27] = [
-    ("tv", "tv"),
-    ("fernseher", "tv"),
-    ("telewizor", "tv"),
-    ("garage", "garage"),
-    ("brama", "garage"),
-    ("brame", "garage"),
-    ("bramy", "garage"),
-    ("bramie", "garage"),
-    ("tor", "garage"),
-    ("garagentor", "garage"),
-    ("window", "window"),
-    ("windows", "window"),
-    ("fenster", "window"),
-    ("okno", "window"),
-    ("okna", "window"),
-    ("okien", "window"),
-    ("plug", "outlet"),
-    ("gniazdko", "outlet"),
-    ("steckdose", "outlet"),
-    ("dehumidifier", "dehumidifier"),
-    ("osuszacz", "dehumidifier"),
-    ("osuszacza", "dehumidifier"),
-    ("luftentfeuchter", "dehumidifier"),
-    ("entfeuchter", "dehumidifier"),
-    ("nawilzacz", "humidifier"),
-    ("luftbefeuchter", "humidifier"),
-    ("befeuchter", "humidifier"),
-];
-
-/// Words for rooms and places (English, as the table translates the others to).
-const PLACES: [&str; 15] = [
-    "kitchen",
-    "bedroom",
-    "living",
-    "bathroom",
-    "office",
-    "hall",
-    "garage",
-    "upstairs",
-    "downstairs",
-    "garden",
-    "dining",
-    "entrance",
-    "entry",
-    "outside",
-    "outdoor",
-];
+/// The device class a kind word names within its domain ("the TV" is not any media player,
+/// "the garage light" not the garage door).
+fn specific_class(word: &str) -> Option<&'static str> {
+    LEXICONS.iter().find_map(|l| {
+        l.specific_kinds
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|(_, class)| *class)
+    })
+}
 
 /// A word for a room or a place, in any of our languages.
 fn is_place_word(word: &str) -> bool {
-    PLACES.contains(&word)
-        || WORDS
-            .iter()
-            .any(|(english, forms)| PLACES.contains(english) && forms.contains(&word))
+    let place = |w: &str| any_has(|l| l.places, w);
+    place(word) || translated(word).any(place)
 }
 
 /// Whether the entity is of the sort a specific kind word names ("the TV" is a media player of
@@ -382,31 +160,29 @@ pub(super) fn of_specific_kind(entity: &Entity, words: &[String], query: &Query)
         .attributes
         .get("device_class")
         .and_then(serde_json::Value::as_str);
-    query.words.iter().filter(|q| !places.contains(q)).all(|q| {
-        match SPECIFIC_KINDS.iter().find(|(w, _)| w == q) {
+    query
+        .words
+        .iter()
+        .filter(|q| !places.contains(q))
+        .all(|q| match specific_class(q) {
             None => true,
-            Some((_, wanted)) => {
+            Some(wanted) => {
                 domain_of_word(q) != Some(entity.domain())
-                    || class == Some(*wanted)
+                    || class == Some(wanted)
                     || entity.haystack.name.iter().any(|n| word_matches(q, n))
             }
-        }
-    })
+        })
 }
 
 /// Words that say where: the word after "in", "w", "im" or "in der" (an article between
 /// allowed).
 fn place_words(words: &[String]) -> Vec<String> {
-    const IN: [&str; 6] = ["in", "inside", "w", "we", "im", "at"];
-    const ARTICLES: [&str; 5] = ["the", "der", "dem", "die", "den"];
     let mut places = Vec::new();
     for (i, w) in words.iter().enumerate() {
-        if !IN.contains(&w.as_str()) {
+        if !any_has(|l| l.place_prepositions, w) {
             continue;
         }
-        let next = words[i + 1..]
-            .iter()
-            .find(|n| !ARTICLES.contains(&n.as_str()));
+        let next = words[i + 1..].iter().find(|n| !any_has(|l| l.articles, n));
         if let Some(place) = next {
             places.push(place.clone());
         }
@@ -431,9 +207,7 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
         .iter()
         .enumerate()
         // A cleaning verb ("vacuuming") also names the device that cleans.
-        .filter(|(i, w)| {
-            CLEANING.contains(&w.as_str()) || (!used.contains(i) && !FILLER.contains(&w.as_str()))
-        })
+        .filter(|(i, w)| is_cleaning(w) || (!used.contains(i) && !is_filler(w)))
         .map(|(_, w)| w.as_str())
         .collect();
     let query = query_of(&rest, registry);
@@ -457,10 +231,7 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
         let kind = measured
             || domain == entity.domain()
             || hay.name.iter().any(|w| word_score(domain, w) > 0.0);
-        let specific = SPECIFIC_KINDS
-            .iter()
-            .find(|(w, _)| *w == word)
-            .is_none_or(|(_, class)| device_class == Some(class));
+        let specific = specific_class(word).is_none_or(|class| device_class == Some(class));
         kind && specific
     };
     let mut kinds: Vec<(&str, &str)> = query
@@ -468,7 +239,7 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
         .iter()
         .filter(|q| !in_name(q))
         .filter_map(|q| {
-            let domain = domain_of_word(q).or(CLEANING.contains(&q.as_str()).then_some("vacuum"));
+            let domain = domain_of_word(q).or(is_cleaning(q).then_some("vacuum"));
             domain.map(|d| (q.as_str(), d))
         })
         .collect();

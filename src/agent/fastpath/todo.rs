@@ -2,28 +2,26 @@
 
 use serde_json::json;
 
-use super::intent::ADD_ITEM;
+use super::intent::add_item_verb;
 use super::target::covers;
 use super::{FastCall, MAX_NAMED, Plan, which_question};
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::Query;
+use crate::lang::any_has;
 use crate::text::fold;
 
 /// Words around a list's name that do not name it.
-pub(super) const LIST_FILLER: [&str; 15] = [
-    "my", "the", "list", "todo", "to", "do", "lista", "listy", "liste", "liscie", "moja", "moje",
-    "meine", "hinzu", "die",
-];
+pub(super) fn is_list_filler(word: &str) -> bool {
+    any_has(|l| l.list_filler, word)
+}
 
 /// Adding an item to a to-do list: the item is the person's own words, the list must be the one
 /// named (or the only one); with a few lists and none named, the person is asked which.
 pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
     let raw: Vec<&str> = text.split_whitespace().collect();
     let folded: Vec<String> = raw.iter().map(|w| fold(w)).collect();
-    let (_, preps, lang) = ADD_ITEM
-        .iter()
-        .find(|(verb, ..)| folded.first().is_some_and(|w| w == verb))?;
+    let (preps, lang) = add_item_verb(folded.first()?)?;
     let prep = folded.iter().rposition(|w| preps.contains(&w.as_str()))?;
     if prep < 2 {
         return None;
@@ -38,7 +36,7 @@ pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
     let list_words: Vec<&str> = folded[prep + 1..]
         .iter()
         .flat_map(|w| w.split(' '))
-        .filter(|w| !w.is_empty() && !LIST_FILLER.contains(w))
+        .filter(|w| !w.is_empty() && !is_list_filler(w))
         .collect();
     let allowed = matches!(
         registry.service_decision("todo", "add_item"),
@@ -56,8 +54,8 @@ pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
             // "Put milk on the list" with several lists: which one.
             let names: Vec<String> = lists.iter().map(|e| e.name.clone()).collect();
             return Some(Plan::Ask {
-                question: which_question(&names, *lang),
-                lang: *lang,
+                question: which_question(&names, lang),
+                lang,
             });
         }
         lists
@@ -75,6 +73,6 @@ pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
             entity_ids: vec![list.entity_id.clone()],
             data: json!({"item": item}),
         }],
-        lang: *lang,
+        lang,
     })
 }

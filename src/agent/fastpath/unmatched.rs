@@ -4,7 +4,7 @@
 //! the same "nothing found": the answer is given at once, naming the words, or saying why a
 //! device Home Assistant has is kept from HomeClaw.
 
-use super::intent::{EVERY, FILLER, Intent, intent, is_single_action, words_of};
+use super::intent::{Intent, intent, is_every, is_filler, is_single_action, words_of};
 use super::target::points_at;
 use crate::ha::registry::{Hidden, Registry};
 use crate::text::fold;
@@ -58,7 +58,7 @@ pub fn unmatched(said: &[String], registry: &Registry) -> Option<Unmatched> {
         .filter(|i| !used.contains(i))
         .filter(|&i| {
             let w = words[i].as_str();
-            !FILLER.contains(&w) && !EVERY.contains(&w) && w.parse::<f64>().is_err()
+            !is_filler(w) && !is_every(w) && w.parse::<f64>().is_err()
         })
         .collect();
     if target.is_empty()

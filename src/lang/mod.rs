@@ -1,0 +1,284 @@
+//! Each language's words, as data. A command is understood by looking its words up here, and
+//! the fast path's answers are written from the texts here; the engine holds no language's
+//! words. A language is one file ([`en`], [`pl`], [`de`]) filling a [`Lexicon`], registered in
+//! [`Lang`] and [`LEXICONS`]: the compiler checks every lexicon has every entry, and the tests
+//! below check none is empty and no two lists fight over a word.
+//!
+//! Words are folded as [`crate::text::fold`] folds them (lowercase, no diacritics, `ß` → `ss`).
+//! English is the pivot of [`Lexicon::translations`]: homes are most often named in English, so
+//! other languages say which English word of a name each of their words stands for.
+
+mod de;
+mod en;
+mod pl;
+
+/// A language HomeClaw understands and answers in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    En,
+    Pl,
+    De,
+}
+
+/// Every lexicon, in the order the fast path tries their phrases.
+pub const LEXICONS: [&Lexicon; 3] = [&en::LEXICON, &pl::LEXICON, &de::LEXICON];
+
+impl Lang {
+    /// The language of a tag such as `pl` or `de-DE`; English for anything else.
+    pub fn from_tag(tag: &str) -> Self {
+        Self::known(tag).unwrap_or(Self::En)
+    }
+
+    /// The language a tag names, when HomeClaw has words for it.
+    pub fn known(tag: &str) -> Option<Self> {
+        let prefix = tag.get(..2)?.to_ascii_lowercase();
+        LEXICONS.iter().find(|l| l.tag == prefix).map(|l| l.lang)
+    }
+
+    /// This language's words.
+    pub fn lexicon(self) -> &'static Lexicon {
+        match self {
+            Self::En => &en::LEXICON,
+            Self::Pl => &pl::LEXICON,
+            Self::De => &de::LEXICON,
+        }
+    }
+
+    /// This language's word of the three.
+    pub fn pick<T>(self, en: T, pl: T, de: T) -> T {
+        match self {
+            Self::En => en,
+            Self::Pl => pl,
+            Self::De => de,
+        }
+    }
+}
+
+/// What a command asks to be done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intent {
+    On,
+    Off,
+    Open,
+    Close,
+    Lock,
+    Unlock,
+    Start,
+    Dock,
+    Pause,
+    Resume,
+    Next,
+    Mute,
+    Toggle,
+    Stop,
+    Percent(u8),
+    /// A target temperature, in the home's own unit.
+    Degrees(u8),
+    /// A climate device's HVAC mode.
+    Mode(HvacMode),
+    /// A light's colour, by the CSS name Home Assistant's `color_name` takes.
+    Color(&'static str),
+}
+
+/// The HVAC modes a person names ("heat mode", "tryb chłodzenia", "auf Heizen").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HvacMode {
+    Heat,
+    Cool,
+    Auto,
+    Dry,
+}
+
+impl HvacMode {
+    /// Home Assistant's name for the mode.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Heat => "heat",
+            Self::Cool => "cool",
+            Self::Auto => "auto",
+            Self::Dry => "dry",
+        }
+    }
+}
+
+/// Words, each folded.
+pub type Words = &'static [&'static str];
+/// Phrases of contiguous folded words.
+pub type Phrases = &'static [&'static [&'static str]];
+/// A separable verb's forms and its particles with what each makes it mean.
+pub type Separable = (Words, &'static [(&'static str, Intent)]);
+/// A key (a domain, a state, an English word, a CSS colour …) and the words that say it.
+pub type Named = &'static [(&'static str, Words)];
+
+/// One language: every word the fast path understands and every text it answers with.
+pub struct Lexicon {
+    pub lang: Lang,
+    /// The language tag's first two letters.
+    pub tag: &'static str,
+
+    // --- Requests ---
+    /// Contiguous words that name an intent, tried in order (a longer phrase before the
+    /// shorter one inside it).
+    pub intents: &'static [(&'static [&'static str], Intent)],
+    /// Verbs whose particle comes later and says what they do ("schalte … aus").
+    pub separable: &'static [Separable],
+    /// A last word that alone says what to do ("kitchen light off", "Garagentor zu").
+    pub trailing: &'static [(&'static str, Intent)],
+    /// Verbs before a trailing word ("switch the lights on").
+    pub trailing_verbs: Words,
+    /// Words after the request that add nothing ("please", "now").
+    pub after: Words,
+    /// Words that carry the request's shape but name no device.
+    pub filler: Words,
+    /// A part of a command made only of these is no request ("…, please").
+    pub courtesy: Words,
+    /// Openings that make a request polite ("can you", "czy możesz").
+    pub wrappers: Phrases,
+    /// "Please", wherever it stands in a polite request.
+    pub please: Words,
+    /// Openings of a wish for a state ("I want", "chcę, żeby").
+    pub desires: Phrases,
+    /// Verbs of being that tie a wish to its state ("be", "było", "ist").
+    pub be: Words,
+    /// Words that turn a wish into a question ("I want to know if …").
+    pub asking: Words,
+    /// The request a wished-for state makes: state (as Home Assistant writes it) → verb.
+    pub wished: &'static [(&'static str, &'static str)],
+    /// Words that join two requests ("and", "then").
+    pub joiners: Words,
+    /// A word before two joined targets that adds nothing ("both").
+    pub both: Words,
+    /// Words that make a kind-only command mean every device of the kind.
+    pub every: Words,
+    /// Words for every device in a place ("everything in the kitchen").
+    pub everything: Words,
+    /// A closing or opening "with a key" locks or unlocks ("na klucz").
+    pub with_a_key: Words,
+    /// Verbs that water: only a valve answers them, when they open the command.
+    pub watering: Words,
+    /// Nouns for the water supply, and the words after them that make it an appliance.
+    pub water: Words,
+    pub water_appliances: Words,
+    /// Words for cleaning: only a vacuum cleans.
+    pub cleaning: Words,
+    /// Words that name what a level is of ("volume", "brightness").
+    pub level_of: Words,
+    /// The words that say a media player's volume.
+    pub volume: Words,
+    /// Levels said in words ("half", "zero").
+    pub levels: &'static [(&'static str, u8)],
+    pub percent_units: Words,
+    pub degree_units: Words,
+    /// Verbs that only say which way a temperature goes ("heat", "podgrzej").
+    pub temperature_verbs: Words,
+    /// CSS colour → its words.
+    pub colours: Named,
+    /// "add X to L": the verb and the prepositions before the list's name.
+    pub add_item: &'static [(&'static str, Words)],
+    /// Words around a list's name that do not name it ("my", "the list").
+    pub list_filler: Words,
+
+    // --- Devices and places ---
+    /// Home Assistant domain → the words for its kind of device.
+    pub kinds: Named,
+    /// Words that name one sort of device within a domain, with the device class that says it.
+    pub specific_kinds: &'static [(&'static str, &'static str)],
+    /// Kind words for one device of the kind ("the light"): with several, which one.
+    pub singular: Words,
+    /// Kind words alike in both numbers, singular only after one of [`Lexicon::singular_articles`].
+    pub same_in_plural: Words,
+    pub singular_articles: Words,
+    /// English word of a name → this language's words for it.
+    pub translations: Named,
+    /// Words for rooms and places (in English: the pivot the translations name).
+    pub places: Words,
+    /// Words before a place ("in", "w", "im"), and articles between.
+    pub place_prepositions: Words,
+    pub articles: Words,
+    /// Words that say "a floor" ("floor", "Stock").
+    pub floor_words: Words,
+    /// Device class → the words for what a sensor of it measures.
+    pub measures: Named,
+
+    // --- Questions ---
+    /// Words that open a question about the home (no action).
+    pub question_openers: Words,
+    /// More words that open a question (who, where, when …).
+    pub more_question_openers: Words,
+    /// Openers of a yes/no question ("is", "czy", "ist").
+    pub yes_no_openers: Words,
+    /// Verbs that say a state and may open a yes/no question ("läuft").
+    pub state_verbs: Words,
+    /// State (as Home Assistant writes it) → the words that ask about it.
+    pub states: Named,
+    /// Question words and verbs around them, which name nothing in the home.
+    pub question_filler: Words,
+    /// Courtesy before a question ("tell me").
+    pub question_courtesy: Phrases,
+    /// "How many" (anywhere), "which" (first), "any" (anywhere).
+    pub how_many: Phrases,
+    pub which: Words,
+    pub any: Words,
+    /// "Low", of a battery.
+    pub low: Words,
+
+    // --- Answers ---
+    pub yes: &'static str,
+    pub no: &'static str,
+    /// State (as Home Assistant writes it) → how this language says it in an answer.
+    pub state_words: &'static [(&'static str, &'static str)],
+    /// "Kitchen Lights is off": a name and its value (state, with its unit).
+    pub state_line: fn(&str, &str) -> String,
+    /// "2 of 6 are on: …": how many, of how many, the state, and the names (may be empty).
+    pub counted: fn(usize, usize, &str, &str) -> String,
+    /// "Which one do you mean: …?" with the names listed.
+    pub which_one: fn(&str) -> String,
+    /// A thermostat's "set to" and "currently".
+    pub set_to: &'static str,
+    pub currently: &'static str,
+}
+
+/// Whether any language's list holds the word.
+pub fn any_has(list: fn(&Lexicon) -> Words, word: &str) -> bool {
+    LEXICONS.iter().any(|l| list(l).contains(&word))
+}
+
+/// The first language whose list holds the word.
+pub fn lang_having(list: fn(&Lexicon) -> Words, word: &str) -> Option<Lang> {
+    LEXICONS
+        .iter()
+        .find(|l| list(l).contains(&word))
+        .map(|l| l.lang)
+}
+
+/// The key a word says in any language's named list ("aus" → "off" in `states`).
+pub fn named_by(list: fn(&Lexicon) -> Named, word: &str) -> Option<&'static str> {
+    LEXICONS
+        .iter()
+        .flat_map(|l| list(l).iter())
+        .find(|(_, words)| words.contains(&word))
+        .map(|(key, _)| *key)
+}
+
+/// Every key a word says in any language's named list ("garagentor" → "garage", "door").
+pub fn all_named_by(list: fn(&Lexicon) -> Named, word: &str) -> Vec<&'static str> {
+    LEXICONS
+        .iter()
+        .flat_map(|l| list(l).iter())
+        .filter(|(_, words)| words.contains(&word))
+        .map(|(key, _)| *key)
+        .collect()
+}
+
+/// Whether any language's phrase list holds a phrase that the words start with; its length.
+pub fn leading_phrase(list: fn(&Lexicon) -> Phrases, words: &[String]) -> Option<(usize, Lang)> {
+    LEXICONS.iter().find_map(|l| {
+        list(l)
+            .iter()
+            .find(|p| p.len() <= words.len() && p.iter().zip(words).all(|(a, b)| a == b))
+            .map(|p| (p.len(), l.lang))
+    })
+}
+
+#[cfg(test)]
+mod tests;
