@@ -16,45 +16,6 @@ use super::fastpath::Lang;
 use crate::secret::Secret;
 use crate::text::fold;
 
-/// The words an answer starts with, folded: whether each approves (else it declines), and
-/// its language.
-const ANSWERS: [(&str, bool, Lang); 34] = [
-    ("yes", true, Lang::En),
-    ("yeah", true, Lang::En),
-    ("yep", true, Lang::En),
-    ("sure", true, Lang::En),
-    ("ok", true, Lang::En),
-    ("okay", true, Lang::En),
-    ("confirm", true, Lang::En),
-    ("confirmed", true, Lang::En),
-    ("approve", true, Lang::En),
-    ("approved", true, Lang::En),
-    ("tak", true, Lang::Pl),
-    ("potwierdzam", true, Lang::Pl),
-    ("zatwierdzam", true, Lang::Pl),
-    ("zgoda", true, Lang::Pl),
-    ("ja", true, Lang::De),
-    ("jawohl", true, Lang::De),
-    ("klar", true, Lang::De),
-    ("bestatige", true, Lang::De),
-    ("bestatigt", true, Lang::De),
-    ("genehmigt", true, Lang::De),
-    ("genehmige", true, Lang::De),
-    ("freigeben", true, Lang::De),
-    ("no", false, Lang::En),
-    ("nope", false, Lang::En),
-    ("cancel", false, Lang::En),
-    ("deny", false, Lang::En),
-    ("dont", false, Lang::En),
-    ("nie", false, Lang::Pl),
-    ("anuluj", false, Lang::Pl),
-    ("odrzuc", false, Lang::Pl),
-    ("nein", false, Lang::De),
-    ("abbrechen", false, Lang::De),
-    ("ablehnen", false, Lang::De),
-    ("stopp", false, Lang::De),
-];
-
 /// Words before the answer that change nothing.
 const LEAD: [&str; 6] = ["oh", "well", "please", "prosze", "bitte", "hey"];
 
@@ -142,10 +103,15 @@ pub fn answer_lang(text: &str) -> Lang {
 
 /// Whether `word` approves and in which language, if it is a yes or a no.
 fn answer_word(word: &str) -> Option<(bool, Lang)> {
-    ANSWERS
-        .iter()
-        .find(|(w, _, _)| *w == word)
-        .map(|(_, yes, lang)| (*yes, *lang))
+    crate::lang::LEXICONS.iter().find_map(|l| {
+        if l.approve.contains(&word) {
+            Some((true, l.lang))
+        } else if l.decline.contains(&word) {
+            Some((false, l.lang))
+        } else {
+            None
+        }
+    })
 }
 
 fn answer_words(folded: &str) -> Vec<&str> {

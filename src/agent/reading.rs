@@ -66,22 +66,7 @@ pub fn compose(
 }
 
 fn unknown(entity: &str, lang: Lang) -> String {
-    match lang {
-        Lang::En => format!("I could not read {entity}."),
-        Lang::Pl => format!("Nie udało się odczytać {entity}."),
-        Lang::De => format!("Ich konnte {entity} nicht lesen."),
-    }
-}
-
-/// Polish plural forms: 1 / 2–4 (not 12–14) / the rest.
-fn pl_plural<'a>(n: usize, one: &'a str, few: &'a str, many: &'a str) -> &'a str {
-    if n == 1 {
-        one
-    } else if (2..=4).contains(&(n % 10)) && !(12..=14).contains(&(n % 100)) {
-        few
-    } else {
-        many
-    }
+    (lang.lexicon().says.could_not_read)(entity)
 }
 
 fn items(name: &str, response: Option<&Value>, lang: Lang) -> String {
@@ -95,19 +80,7 @@ fn items(name: &str, response: Option<&Value>, lang: Lang) -> String {
         .collect();
     let n = summaries.len();
     let joined = summaries.join("; ");
-    match (lang, n) {
-        (Lang::En, 0) => format!("{name} is empty."),
-        (Lang::En, 1) => format!("{name} has 1 item: {joined}."),
-        (Lang::En, _) => format!("{name} has {n} items: {joined}."),
-        (Lang::Pl, 0) => format!("Lista {name} jest pusta."),
-        (Lang::Pl, _) => format!(
-            "{name}: {n} {}: {joined}.",
-            pl_plural(n, "pozycja", "pozycje", "pozycji")
-        ),
-        (Lang::De, 0) => format!("{name} ist leer."),
-        (Lang::De, 1) => format!("{name} hat 1 Eintrag: {joined}."),
-        (Lang::De, _) => format!("{name} hat {n} Einträge: {joined}."),
-    }
+    (lang.lexicon().says.items)(name, n, &joined)
 }
 
 /// A moment as Home Assistant writes it: a date, or a date and time with its offset.
@@ -186,94 +159,16 @@ fn month_day(days: i64) -> (usize, i64) {
     (m as usize, d)
 }
 
-const WEEKDAYS: [[&str; 7]; 3] = [
-    [
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-    ],
-    [
-        "poniedziałek",
-        "wtorek",
-        "środa",
-        "czwartek",
-        "piątek",
-        "sobota",
-        "niedziela",
-    ],
-    [
-        "Montag",
-        "Dienstag",
-        "Mittwoch",
-        "Donnerstag",
-        "Freitag",
-        "Samstag",
-        "Sonntag",
-    ],
-];
-const MONTHS: [[&str; 12]; 3] = [
-    [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ],
-    [
-        "stycznia",
-        "lutego",
-        "marca",
-        "kwietnia",
-        "maja",
-        "czerwca",
-        "lipca",
-        "sierpnia",
-        "września",
-        "października",
-        "listopada",
-        "grudnia",
-    ],
-    [
-        "Januar",
-        "Februar",
-        "März",
-        "April",
-        "Mai",
-        "Juni",
-        "Juli",
-        "August",
-        "September",
-        "Oktober",
-        "November",
-        "Dezember",
-    ],
-];
-
-fn lang_index(lang: Lang) -> usize {
-    match lang {
-        Lang::En => 0,
-        Lang::Pl => 1,
-        Lang::De => 2,
-    }
-}
-
 /// "today", "tomorrow", or "Saturday 5 Apr" in the person's language.
 fn day_label(day: i64, today: i64, lang: Lang) -> String {
-    match (day - today, lang) {
-        (0, Lang::En) => "today".into(),
-        (0, Lang::Pl) => "dziś".into(),
-        (0, Lang::De) => "heute".into(),
-        (1, Lang::En) => "tomorrow".into(),
-        (1, Lang::Pl) => "jutro".into(),
-        (1, Lang::De) => "morgen".into(),
+    let says = lang.lexicon().says;
+    match day - today {
+        0 => says.today.into(),
+        1 => says.tomorrow.into(),
         _ => {
-            let i = lang_index(lang);
-            let weekday = WEEKDAYS[i][(day + 3).rem_euclid(7) as usize];
+            let weekday = says.weekdays[(day + 3).rem_euclid(7) as usize];
             let (month, d) = month_day(day);
-            match lang {
-                Lang::De => format!("{weekday}, {d}. {}", MONTHS[i][month - 1]),
-                _ => format!("{weekday} {d} {}", MONTHS[i][month - 1]),
-            }
+            (says.date)(weekday, d, says.months[month - 1])
         }
     }
 }
@@ -333,33 +228,18 @@ fn events(
             e.start.day <= d && d <= last.max(e.start.day)
         })
     });
-    let window = match (day, lang) {
-        (Some(Day::Today), Lang::En) => "for the rest of today",
-        (Some(Day::Today), Lang::Pl) => "do końca dnia",
-        (Some(Day::Today), Lang::De) => "für den Rest des Tages",
-        (Some(Day::Tomorrow), Lang::En) => "tomorrow",
-        (Some(Day::Tomorrow), Lang::Pl) => "jutro",
-        (Some(Day::Tomorrow), Lang::De) => "morgen",
-        (None, Lang::En) => "in the next 7 days",
-        (None, Lang::Pl) => "w ciągu 7 dni",
-        (None, Lang::De) => "in den nächsten 7 Tagen",
+    let says = lang.lexicon().says;
+    let window = match day {
+        Some(Day::Today) => says.rest_of_today,
+        Some(Day::Tomorrow) => says.tomorrow,
+        None => says.next_7_days,
     };
     if read.is_empty() {
-        return match lang {
-            Lang::En => format!("Nothing on {name} {window}."),
-            Lang::Pl => format!("Nic w kalendarzu {name} {window}."),
-            Lang::De => format!("Nichts im Kalender {name} {window}."),
-        };
+        return (says.nothing_on)(name, window);
     }
     let line = |e: &Event| {
         let label = day_label(e.start.day, today, lang);
-        let at = match e.location {
-            Some(place) => match lang {
-                Lang::En => format!(" at {place}"),
-                _ => format!(" ({place})"),
-            },
-            None => String::new(),
-        };
+        let at = e.location.map(says.at_place).unwrap_or_default();
         match e.start.minute {
             Some(start) => {
                 let until = e
@@ -370,12 +250,7 @@ fn events(
                 format!("{label} {}{until} {}{at}", clock(start), e.summary)
             }
             None => {
-                let whole = match lang {
-                    Lang::En => "all day",
-                    Lang::Pl => "cały dzień",
-                    Lang::De => "ganztägig",
-                };
-                format!("{label} ({whole}) {}{at}", e.summary)
+                format!("{label} ({}) {}{at}", says.all_day, e.summary)
             }
         }
     };
@@ -399,11 +274,7 @@ fn events(
                 .map(|e| line(e))
                 .collect::<Vec<_>>()
                 .join("; ");
-            return match lang {
-                Lang::En => format!("{k} on {name} {window}: {lines}."),
-                Lang::Pl => format!("{k} w kalendarzu {name} {window}: {lines}."),
-                Lang::De => format!("{k} im Kalender {name} {window}: {lines}."),
-            };
+            return (says.events_counted)(k, name, window, &lines);
         }
     }
     let lines = read.iter().map(line).collect::<Vec<_>>().join("; ");
@@ -412,56 +283,13 @@ fn events(
 
 /// Home Assistant's condition words in the person's language.
 fn condition(word: &str, lang: Lang) -> String {
-    const WORDS: [(&str, &str, &str, &str); 15] = [
-        (
-            "clear-night",
-            "clear night",
-            "bezchmurna noc",
-            "klare Nacht",
-        ),
-        ("cloudy", "cloudy", "pochmurno", "bewölkt"),
-        (
-            "exceptional",
-            "exceptional",
-            "wyjątkowa pogoda",
-            "außergewöhnlich",
-        ),
-        ("fog", "fog", "mgła", "Nebel"),
-        ("hail", "hail", "grad", "Hagel"),
-        ("lightning", "thunderstorm", "burza", "Gewitter"),
-        (
-            "lightning-rainy",
-            "thunderstorm with rain",
-            "burza z deszczem",
-            "Gewitter mit Regen",
-        ),
-        (
-            "partlycloudy",
-            "partly cloudy",
-            "częściowe zachmurzenie",
-            "teilweise bewölkt",
-        ),
-        ("pouring", "pouring rain", "ulewa", "Starkregen"),
-        ("rainy", "rainy", "deszczowo", "regnerisch"),
-        ("snowy", "snowy", "śnieg", "Schnee"),
-        ("snowy-rainy", "sleet", "śnieg z deszczem", "Schneeregen"),
-        ("sunny", "sunny", "słonecznie", "sonnig"),
-        ("windy", "windy", "wietrznie", "windig"),
-        (
-            "windy-variant",
-            "windy and cloudy",
-            "wietrznie i pochmurno",
-            "windig und bewölkt",
-        ),
-    ];
-    match WORDS.iter().find(|(ha, ..)| *ha == word) {
-        Some((_, en, pl, de)) => match lang {
-            Lang::En => (*en).to_owned(),
-            Lang::Pl => (*pl).to_owned(),
-            Lang::De => (*de).to_owned(),
-        },
-        None => word.to_owned(),
-    }
+    lang.lexicon()
+        .says
+        .conditions
+        .iter()
+        .find(|(ha, _)| *ha == word)
+        .map_or(word, |(_, said)| said)
+        .to_owned()
 }
 
 fn value(v: &Value) -> Option<String> {
@@ -485,19 +313,11 @@ fn weather_now(
         parts.push(format!("{t} {unit}").trim_end().to_owned());
     }
     if let Some(h) = attr("humidity") {
-        parts.push(match lang {
-            Lang::En => format!("humidity {h}%"),
-            Lang::Pl => format!("wilgotność {h}%"),
-            Lang::De => format!("Luftfeuchtigkeit {h}%"),
-        });
+        parts.push((lang.lexicon().says.humidity)(&h));
     }
     if let Some(w) = attr("wind_speed") {
         let unit = attr("wind_speed_unit").unwrap_or_default();
-        let wind = match lang {
-            Lang::En => "wind",
-            Lang::Pl => "wiatr",
-            Lang::De => "Wind",
-        };
+        let wind = lang.lexicon().says.wind;
         parts.push(format!("{wind} {w} {unit}").trim_end().to_owned());
     }
     format!("{name}: {}.", parts.join(", "))
@@ -515,11 +335,7 @@ fn forecast_tomorrow(name: &str, response: Option<&Value>, lang: Lang, now: i64)
     let offset = dated.iter().find_map(|(w, _)| w.offset_secs).unwrap_or(0);
     let tomorrow = (now + offset).div_euclid(86_400) + 1;
     let Some((_, entry)) = dated.iter().find(|(w, _)| w.day == tomorrow) else {
-        return match lang {
-            Lang::En => format!("{name} has no forecast for tomorrow."),
-            Lang::Pl => format!("{name} nie ma prognozy na jutro."),
-            Lang::De => format!("{name} hat keine Vorhersage für morgen."),
-        };
+        return (lang.lexicon().says.no_forecast)(name);
     };
     let attr = |k: &str| value(&entry[k]);
     let mut parts = Vec::new();
@@ -532,17 +348,9 @@ fn forecast_tomorrow(name: &str, response: Option<&Value>, lang: Lang, now: i64)
         _ => {}
     }
     if let Some(p) = attr("precipitation_probability") {
-        parts.push(match lang {
-            Lang::En => format!("chance of rain {p}%"),
-            Lang::Pl => format!("szansa opadów {p}%"),
-            Lang::De => format!("Regenwahrscheinlichkeit {p}%"),
-        });
+        parts.push((lang.lexicon().says.chance_of_rain)(&p));
     }
-    let when = match lang {
-        Lang::En => "tomorrow",
-        Lang::Pl => "jutro",
-        Lang::De => "morgen",
-    };
+    let when = lang.lexicon().says.tomorrow;
     format!("{name}, {when}: {}.", parts.join(", "))
 }
 
@@ -654,8 +462,12 @@ mod tests {
             items("Zakupy", Some(&json!({"items": []})), Lang::Pl),
             "Lista Zakupy jest pusta."
         );
-        assert_eq!(pl_plural(5, "a", "b", "c"), "c");
-        assert_eq!(pl_plural(22, "a", "b", "c"), "b");
+        // Polish counts take their plural form: 2–4 (not 12–14) and 22 alike, 5 another.
+        let five =
+            json!({"items": (0..5).map(|i| json!({"summary": i.to_string()})).collect::<Vec<_>>()});
+        let twenty_two = json!({"items": (0..22).map(|i| json!({"summary": i.to_string()})).collect::<Vec<_>>()});
+        assert!(items("Zakupy", Some(&five), Lang::Pl).starts_with("Zakupy: 5 pozycji:"));
+        assert!(items("Zakupy", Some(&twenty_two), Lang::Pl).starts_with("Zakupy: 22 pozycje:"));
         assert_eq!(items("Tasks", None, Lang::En), "I could not read Tasks.");
     }
 

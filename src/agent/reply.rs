@@ -39,11 +39,7 @@ pub fn fallback_summary(actions: &[ActionReport]) -> String {
 /// unread, may not be true). A device HomeClaw may not see is named with what to change: that
 /// is the one thing the person can fix, and the model cannot be relied on to say it.
 pub fn nothing_done(model_text: &str, lang: Lang, hidden: Option<&(Hidden, String)>) -> String {
-    let lead = match lang {
-        Lang::En => "I did not change anything.",
-        Lang::Pl => "Niczego nie zmieniłem.",
-        Lang::De => "Ich habe nichts geändert.",
-    };
+    let lead = lang.lexicon().says.nothing_changed;
     if let Some((reason, name)) = hidden {
         return format!("{lead} {}", hidden_words(*reason, name, lang));
     }
@@ -56,55 +52,20 @@ pub fn nothing_done(model_text: &str, lang: Lang, hidden: Option<&(Hidden, Strin
     }
 }
 
-/// Small words only one of our languages has, folded as `text::fold` folds them.
-const OWN_WORDS: [(Lang, &[&str]); 3] = [
-    (
-        Lang::En,
-        &[
-            "the", "could", "not", "did", "was", "have", "has", "found", "find", "there", "named",
-            "any", "with", "you", "this", "that", "is", "are", "no", "it",
-        ],
-    ),
-    (
-        Lang::Pl,
-        &[
-            "nie",
-            "sie",
-            "jest",
-            "ze",
-            "nic",
-            "niczego",
-            "moglem",
-            "moge",
-            "znalazlem",
-            "czy",
-            "jak",
-            "ale",
-            "tego",
-            "tej",
-            "ten",
-            "zadnego",
-            "zadnej",
-        ],
-    ),
-    (
-        Lang::De,
-        &[
-            "ich", "nicht", "habe", "der", "die", "das", "und", "ist", "kein", "keine", "konnte",
-            "gefunden", "nichts", "ein", "eine", "den", "mit", "es",
-        ],
-    ),
-];
-
 /// The language a model's sentence is plainly written in, by its small words; `None` when
 /// it is too short or mixed to tell. A small model often explains itself in English whatever
 /// the person spoke, and half a reply in another language is no answer.
 fn written_in(text: &str) -> Option<Lang> {
     let folded = crate::text::fold(text);
     let words: Vec<&str> = folded.split_whitespace().collect();
-    let mut counts: Vec<(usize, Lang)> = OWN_WORDS
+    let mut counts: Vec<(usize, Lang)> = crate::lang::LEXICONS
         .iter()
-        .map(|(lang, own)| (words.iter().filter(|w| own.contains(w)).count(), *lang))
+        .map(|l| {
+            (
+                words.iter().filter(|w| l.own_words.contains(w)).count(),
+                l.lang,
+            )
+        })
         .collect();
     counts.sort_by_key(|count| std::cmp::Reverse(count.0));
     let ((best, lang), (second, _)) = (counts[0], counts[1]);
@@ -119,46 +80,15 @@ pub fn nothing_found(unmatched: &Unmatched, lang: Lang) -> String {
         Unmatched::Hidden { reason, name } => {
             nothing_done("", lang, Some(&(*reason, name.clone())))
         }
-        Unmatched::Nothing { words } => match lang {
-            Lang::En => format!(
-                "I found nothing in Home Assistant that \"{words}\" could mean, so I did not \
-                 change anything."
-            ),
-            Lang::Pl => format!(
-                "Nie znalazłem w Home Assistant niczego, co pasuje do „{words}”, więc niczego \
-                 nie zmieniłem."
-            ),
-            Lang::De => format!(
-                "Ich habe in Home Assistant nichts gefunden, was „{words}“ sein könnte, und \
-                 nichts geändert."
-            ),
-        },
+        Unmatched::Nothing { words } => (lang.lexicon().says.nothing_matches)(words),
     }
 }
 
 fn hidden_words(reason: Hidden, name: &str, lang: Lang) -> String {
-    match (reason, lang) {
-        (Hidden::NotExposed, Lang::En) => format!(
-            "{name} is not exposed to Assist in Home Assistant \
-             (Settings > Voice assistants > Expose)."
-        ),
-        (Hidden::NotExposed, Lang::Pl) => format!(
-            "{name} nie jest udostępnione dla Assist w Home Assistant \
-             (Ustawienia > Asystenci głosowi > Udostępnij)."
-        ),
-        (Hidden::NotExposed, Lang::De) => format!(
-            "{name} ist in Home Assistant nicht für Assist freigegeben \
-             (Einstellungen > Sprachassistenten > Freigeben)."
-        ),
-        (Hidden::Filtered, Lang::En) => {
-            format!("{name} is excluded by HomeClaw's exposure settings.")
-        }
-        (Hidden::Filtered, Lang::Pl) => {
-            format!("{name} jest wykluczone w ustawieniach udostępniania HomeClaw.")
-        }
-        (Hidden::Filtered, Lang::De) => {
-            format!("{name} ist in den Freigabe-Einstellungen von HomeClaw ausgeschlossen.")
-        }
+    let says = lang.lexicon().says;
+    match reason {
+        Hidden::NotExposed => (says.not_exposed)(name),
+        Hidden::Filtered => (says.filtered_out)(name),
     }
 }
 
@@ -174,91 +104,43 @@ pub fn approval_question(
 ) -> String {
     let what = names.join(", ");
     let id = &pending.id;
-    let (en, pl, de) = match (pending.call.domain.as_str(), pending.call.service.as_str()) {
-        ("lock", "unlock") => ("Unlocking", "Odblokowanie", "Entsperren von"),
-        ("lock", "open") | ("cover", "open_cover") | ("valve", "open_valve") => {
-            ("Opening", "Otwarcie", "Öffnen von")
-        }
-        ("alarm_control_panel", "alarm_disarm") => ("Disarming", "Rozbrojenie", "Entschärfen von"),
-        _ => ("Running", "Wykonanie", "Ausführen von"),
+    let verb = match (pending.call.domain.as_str(), pending.call.service.as_str()) {
+        ("lock", "unlock") => "unlock",
+        ("lock", "open") | ("cover", "open_cover") | ("valve", "open_valve") => "open",
+        ("alarm_control_panel", "alarm_disarm") => "disarm",
+        _ => "run",
     };
+    let says = lang.lexicon().says;
+    let verb = said(says.approval_verbs, verb).unwrap_or(verb);
     let call = format!("{}.{}", pending.call.domain, pending.call.service);
-    let lead = match lang {
-        Lang::En => {
-            format!("{en} {what} needs your approval ({call} is a high-risk action).")
-        }
-        Lang::Pl => {
-            format!("{pl}: {what} wymaga Twojej zgody ({call} to działanie wysokiego ryzyka).")
-        }
-        Lang::De => {
-            format!("{de} {what} braucht deine Freigabe ({call} ist eine Aktion mit hohem Risiko).")
-        }
-    };
-    let how = match (lang, by_voice) {
-        (Lang::En, true) => format!("Say yes to approve it, or use approval id {id}."),
-        (Lang::En, false) => format!("Approve it with approval id {id}."),
-        (Lang::Pl, true) => {
-            format!("Powiedz „tak”, aby zatwierdzić, albo użyj identyfikatora {id}.")
-        }
-        (Lang::Pl, false) => format!("Zatwierdź identyfikatorem {id}."),
-        (Lang::De, true) => format!("Sag ja, um sie freizugeben, oder nutze die Freigabe-ID {id}."),
-        (Lang::De, false) => format!("Gib sie mit der Freigabe-ID {id} frei."),
+    let lead = (says.needs_approval)(verb, &what, &call);
+    let how = if by_voice {
+        (says.approve_by_voice)(id)
+    } else {
+        (says.approve_by_id)(id)
     };
     format!("{lead} {how}")
+}
+
+/// The words a language's table gives a key, if it has one.
+fn said(table: &'static [(&'static str, &'static str)], key: &str) -> Option<&'static str> {
+    table
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, words)| *words)
 }
 
 /// What the person is told when they answer a held action in conversation and it does not
 /// run (yet): declined, a PIN missing or wrong, or a session where approving needs a PIN.
 pub fn answered(pending: &PendingAction, answer: Answered, lang: Lang) -> String {
     let what = describe_call(pending);
-    let id = &pending.id;
-    match (answer, lang) {
-        (Answered::Declined, Lang::En) => format!("OK, I did not run {what}. Nothing was changed."),
-        (Answered::Declined, Lang::Pl) => {
-            format!("Dobrze, nie wykonałem {what}. Niczego nie zmieniłem.")
-        }
-        (Answered::Declined, Lang::De) => {
-            format!("In Ordnung, {what} wurde nicht ausgeführt. Nichts wurde geändert.")
-        }
-        (Answered::PinMissing, Lang::En) => {
-            format!("Say the PIN with your yes to approve {what}.")
-        }
-        (Answered::PinMissing, Lang::Pl) => {
-            format!("Powiedz PIN razem z „tak”, aby zatwierdzić {what}.")
-        }
-        (Answered::PinMissing, Lang::De) => {
-            format!("Sag die PIN mit deinem Ja, um {what} freizugeben.")
-        }
-        (Answered::WrongPin { left: 0 }, Lang::En) => {
-            format!("Wrong PIN too many times: {what} is cancelled. Nothing was changed.")
-        }
-        (Answered::WrongPin { left: 0 }, Lang::Pl) => {
-            format!("Zbyt wiele błędnych PIN-ów: {what} anulowano. Niczego nie zmieniłem.")
-        }
-        (Answered::WrongPin { left: 0 }, Lang::De) => {
-            format!("Zu oft eine falsche PIN: {what} ist abgebrochen. Nichts wurde geändert.")
-        }
-        (Answered::WrongPin { left }, Lang::En) => format!(
-            "That PIN is not right; {what} still waits ({left} attempts left). Nothing was changed."
-        ),
-        (Answered::WrongPin { left }, Lang::Pl) => format!(
-            "Błędny PIN; {what} nadal czeka (pozostało prób: {left}). Niczego nie zmieniłem."
-        ),
-        (Answered::WrongPin { left }, Lang::De) => format!(
-            "Die PIN stimmt nicht; {what} wartet weiter (noch {left} Versuche). Nichts wurde geändert."
-        ),
-        (Answered::PinRequiredHere, Lang::En) => format!(
-            "Approving by voice here needs a PIN (agent.approval.pin), because every satellite \
-             shares this conversation. {what} still waits: approve it with approval id {id}."
-        ),
-        (Answered::PinRequiredHere, Lang::Pl) => format!(
-            "Zatwierdzanie głosem wymaga tu PIN-u (agent.approval.pin), bo wszystkie satelity \
-             dzielą tę rozmowę. {what} nadal czeka: zatwierdź je identyfikatorem {id}."
-        ),
-        (Answered::PinRequiredHere, Lang::De) => format!(
-            "Eine Freigabe per Sprache braucht hier eine PIN (agent.approval.pin), weil alle \
-             Satelliten dieses Gespräch teilen. {what} wartet weiter: gib es mit der ID {id} frei."
-        ),
+    let says = lang.lexicon().says;
+    match answer {
+        Answered::Declined => (says.declined)(&what),
+        Answered::PinMissing => (says.pin_missing)(&what),
+        Answered::WrongPin { left: 0 } => (says.pin_cancelled)(&what),
+        Answered::WrongPin { left } => (says.pin_wrong)(&what, left),
+        Answered::PinRequiredHere => (says.pin_required_here)(&what, &pending.id),
     }
 }
 
@@ -301,33 +183,18 @@ pub fn describe_call(pending: &PendingAction) -> String {
     )
 }
 
-/// What a service did, as the person would say it: (English, Polish, German).
-fn done_words(service: &str) -> (&'static str, &'static str, &'static str) {
-    match service {
-        "turn_on" => ("Turned on", "Włączono", "Eingeschaltet"),
-        "turn_off" => ("Turned off", "Wyłączono", "Ausgeschaltet"),
-        "toggle" => ("Toggled", "Przełączono", "Umgeschaltet"),
-        "open_cover" | "open_valve" => ("Opened", "Otwarto", "Geöffnet"),
-        "close_cover" | "close_valve" => ("Closed", "Zamknięto", "Geschlossen"),
-        "lock" => ("Locked", "Zablokowano", "Verriegelt"),
-        "unlock" => ("Unlocked", "Odblokowano", "Entriegelt"),
-        "start" => ("Started", "Uruchomiono", "Gestartet"),
-        "return_to_base" => (
-            "Sent back to its dock",
-            "Odesłano do stacji",
-            "Zur Station geschickt",
-        ),
-        "pause" | "media_pause" => ("Paused", "Wstrzymano", "Pausiert"),
-        "media_play" => ("Resumed", "Wznowiono", "Fortgesetzt"),
-        "media_stop" => ("Stopped", "Zatrzymano", "Gestoppt"),
-        "media_next_track" => (
-            "Skipped to the next track on",
-            "Następny utwór na",
-            "Nächster Titel auf",
-        ),
-        "volume_mute" => ("Muted", "Wyciszono", "Stummgeschaltet"),
-        _ => ("Done", "Zrobione", "Erledigt"),
-    }
+/// What a service did, as the person would say it.
+fn did_words(service: &str, lang: Lang) -> &'static str {
+    let key = match service {
+        "open_cover" | "open_valve" => "open",
+        "close_cover" | "close_valve" => "close",
+        "media_pause" => "pause",
+        other => other,
+    };
+    let table = lang.lexicon().says.did_words;
+    said(table, key)
+        .or_else(|| said(table, "done"))
+        .unwrap_or_default()
 }
 
 /// The value a call sets, as the person would say it ("50%", "21°", "heat mode"), if it sets
@@ -349,33 +216,12 @@ fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
     if let Some(t) = data.get("temperature").and_then(serde_json::Value::as_f64) {
         return Some(format!("{t}°"));
     }
+    let says = lang.lexicon().says;
     if let Some(css) = data.get("color_name").and_then(serde_json::Value::as_str) {
-        const COLOURS: [(&str, &str, &str); 8] = [
-            ("red", "czerwony", "rot"),
-            ("blue", "niebieski", "blau"),
-            ("green", "zielony", "grün"),
-            ("yellow", "żółty", "gelb"),
-            ("orange", "pomarańczowy", "orange"),
-            ("purple", "fioletowy", "lila"),
-            ("pink", "różowy", "rosa"),
-            ("white", "biały", "weiß"),
-        ];
-        let (en, pl, de) = COLOURS
-            .iter()
-            .find(|(en, ..)| *en == css)
-            .copied()
-            .unwrap_or((css, css, css));
-        return Some(lang.pick(en, pl, de).to_owned());
+        return Some(said(says.colour_names, css).unwrap_or(css).to_owned());
     }
     let mode = data.get("hvac_mode").and_then(serde_json::Value::as_str)?;
-    let (en, pl, de) = match mode {
-        "heat" => ("heating", "grzanie", "Heizen"),
-        "cool" => ("cooling", "chłodzenie", "Kühlen"),
-        "dry" => ("drying", "osuszanie", "Entfeuchten"),
-        "auto" => ("auto", "tryb automatyczny", "Automatik"),
-        other => (other, other, other),
-    };
-    Some(lang.pick(en, pl, de).to_owned())
+    Some(said(says.mode_names, mode).unwrap_or(mode).to_owned())
 }
 
 /// The reply for the actions a run made, each said from what Home Assistant showed afterwards.
@@ -404,6 +250,7 @@ pub fn from_verification(
     name: impl Fn(&str) -> Option<String>,
     lang: Lang,
 ) -> String {
+    let says = lang.lexicon().says;
     let mut out = Vec::new();
     for (call, action) in calls.iter().zip(actions) {
         let names: Vec<String> = action
@@ -419,13 +266,7 @@ pub fn from_verification(
                 .all(|s| s == super::execute::DRY_RUN_STATE);
         if dry {
             let call = format!("{}.{}", action.domain, action.service);
-            out.push(match lang {
-                Lang::En => format!("Dry run: I would call {call} on {list}; nothing was changed."),
-                Lang::Pl => format!("Próba: wywołałbym {call} dla {list}; niczego nie zmieniono."),
-                Lang::De => format!(
-                    "Probelauf: ich würde {call} für {list} aufrufen; nichts wurde geändert."
-                ),
-            });
+            out.push((says.dry_run)(&call, &list));
             continue;
         }
         if !action.verified {
@@ -435,38 +276,16 @@ pub fn from_verification(
                 .map(|(id, state)| format!("{}: {state}", name(id).unwrap_or_else(|| id.clone())))
                 .collect();
             let seen = seen.join(", ");
-            out.push(match lang {
-                Lang::En => format!(
-                    "Home Assistant accepted the request for {list}, but I could not confirm \
-                     it took effect ({seen})."
-                ),
-                Lang::Pl => format!(
-                    "Home Assistant przyjął polecenie dla {list}, ale nie mogę potwierdzić, \
-                     że zadziałało ({seen})."
-                ),
-                Lang::De => format!(
-                    "Home Assistant hat den Befehl für {list} angenommen, aber ich kann nicht \
-                     bestätigen, dass er gewirkt hat ({seen})."
-                ),
-            });
+            out.push((says.not_confirmed)(&list, &seen));
             continue;
         }
-        let (en, pl, de) = done_words(&call.service);
         if let Some(item) = call.data.get("item").and_then(serde_json::Value::as_str) {
-            out.push(match lang {
-                Lang::En => format!("Added \"{item}\" to {list}."),
-                Lang::Pl => format!("Dodano „{item}” do {list}."),
-                Lang::De => format!("„{item}“ zu {list} hinzugefügt."),
-            });
+            out.push((says.added)(item, &list));
             continue;
         }
-        out.push(match (setting_of(call, lang), lang) {
-            (Some(n), Lang::En) => format!("Set {list} to {n}."),
-            (Some(n), Lang::Pl) => format!("Ustawiono {list} na {n}."),
-            (Some(n), Lang::De) => format!("{list} auf {n} eingestellt."),
-            (None, Lang::En) => format!("{en} {list}."),
-            (None, Lang::Pl) => format!("{pl}: {list}."),
-            (None, Lang::De) => format!("{de}: {list}."),
+        out.push(match setting_of(call, lang) {
+            Some(value) => (says.set_value)(&list, &value),
+            None => (says.did)(did_words(&call.service, lang), &list),
         });
     }
     out.join(" ")

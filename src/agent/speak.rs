@@ -433,31 +433,16 @@ fn stated_units(text: &str, registry: &Registry) -> Vec<String> {
 /// The question back, about the candidates the model named.
 fn which_one(named: &[&Entity], lang: Lang) -> String {
     let names: Vec<&str> = named.iter().map(|e| e.name.as_str()).collect();
-    match (names.as_slice(), lang) {
-        ([], Lang::En) => "Which device do you mean?".into(),
-        ([], Lang::Pl) => "Które urządzenie masz na myśli?".into(),
-        ([], Lang::De) => "Welches Gerät meinst du?".into(),
-        ([one], Lang::En) => format!("Do you mean {one}?"),
-        ([one], Lang::Pl) => format!("Czy chodzi o {one}?"),
-        ([one], Lang::De) => format!("Meinst du {one}?"),
-        ([first @ .., last], Lang::En) => {
-            format!("Which one do you mean: {} or {last}?", first.join(", "))
-        }
-        ([first @ .., last], Lang::Pl) => {
-            format!("Które masz na myśli: {} czy {last}?", first.join(", "))
-        }
-        ([first @ .., last], Lang::De) => {
-            format!("Welches meinst du: {} oder {last}?", first.join(", "))
-        }
+    let says = lang.lexicon().says;
+    match names.as_slice() {
+        [] => says.which_device.into(),
+        [one] => (says.do_you_mean)(one),
+        [first @ .., last] => (says.which_of)(&first.join(", "), last),
     }
 }
 
 fn could_not_answer(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => "I could not find what you asked about, so I cannot answer that.",
-        Lang::Pl => "Nie znalazłem tego, o co pytasz, więc nie mogę odpowiedzieć.",
-        Lang::De => "Ich habe nicht gefunden, wonach du fragst, und kann es nicht beantworten.",
-    }
+    lang.lexicon().says.could_not_answer
 }
 
 #[cfg(test)]

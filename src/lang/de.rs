@@ -3,7 +3,7 @@
 
 use super::HvacMode::{Cool, Heat};
 use super::Intent::*;
-use super::{Lang, Lexicon};
+use super::{Lang, Lexicon, Says};
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::De,
@@ -246,7 +246,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("energy", &["energie"]),
     ],
     question_openers: &["ist", "sind", "welche", "wie", "gibt"],
-    more_question_openers: &["wer", "wo", "wann", "was"],
+    more_question_openers: &["wer", "wo", "wann", "was", "habe", "hab"],
     yes_no_openers: &["ist", "sind"],
     state_verbs: &["lauft", "laeuft", "spielt", "brennt"],
     states: &[
@@ -314,4 +314,175 @@ pub const LEXICON: Lexicon = Lexicon {
     which_one: |list| format!("Welches meinst du: {list}?"),
     set_to: "eingestellt auf",
     currently: "aktuell",
+    approve: &[
+        "ja",
+        "jawohl",
+        "klar",
+        "bestatige",
+        "bestatigt",
+        "genehmigt",
+        "genehmige",
+        "freigeben",
+    ],
+    decline: &["nein", "abbrechen", "ablehnen", "stopp"],
+    own_words: &[
+        "ich", "nicht", "habe", "der", "die", "das", "und", "ist", "kein", "keine", "konnte",
+        "gefunden", "nichts", "ein", "eine", "den", "mit", "es",
+    ],
+    says: &SAYS,
+};
+
+const SAYS: Says = Says {
+    nothing_changed: "Ich habe nichts geändert.",
+    nothing_matches: |words| {
+        format!(
+            "Ich habe in Home Assistant nichts gefunden, was „{words}“ sein könnte, und nichts \
+             geändert."
+        )
+    },
+    not_exposed: |name| {
+        format!(
+            "{name} ist in Home Assistant nicht für Assist freigegeben (Einstellungen > \
+             Sprachassistenten > Freigeben)."
+        )
+    },
+    filtered_out: |name| {
+        format!("{name} ist in den Freigabe-Einstellungen von HomeClaw ausgeschlossen.")
+    },
+    did_words: &[
+        ("turn_on", "Eingeschaltet"),
+        ("turn_off", "Ausgeschaltet"),
+        ("toggle", "Umgeschaltet"),
+        ("open", "Geöffnet"),
+        ("close", "Geschlossen"),
+        ("lock", "Verriegelt"),
+        ("unlock", "Entriegelt"),
+        ("start", "Gestartet"),
+        ("return_to_base", "Zur Station geschickt"),
+        ("pause", "Pausiert"),
+        ("media_play", "Fortgesetzt"),
+        ("media_stop", "Gestoppt"),
+        ("media_next_track", "Nächster Titel auf"),
+        ("volume_mute", "Stummgeschaltet"),
+        ("done", "Erledigt"),
+    ],
+    did: |words, names| format!("{words}: {names}."),
+    set_value: |names, value| format!("{names} auf {value} eingestellt."),
+    colour_names: &[
+        ("red", "rot"),
+        ("blue", "blau"),
+        ("green", "grün"),
+        ("yellow", "gelb"),
+        ("orange", "orange"),
+        ("purple", "lila"),
+        ("pink", "rosa"),
+        ("white", "weiß"),
+    ],
+    mode_names: &[
+        ("heat", "Heizen"),
+        ("cool", "Kühlen"),
+        ("dry", "Entfeuchten"),
+        ("auto", "Automatik"),
+    ],
+    added: |item, list| format!("„{item}“ zu {list} hinzugefügt."),
+    dry_run: |call, names| {
+        format!("Probelauf: ich würde {call} für {names} aufrufen; nichts wurde geändert.")
+    },
+    not_confirmed: |names, seen| {
+        format!(
+            "Home Assistant hat den Befehl für {names} angenommen, aber ich kann nicht \
+             bestätigen, dass er gewirkt hat ({seen})."
+        )
+    },
+    approval_verbs: &[
+        ("unlock", "Entsperren von"),
+        ("open", "Öffnen von"),
+        ("disarm", "Entschärfen von"),
+        ("run", "Ausführen von"),
+    ],
+    needs_approval: |verb, what, call| {
+        format!("{verb} {what} braucht deine Freigabe ({call} ist eine Aktion mit hohem Risiko).")
+    },
+    approve_by_voice: |id| format!("Sag ja, um sie freizugeben, oder nutze die Freigabe-ID {id}."),
+    approve_by_id: |id| format!("Gib sie mit der Freigabe-ID {id} frei."),
+    declined: |what| format!("In Ordnung, {what} wurde nicht ausgeführt. Nichts wurde geändert."),
+    pin_missing: |what| format!("Sag die PIN mit deinem Ja, um {what} freizugeben."),
+    pin_cancelled: |what| {
+        format!("Zu oft eine falsche PIN: {what} ist abgebrochen. Nichts wurde geändert.")
+    },
+    pin_wrong: |what, left| {
+        format!(
+            "Die PIN stimmt nicht; {what} wartet weiter (noch {left} Versuche). Nichts wurde \
+             geändert."
+        )
+    },
+    pin_required_here: |what, id| {
+        format!(
+            "Eine Freigabe per Sprache braucht hier eine PIN (agent.approval.pin), weil alle \
+             Satelliten dieses Gespräch teilen. {what} wartet weiter: gib es mit der ID {id} frei."
+        )
+    },
+    which_device: "Welches Gerät meinst du?",
+    do_you_mean: |one| format!("Meinst du {one}?"),
+    which_of: |first, last| format!("Welches meinst du: {first} oder {last}?"),
+    could_not_answer: "Ich habe nicht gefunden, wonach du fragst, und kann es nicht beantworten.",
+    could_not_read: |name| format!("Ich konnte {name} nicht lesen."),
+    items: |name, n, items| match n {
+        0 => format!("{name} ist leer."),
+        1 => format!("{name} hat 1 Eintrag: {items}."),
+        _ => format!("{name} hat {n} Einträge: {items}."),
+    },
+    weekdays: [
+        "Montag",
+        "Dienstag",
+        "Mittwoch",
+        "Donnerstag",
+        "Freitag",
+        "Samstag",
+        "Sonntag",
+    ],
+    months: [
+        "Januar",
+        "Februar",
+        "März",
+        "April",
+        "Mai",
+        "Juni",
+        "Juli",
+        "August",
+        "September",
+        "Oktober",
+        "November",
+        "Dezember",
+    ],
+    date: |weekday, d, month| format!("{weekday}, {d}. {month}"),
+    today: "heute",
+    tomorrow: "morgen",
+    rest_of_today: "für den Rest des Tages",
+    next_7_days: "in den nächsten 7 Tagen",
+    nothing_on: |name, window| format!("Nichts im Kalender {name} {window}."),
+    at_place: |place| format!(" ({place})"),
+    all_day: "ganztägig",
+    events_counted: |k, name, window, lines| format!("{k} im Kalender {name} {window}: {lines}."),
+    conditions: &[
+        ("clear-night", "klare Nacht"),
+        ("cloudy", "bewölkt"),
+        ("exceptional", "außergewöhnlich"),
+        ("fog", "Nebel"),
+        ("hail", "Hagel"),
+        ("lightning", "Gewitter"),
+        ("lightning-rainy", "Gewitter mit Regen"),
+        ("partlycloudy", "teilweise bewölkt"),
+        ("pouring", "Starkregen"),
+        ("rainy", "regnerisch"),
+        ("snowy", "Schnee"),
+        ("snowy-rainy", "Schneeregen"),
+        ("sunny", "sonnig"),
+        ("windy", "windig"),
+        ("windy-variant", "windig und bewölkt"),
+    ],
+    humidity: |h| format!("Luftfeuchtigkeit {h}%"),
+    wind: "Wind",
+    no_forecast: |name| format!("{name} hat keine Vorhersage für morgen."),
+    chance_of_rain: |p| format!("Regenwahrscheinlichkeit {p}%"),
 };

@@ -2,7 +2,7 @@
 
 use super::HvacMode::{Auto, Cool, Dry, Heat};
 use super::Intent::*;
-use super::{Lang, Lexicon};
+use super::{Lang, Lexicon, Says};
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::En,
@@ -289,4 +289,162 @@ pub const LEXICON: Lexicon = Lexicon {
     which_one: |list| format!("Which one do you mean: {list}?"),
     set_to: "set to",
     currently: "currently",
+    approve: &[
+        "yes",
+        "yeah",
+        "yep",
+        "sure",
+        "ok",
+        "okay",
+        "confirm",
+        "confirmed",
+        "approve",
+        "approved",
+    ],
+    decline: &["no", "nope", "cancel", "deny", "dont"],
+    own_words: &[
+        "the", "could", "not", "did", "was", "have", "has", "found", "find", "there", "named",
+        "any", "with", "you", "this", "that", "is", "are", "no", "it",
+    ],
+    says: &SAYS,
+};
+
+const SAYS: Says = Says {
+    nothing_changed: "I did not change anything.",
+    nothing_matches: |words| {
+        format!(
+            "I found nothing in Home Assistant that \"{words}\" could mean, so I did not change \
+             anything."
+        )
+    },
+    not_exposed: |name| {
+        format!(
+            "{name} is not exposed to Assist in Home Assistant (Settings > Voice assistants > \
+             Expose)."
+        )
+    },
+    filtered_out: |name| format!("{name} is excluded by HomeClaw's exposure settings."),
+    did_words: &[
+        ("turn_on", "Turned on"),
+        ("turn_off", "Turned off"),
+        ("toggle", "Toggled"),
+        ("open", "Opened"),
+        ("close", "Closed"),
+        ("lock", "Locked"),
+        ("unlock", "Unlocked"),
+        ("start", "Started"),
+        ("return_to_base", "Sent back to its dock"),
+        ("pause", "Paused"),
+        ("media_play", "Resumed"),
+        ("media_stop", "Stopped"),
+        ("media_next_track", "Skipped to the next track on"),
+        ("volume_mute", "Muted"),
+        ("done", "Done"),
+    ],
+    did: |words, names| format!("{words} {names}."),
+    set_value: |names, value| format!("Set {names} to {value}."),
+    colour_names: &[
+        ("red", "red"),
+        ("blue", "blue"),
+        ("green", "green"),
+        ("yellow", "yellow"),
+        ("orange", "orange"),
+        ("purple", "purple"),
+        ("pink", "pink"),
+        ("white", "white"),
+    ],
+    mode_names: &[
+        ("heat", "heating"),
+        ("cool", "cooling"),
+        ("dry", "drying"),
+        ("auto", "auto"),
+    ],
+    added: |item, list| format!("Added \"{item}\" to {list}."),
+    dry_run: |call, names| format!("Dry run: I would call {call} on {names}; nothing was changed."),
+    not_confirmed: |names, seen| {
+        format!(
+            "Home Assistant accepted the request for {names}, but I could not confirm it took \
+             effect ({seen})."
+        )
+    },
+    approval_verbs: &[
+        ("unlock", "Unlocking"),
+        ("open", "Opening"),
+        ("disarm", "Disarming"),
+        ("run", "Running"),
+    ],
+    needs_approval: |verb, what, call| {
+        format!("{verb} {what} needs your approval ({call} is a high-risk action).")
+    },
+    approve_by_voice: |id| format!("Say yes to approve it, or use approval id {id}."),
+    approve_by_id: |id| format!("Approve it with approval id {id}."),
+    declined: |what| format!("OK, I did not run {what}. Nothing was changed."),
+    pin_missing: |what| format!("Say the PIN with your yes to approve {what}."),
+    pin_cancelled: |what| {
+        format!("Wrong PIN too many times: {what} is cancelled. Nothing was changed.")
+    },
+    pin_wrong: |what, left| {
+        format!(
+            "That PIN is not right; {what} still waits ({left} attempts left). Nothing was \
+             changed."
+        )
+    },
+    pin_required_here: |what, id| {
+        format!(
+            "Approving by voice here needs a PIN (agent.approval.pin), because every satellite \
+             shares this conversation. {what} still waits: approve it with approval id {id}."
+        )
+    },
+    which_device: "Which device do you mean?",
+    do_you_mean: |one| format!("Do you mean {one}?"),
+    which_of: |first, last| format!("Which one do you mean: {first} or {last}?"),
+    could_not_answer: "I could not find what you asked about, so I cannot answer that.",
+    could_not_read: |name| format!("I could not read {name}."),
+    items: |name, n, items| match n {
+        0 => format!("{name} is empty."),
+        1 => format!("{name} has 1 item: {items}."),
+        _ => format!("{name} has {n} items: {items}."),
+    },
+    weekdays: [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ],
+    months: [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ],
+    date: |weekday, d, month| format!("{weekday} {d} {month}"),
+    today: "today",
+    tomorrow: "tomorrow",
+    rest_of_today: "for the rest of today",
+    next_7_days: "in the next 7 days",
+    nothing_on: |name, window| format!("Nothing on {name} {window}."),
+    at_place: |place| format!(" at {place}"),
+    all_day: "all day",
+    events_counted: |k, name, window, lines| format!("{k} on {name} {window}: {lines}."),
+    conditions: &[
+        ("clear-night", "clear night"),
+        ("cloudy", "cloudy"),
+        ("exceptional", "exceptional"),
+        ("fog", "fog"),
+        ("hail", "hail"),
+        ("lightning", "thunderstorm"),
+        ("lightning-rainy", "thunderstorm with rain"),
+        ("partlycloudy", "partly cloudy"),
+        ("pouring", "pouring rain"),
+        ("rainy", "rainy"),
+        ("snowy", "snowy"),
+        ("snowy-rainy", "sleet"),
+        ("sunny", "sunny"),
+        ("windy", "windy"),
+        ("windy-variant", "windy and cloudy"),
+    ],
+    humidity: |h| format!("humidity {h}%"),
+    wind: "wind",
+    no_forecast: |name| format!("{name} has no forecast for tomorrow."),
+    chance_of_rain: |p| format!("chance of rain {p}%"),
 };

@@ -43,15 +43,6 @@ impl Lang {
             Self::De => &de::LEXICON,
         }
     }
-
-    /// This language's word of the three.
-    pub fn pick<T>(self, en: T, pl: T, de: T) -> T {
-        match self {
-            Self::En => en,
-            Self::Pl => pl,
-            Self::De => de,
-        }
-    }
 }
 
 /// What a command asks to be done.
@@ -236,6 +227,93 @@ pub struct Lexicon {
     /// A thermostat's "set to" and "currently".
     pub set_to: &'static str,
     pub currently: &'static str,
+
+    // --- Conversation ---
+    /// Answers to an approval question: the words that approve, and those that decline.
+    pub approve: Words,
+    pub decline: Words,
+    /// Small words only this language has, to tell what language a model's sentence is in.
+    pub own_words: Words,
+    /// Everything else HomeClaw says.
+    pub says: &'static Says,
+}
+
+/// The texts HomeClaw says, each written from what it verified or read. Arguments are names,
+/// lists of names and values HomeClaw has already put into words.
+pub struct Says {
+    // --- Actions ---
+    /// "I did not change anything."
+    pub nothing_changed: &'static str,
+    /// Nothing in the home matches the person's words (quoted).
+    pub nothing_matches: fn(&str) -> String,
+    /// A device Home Assistant keeps from Assist, and one HomeClaw's own settings exclude.
+    pub not_exposed: fn(&str) -> String,
+    pub filtered_out: fn(&str) -> String,
+    /// What a service did: service (or "open", "close", "done") → the words.
+    pub did_words: &'static [(&'static str, &'static str)],
+    /// "Turned off Kitchen Lights." from the words and the names.
+    pub did: fn(&str, &str) -> String,
+    /// "Set Kitchen to 30%." from the names and the value.
+    pub set_value: fn(&str, &str) -> String,
+    /// CSS colour → its name; HVAC mode → its name.
+    pub colour_names: &'static [(&'static str, &'static str)],
+    pub mode_names: &'static [(&'static str, &'static str)],
+    /// An item added to a list: the item, the list.
+    pub added: fn(&str, &str) -> String,
+    /// A dry run: the call, the names.
+    pub dry_run: fn(&str, &str) -> String,
+    /// Accepted but not seen to take effect: the names, what Home Assistant showed.
+    pub not_confirmed: fn(&str, &str) -> String,
+
+    // --- Approvals ---
+    /// "Unlocking", "Opening", "Disarming", "Running" (keys unlock, open, disarm, run).
+    pub approval_verbs: &'static [(&'static str, &'static str)],
+    /// The verb, the names, the call.
+    pub needs_approval: fn(&str, &str, &str) -> String,
+    /// How to approve (the approval id): by saying yes, or by the id alone.
+    pub approve_by_voice: fn(&str) -> String,
+    pub approve_by_id: fn(&str) -> String,
+    /// The held call described.
+    pub declined: fn(&str) -> String,
+    pub pin_missing: fn(&str) -> String,
+    pub pin_cancelled: fn(&str) -> String,
+    /// The held call, attempts left.
+    pub pin_wrong: fn(&str, u32) -> String,
+    /// The held call, the approval id.
+    pub pin_required_here: fn(&str, &str) -> String,
+
+    // --- Questions back ---
+    pub which_device: &'static str,
+    pub do_you_mean: fn(&str) -> String,
+    /// All names but the last (joined), the last.
+    pub which_of: fn(&str, &str) -> String,
+    pub could_not_answer: &'static str,
+
+    // --- Reads ---
+    pub could_not_read: fn(&str) -> String,
+    /// A to-do list's open items: the list, how many, the items joined.
+    pub items: fn(&str, usize, &str) -> String,
+    pub weekdays: [&'static str; 7],
+    pub months: [&'static str; 12],
+    /// A date: weekday, day of month, month.
+    pub date: fn(&str, i64, &str) -> String,
+    pub today: &'static str,
+    pub tomorrow: &'static str,
+    pub rest_of_today: &'static str,
+    pub next_7_days: &'static str,
+    /// A calendar: its name, the window.
+    pub nothing_on: fn(&str, &str) -> String,
+    /// An event's place, after its summary.
+    pub at_place: fn(&str) -> String,
+    pub all_day: &'static str,
+    /// How many events match, the calendar, the window, the events.
+    pub events_counted: fn(usize, &str, &str, &str) -> String,
+    /// Home Assistant's weather condition → its words.
+    pub conditions: &'static [(&'static str, &'static str)],
+    pub humidity: fn(&str) -> String,
+    pub wind: &'static str,
+    pub no_forecast: fn(&str) -> String,
+    pub chance_of_rain: fn(&str) -> String,
 }
 
 /// Whether any language's list holds the word.

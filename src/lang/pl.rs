@@ -3,7 +3,7 @@
 
 use super::HvacMode::{Cool, Heat};
 use super::Intent::*;
-use super::{Lang, Lexicon};
+use super::{Lang, Lexicon, Says};
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::Pl,
@@ -248,7 +248,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("energy", &["energia", "energii"]),
     ],
     question_openers: &["czy", "jaki", "jaka", "jakie", "ile"],
-    more_question_openers: &["kto", "gdzie", "kiedy", "co", "czemu"],
+    more_question_openers: &["kto", "gdzie", "kiedy", "co", "czemu", "czym"],
     yes_no_openers: &["czy"],
     state_verbs: &["gra", "swieci"],
     states: &[
@@ -297,4 +297,189 @@ pub const LEXICON: Lexicon = Lexicon {
     which_one: |list| format!("Które masz na myśli: {list}?"),
     set_to: "ustawione na",
     currently: "teraz",
+    approve: &["tak", "potwierdzam", "zatwierdzam", "zgoda"],
+    decline: &["nie", "anuluj", "odrzuc"],
+    own_words: &[
+        "nie",
+        "sie",
+        "jest",
+        "ze",
+        "nic",
+        "niczego",
+        "moglem",
+        "moge",
+        "znalazlem",
+        "czy",
+        "jak",
+        "ale",
+        "tego",
+        "tej",
+        "ten",
+        "zadnego",
+        "zadnej",
+    ],
+    says: &SAYS,
+};
+
+/// Polish plural forms: 1 / 2–4 (not 12–14) / the rest.
+fn plural<'a>(n: usize, one: &'a str, few: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else if (2..=4).contains(&(n % 10)) && !(12..=14).contains(&(n % 100)) {
+        few
+    } else {
+        many
+    }
+}
+
+const SAYS: Says = Says {
+    nothing_changed: "Niczego nie zmieniłem.",
+    nothing_matches: |words| {
+        format!(
+            "Nie znalazłem w Home Assistant niczego, co pasuje do „{words}”, więc niczego nie \
+             zmieniłem."
+        )
+    },
+    not_exposed: |name| {
+        format!(
+            "{name} nie jest udostępnione dla Assist w Home Assistant (Ustawienia > Asystenci \
+             głosowi > Udostępnij)."
+        )
+    },
+    filtered_out: |name| format!("{name} jest wykluczone w ustawieniach udostępniania HomeClaw."),
+    did_words: &[
+        ("turn_on", "Włączono"),
+        ("turn_off", "Wyłączono"),
+        ("toggle", "Przełączono"),
+        ("open", "Otwarto"),
+        ("close", "Zamknięto"),
+        ("lock", "Zablokowano"),
+        ("unlock", "Odblokowano"),
+        ("start", "Uruchomiono"),
+        ("return_to_base", "Odesłano do stacji"),
+        ("pause", "Wstrzymano"),
+        ("media_play", "Wznowiono"),
+        ("media_stop", "Zatrzymano"),
+        ("media_next_track", "Następny utwór na"),
+        ("volume_mute", "Wyciszono"),
+        ("done", "Zrobione"),
+    ],
+    did: |words, names| format!("{words}: {names}."),
+    set_value: |names, value| format!("Ustawiono {names} na {value}."),
+    colour_names: &[
+        ("red", "czerwony"),
+        ("blue", "niebieski"),
+        ("green", "zielony"),
+        ("yellow", "żółty"),
+        ("orange", "pomarańczowy"),
+        ("purple", "fioletowy"),
+        ("pink", "różowy"),
+        ("white", "biały"),
+    ],
+    mode_names: &[
+        ("heat", "grzanie"),
+        ("cool", "chłodzenie"),
+        ("dry", "osuszanie"),
+        ("auto", "tryb automatyczny"),
+    ],
+    added: |item, list| format!("Dodano „{item}” do {list}."),
+    dry_run: |call, names| format!("Próba: wywołałbym {call} dla {names}; niczego nie zmieniono."),
+    not_confirmed: |names, seen| {
+        format!(
+            "Home Assistant przyjął polecenie dla {names}, ale nie mogę potwierdzić, że \
+             zadziałało ({seen})."
+        )
+    },
+    approval_verbs: &[
+        ("unlock", "Odblokowanie"),
+        ("open", "Otwarcie"),
+        ("disarm", "Rozbrojenie"),
+        ("run", "Wykonanie"),
+    ],
+    needs_approval: |verb, what, call| {
+        format!("{verb}: {what} wymaga Twojej zgody ({call} to działanie wysokiego ryzyka).")
+    },
+    approve_by_voice: |id| {
+        format!("Powiedz „tak”, aby zatwierdzić, albo użyj identyfikatora {id}.")
+    },
+    approve_by_id: |id| format!("Zatwierdź identyfikatorem {id}."),
+    declined: |what| format!("Dobrze, nie wykonałem {what}. Niczego nie zmieniłem."),
+    pin_missing: |what| format!("Powiedz PIN razem z „tak”, aby zatwierdzić {what}."),
+    pin_cancelled: |what| {
+        format!("Zbyt wiele błędnych PIN-ów: {what} anulowano. Niczego nie zmieniłem.")
+    },
+    pin_wrong: |what, left| {
+        format!("Błędny PIN; {what} nadal czeka (pozostało prób: {left}). Niczego nie zmieniłem.")
+    },
+    pin_required_here: |what, id| {
+        format!(
+            "Zatwierdzanie głosem wymaga tu PIN-u (agent.approval.pin), bo wszystkie satelity \
+             dzielą tę rozmowę. {what} nadal czeka: zatwierdź je identyfikatorem {id}."
+        )
+    },
+    which_device: "Które urządzenie masz na myśli?",
+    do_you_mean: |one| format!("Czy chodzi o {one}?"),
+    which_of: |first, last| format!("Które masz na myśli: {first} czy {last}?"),
+    could_not_answer: "Nie znalazłem tego, o co pytasz, więc nie mogę odpowiedzieć.",
+    could_not_read: |name| format!("Nie udało się odczytać {name}."),
+    items: |name, n, items| match n {
+        0 => format!("Lista {name} jest pusta."),
+        _ => format!(
+            "{name}: {n} {}: {items}.",
+            plural(n, "pozycja", "pozycje", "pozycji")
+        ),
+    },
+    weekdays: [
+        "poniedziałek",
+        "wtorek",
+        "środa",
+        "czwartek",
+        "piątek",
+        "sobota",
+        "niedziela",
+    ],
+    months: [
+        "stycznia",
+        "lutego",
+        "marca",
+        "kwietnia",
+        "maja",
+        "czerwca",
+        "lipca",
+        "sierpnia",
+        "września",
+        "października",
+        "listopada",
+        "grudnia",
+    ],
+    date: |weekday, d, month| format!("{weekday} {d} {month}"),
+    today: "dziś",
+    tomorrow: "jutro",
+    rest_of_today: "do końca dnia",
+    next_7_days: "w ciągu 7 dni",
+    nothing_on: |name, window| format!("Nic w kalendarzu {name} {window}."),
+    at_place: |place| format!(" ({place})"),
+    all_day: "cały dzień",
+    events_counted: |k, name, window, lines| format!("{k} w kalendarzu {name} {window}: {lines}."),
+    conditions: &[
+        ("clear-night", "bezchmurna noc"),
+        ("cloudy", "pochmurno"),
+        ("exceptional", "wyjątkowa pogoda"),
+        ("fog", "mgła"),
+        ("hail", "grad"),
+        ("lightning", "burza"),
+        ("lightning-rainy", "burza z deszczem"),
+        ("partlycloudy", "częściowe zachmurzenie"),
+        ("pouring", "ulewa"),
+        ("rainy", "deszczowo"),
+        ("snowy", "śnieg"),
+        ("snowy-rainy", "śnieg z deszczem"),
+        ("sunny", "słonecznie"),
+        ("windy", "wietrznie"),
+        ("windy-variant", "wietrznie i pochmurno"),
+    ],
+    humidity: |h| format!("wilgotność {h}%"),
+    wind: "wiatr",
+    no_forecast: |name| format!("{name} nie ma prognozy na jutro."),
+    chance_of_rain: |p| format!("szansa opadów {p}%"),
 };

@@ -251,11 +251,9 @@ pub(super) fn plan(text: &str, registry: &Registry) -> Option<Plan> {
 
 /// The language of a question by its first word.
 fn language(first: &str) -> Lang {
-    match first {
-        "co" | "kto" | "kiedy" | "gdzie" | "jakie" | "czym" => Lang::Pl,
-        "was" | "wer" | "wann" | "wo" | "habe" | "hab" | "gibt" => Lang::De,
-        other => question_lang(other),
-    }
+    crate::lang::lang_having(|l| l.more_question_openers, first)
+        .filter(|lang| *lang != Lang::En)
+        .unwrap_or_else(|| question_lang(first))
 }
 
 /// The entities whose name the question says (every word of a name that is not the kind).
