@@ -2,42 +2,6 @@
 //! one definition of what a "word" is in English, Polish and German, so that a name the search
 //! finds is also a word the other parts recognise.
 
-/// Words that carry no meaning for matching, in the languages we speak.
-const STOPWORDS: [&str; 32] = [
-    "the",
-    "a",
-    "an",
-    "in",
-    "on",
-    "of",
-    "at",
-    "to",
-    "my",
-    "please",
-    "all",
-    "w",
-    "we",
-    "na",
-    "z",
-    "do",
-    "i",
-    "prosze",
-    "wszystkie",
-    "der",
-    "die",
-    "das",
-    "im",
-    "in",
-    "den",
-    "dem",
-    "auf",
-    "bitte",
-    "alle",
-    "und",
-    "and",
-    "is",
-];
-
 /// Lowercase, strip diacritics, keep letters and digits, one space between words. An
 /// apostrophe joins ("Trader Joe's" is "trader joes", as people say and type it).
 pub fn fold(text: &str) -> String {
@@ -70,11 +34,11 @@ pub fn fold(text: &str) -> String {
     out.trim_end().to_owned()
 }
 
-/// Folded words with stopwords removed.
+/// Folded words with every language's stopwords removed.
 pub fn tokens(text: &str) -> Vec<String> {
     fold(text)
         .split(' ')
-        .filter(|w| !w.is_empty() && !STOPWORDS.contains(w))
+        .filter(|w| !w.is_empty() && !crate::lang::any_has(|l| l.stopwords, w))
         .map(str::to_owned)
         .collect()
 }

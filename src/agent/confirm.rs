@@ -16,43 +16,6 @@ use super::fastpath::Lang;
 use crate::secret::Secret;
 use crate::text::fold;
 
-/// Words before the answer that change nothing.
-const LEAD: [&str; 6] = ["oh", "well", "please", "prosze", "bitte", "hey"];
-
-/// Digit words as speech-to-text may write a spoken PIN (en, pl, de), folded.
-const DIGIT_WORDS: [(&str, char); 30] = [
-    ("zero", '0'),
-    ("one", '1'),
-    ("two", '2'),
-    ("three", '3'),
-    ("four", '4'),
-    ("five", '5'),
-    ("six", '6'),
-    ("seven", '7'),
-    ("eight", '8'),
-    ("nine", '9'),
-    ("jeden", '1'),
-    ("dwa", '2'),
-    ("trzy", '3'),
-    ("cztery", '4'),
-    ("piec", '5'),
-    ("szesc", '6'),
-    ("siedem", '7'),
-    ("osiem", '8'),
-    ("dziewiec", '9'),
-    ("null", '0'),
-    ("eins", '1'),
-    ("zwei", '2'),
-    ("drei", '3'),
-    ("vier", '4'),
-    ("funf", '5'),
-    ("sechs", '6'),
-    ("sieben", '7'),
-    ("acht", '8'),
-    ("neun", '9'),
-    ("zwo", '2'),
-];
-
 /// An answer longer than this is a new request, not a yes or a no.
 const MAX_ANSWER_WORDS: usize = 12;
 
@@ -118,7 +81,7 @@ fn answer_words(folded: &str) -> Vec<&str> {
     folded
         .split(' ')
         .filter(|w| !w.is_empty())
-        .skip_while(|w| LEAD.contains(w))
+        .skip_while(|w| crate::lang::any_has(|l| l.answer_lead, w))
         .collect()
 }
 
@@ -128,7 +91,11 @@ fn spoken_digits(words: &[&str]) -> String {
     for word in words {
         if word.chars().all(|c| c.is_ascii_digit()) {
             digits.push_str(word);
-        } else if let Some((_, d)) = DIGIT_WORDS.iter().find(|(w, _)| w == word) {
+        } else if let Some((_, d)) = crate::lang::LEXICONS
+            .iter()
+            .flat_map(|l| l.digits.iter())
+            .find(|(w, _)| w == word)
+        {
             digits.push(*d);
         }
     }

@@ -1,10 +1,10 @@
-//! Language tables for the honesty guards, compiled once:
+//! The honesty guards, compiled once from every language's tables ([`crate::lang`]):
 //! - claim patterns: a reply that says it did or saw something ("I've turned on…",
 //!   "Sprawdziłem…", "Ich habe … eingeschaltet");
 //! - intent patterns: a command that is clearly an action or a question about live state, so
 //!   the first sampling must call a tool.
 //!
-//! The tables are data; adding a language is adding rows.
+//! The tables are data in the lexicons; adding a language adds its rows there.
 
 use std::sync::LazyLock;
 
@@ -13,242 +13,26 @@ use regex::RegexSet;
 use crate::ha::registry::Registry;
 use crate::text::fold;
 
-/// (language, pattern) rows of claims of an action or an observation.
-/// What a claim says was done.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Claim {
-    /// "I turned on…": needs a verified action behind it.
-    Action,
-    /// "I checked…", "the temperature is…": needs a successful read behind it.
-    Observation,
-}
+pub use crate::lang::Claim;
+use crate::lang::LEXICONS;
 
-/// (language, kind, pattern) rows of claims of an action or an observation.
-pub const CLAIM_PATTERNS: &[(&str, Claim, &str)] = &[
-    (
-        "en",
-        Claim::Action,
-        r"(?i)\bi(?:'ve| have|'ll have)?\s+(?:just\s+|now\s+|already\s+)?(?:turned|switched|set|locked|unlocked|opened|closed|started|stopped|restarted|rebooted|reloaded|activated|deactivated|dimmed|brightened|changed|adjusted|armed|disarmed|toggled|raised|lowered)\b",
-    ),
-    (
-        "en",
-        Claim::Observation,
-        r"(?i)\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:checked|looked|verified|confirmed|read)\b",
-    ),
-    (
-        "en",
-        Claim::Action,
-        r"(?i)\b(?:is|are)\s+now\s+(?:on|off|open|closed|locked|unlocked|set|armed|disarmed|running|playing)\b",
-    ),
-    (
-        "en",
-        Claim::Observation,
-        r"(?i)\bthe\s+(?:current\s+)?(?:temperature|humidity|state|status)\b[^.?!]{0,40}\b(?:is|reads|shows)\b",
-    ),
-    (
-        "en",
-        Claim::Action,
-        r"(?i)\b(?:has|have)\s+been\s+(?:turned|switched|set|locked|unlocked|opened|closed|activated|deactivated)\b",
-    ),
-    (
-        "pl",
-        Claim::Action,
-        r"(?i)\b(?:włączył|wyłączył|zapalił|zgasił|zamknął|zamknęł|otworzył|ustawił|zablokował|odblokował|uruchomił|zatrzymał|przełączył|zmienił|podgłośnił|ściszył|uzbroił|rozbroił)(?:em|am|am\s+już)\b",
-    ),
-    (
-        "pl",
-        Claim::Observation,
-        r"(?i)\b(?:sprawdził|zweryfikował|odczytał|potwierdził)(?:em|am)\b",
-    ),
-    (
-        "pl",
-        Claim::Action,
-        r"(?i)\b(?:jest|są)\s+(?:teraz\s+|już\s+)?(?:włączon|wyłączon|zamknięt|otwart|zablokowan|odblokowan)\w*",
-    ),
-    (
-        "pl",
-        Claim::Observation,
-        r"(?i)\btemperatura\b[^.?!]{0,40}\b(?:wynosi|to|ma)\b",
-    ),
-    (
-        "pl",
-        Claim::Action,
-        r"(?i)\bzostał[aoy]?\s+(?:włączon|wyłączon|zamknięt|otwart|ustawion|zablokowan|odblokowan)\w*",
-    ),
-    (
-        "de",
-        Claim::Action,
-        r"(?i)\bich\s+habe\b[^.?!]{0,60}\b(?:eingeschaltet|ausgeschaltet|angeschaltet|abgeschaltet|angemacht|ausgemacht|geöffnet|geschlossen|gesperrt|entsperrt|abgeschlossen|aufgeschlossen|eingestellt|gestartet|gestoppt|aktiviert|deaktiviert|gedimmt)\b",
-    ),
-    (
-        "de",
-        Claim::Observation,
-        r"(?i)\bich\s+habe\b[^.?!]{0,60}\b(?:überprüft|geprüft|nachgesehen|nachgeschaut|kontrolliert)\b",
-    ),
-    (
-        "de",
-        Claim::Action,
-        r"(?i)\b(?:ist|sind)\s+(?:jetzt|nun)\s+(?:an|aus|eingeschaltet|ausgeschaltet|offen|geöffnet|geschlossen|gesperrt|entsperrt)\b",
-    ),
-    (
-        "de",
-        Claim::Observation,
-        r"(?i)\bdie\s+(?:aktuelle\s+)?temperatur\b[^.?!]{0,40}\b(?:beträgt|ist|liegt)\b",
-    ),
-    (
-        "de",
-        Claim::Action,
-        r"(?i)\bwurden?\s+(?:eingeschaltet|ausgeschaltet|geöffnet|geschlossen|gesperrt|entsperrt|eingestellt)\b",
-    ),
-    (
-        "en",
-        Claim::Action,
-        r"(?i)\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:called|sent|executed|run|ran|triggered|issued)\s+(?:the\s+|a\s+)?(?:[\w.`]+\s+){0,2}(?:service|tool|command|call)\b",
-    ),
-    (
-        "pl",
-        Claim::Action,
-        r"(?i)\b(?:wywołał|wysłał|wykonał)(?:em|am)\b",
-    ),
-    (
-        "de",
-        Claim::Action,
-        r"(?i)\bich\s+habe\b(?:[^.?!]|\.\w){0,60}\b(?:aufgerufen|ausgeführt|gesendet)\b",
-    ),
-    // Terse claims without a subject: "Added 'apples' to the shopping list.", "Milk added to
-    // the list.", "Włączono: …", "Eingeschaltet: …" (the replies HomeClaw writes from
-    // verification look like this, so the model imitates them).
-    (
-        "en",
-        Claim::Action,
-        r"(?i)(?:^|[.!:]\s+)(?:turned|switched|added|removed|started|stopped|restarted|rebooted|reloaded|paused|resumed|muted|unmuted|locked|unlocked|opened|closed|dimmed|activated|deactivated)\s+\S",
-    ),
-    (
-        "en",
-        Claim::Action,
-        r"(?i)\b(?:added|removed)\s+(?:to|from)\s+(?:the|your|my)\b",
-    ),
-    (
-        "en",
-        Claim::Action,
-        r"(?i)\b(?:has|have)\s+been\s+(?:added|removed|started|stopped|restarted|rebooted|reloaded|paused|resumed|muted|docked|returned|sent)\b",
-    ),
-    (
-        "en",
-        Claim::Action,
-        r"(?i)\b(?:has|have)\s+(?:now\s+|just\s+|already\s+)?(?:returned|docked|started|stopped|paused|resumed|finished|completed)\b",
-    ),
-    // Said as if under way: "Shutting off the upstairs lights.", "I'm turning it on now."
-    (
-        "en",
-        Claim::Action,
-        r"(?i)(?:(?:^|[.!:]\s+)|\bi(?:'m|\s+am)\s+(?:now\s+)?)(?:turning|switching|shutting|opening|closing|locking|unlocking|starting|stopping|restarting|rebooting|reloading|pausing|resuming|muting|dimming|adding|removing|setting)\s+\S",
-    ),
-    (
-        "en",
-        Claim::Action,
-        r"(?i)\b(?:(?:has|have)\s+been|(?:is|are|was|were)(?:\s+now)?)\s+(?:updated|adjusted)\b",
-    ),
-    // Under way without a subject pronoun: "Home Assistant is restarting now.", "The lights
-    // are turning off." (a cover's own "opening" is left to the state words).
-    (
-        "en",
-        Claim::Action,
-        r"(?i)\b(?:is|are)\s+(?:now\s+)?(?:being\s+)?(?:restart|reboot|reload|shutting\s+down|turning\s+(?:on|off)|switching\s+(?:on|off))\w*",
-    ),
-    (
-        "pl",
-        Claim::Action,
-        r"(?i)\b(?:zrestartował(?:em|am)|zrestartowano|przeładowano|restartuj(?:ę|e\s+się))\b",
-    ),
-    (
-        "de",
-        Claim::Action,
-        r"(?i)\b(?:startet\s+(?:jetzt\s+|nun\s+|gerade\s+)?neu|wird\s+(?:jetzt\s+|nun\s+|gerade\s+)?neu\s+gestartet)\b",
-    ),
-    (
-        "pl",
-        Claim::Action,
-        r"(?i)\b(?:dodano|usunięto|włączono|wyłączono|otwarto|zamknięto|ustawiono|zablokowano|odblokowano|uruchomiono|zatrzymano|wstrzymano|wyciszono|dodał(?:em|am)|usunął(?:em)|usunęłam)\b",
-    ),
-    (
-        "de",
-        Claim::Action,
-        r"(?i)(?:^|[.!:]\s+)(?:eingeschaltet|ausgeschaltet|geöffnet|geschlossen|gesperrt|entsperrt|hinzugefügt|gestartet|gestoppt|pausiert|stummgeschaltet)\b",
-    ),
-    (
-        "de",
-        Claim::Action,
-        r"(?i)\bwurden?\s+(?:\S+\s+){0,4}(?:hinzugefügt|entfernt|gestartet|gestoppt|pausiert|stummgeschaltet)\b",
-    ),
-    // Hedged claims are claims: "should be on" says the same as "is on" to the person.
-    (
-        "en",
-        Claim::Action,
-        r"(?i)\b(?:should|must|will)\s+(?:now\s+)?be\s+(?:on|off|open|closed|locked|unlocked|running|playing|paused)\b",
-    ),
-    (
-        "en",
-        Claim::Observation,
-        r"(?i)\b(?:is|are)\s+(?:already\s+)?(?:on|off|open|closed|locked|unlocked|running|playing|paused|docked)\b",
-    ),
-    (
-        "pl",
-        Claim::Action,
-        r"(?i)\bpowinn[oaiy]\w*\s+(?:już\s+|teraz\s+)?(?:być\s+)?(?:włączon|wyłączon|zamknięt|otwart|zablokowan|odblokowan)\w*",
-    ),
-    (
-        "de",
-        Claim::Action,
-        r"(?i)\bsollten?\s+(?:jetzt\s+|nun\s+)?(?:an|aus|eingeschaltet|ausgeschaltet|offen|geöffnet|geschlossen|gesperrt|entsperrt)\b",
-    ),
-    (
-        "de",
-        Claim::Observation,
-        r"(?i)\b(?:ist|sind)\s+(?:bereits\s+|schon\s+)?(?:an|aus|eingeschaltet|ausgeschaltet|offen|geöffnet|geschlossen|gesperrt|entsperrt)\b",
-    ),
-];
-
-/// (language, pattern) rows of commands that act or ask about live state.
-pub const INTENT_PATTERNS: &[(&str, &str)] = &[
-    (
-        "en",
-        r"(?i)^\s*(?:please\s+)?(?:turn|switch|set|open|close|lock|unlock|dim|brighten|start|stop|activate|deactivate|arm|disarm|toggle|raise|lower|increase|decrease|play|pause|make)\b",
-    ),
-    ("en", r"(?i)\b(?:is|are)\s+(?:the|my|any|all)\b"),
-    (
-        "en",
-        r"(?i)\b(?:what(?:'s| is)|how)\s+(?:the\s+)?(?:temperature|humidity|warm|cold|hot|state|status)\b",
-    ),
-    (
-        "en",
-        r"(?i)\b(?:turn|turning|switch|switching)\s+(?:on|off)\b",
-    ),
-    (
-        "pl",
-        r"(?i)^\s*(?:proszę\s+)?(?:włącz|wyłącz|zapal|zgaś|otwórz|zamknij|ustaw|zablokuj|odblokuj|uruchom|zatrzymaj|przełącz|podnieś|opuść|ścisz|podgłośnij)\w*",
-    ),
-    ("pl", r"(?i)\bczy\s+\w+"),
-    (
-        "pl",
-        r"(?i)\b(?:jaka|jaki|jakie|ile)\s+(?:jest\s+)?(?:temperatura|wilgotność|stopni|stan)\w*",
-    ),
-    (
-        "de",
-        r"(?i)^\s*(?:bitte\s+)?(?:schalte|schalt|mach|mache|öffne|schließe|schliess|stelle|stell|sperre|entsperre|starte|stoppe|aktiviere|deaktiviere|dimme)\b",
-    ),
-    ("de", r"(?i)^\s*(?:ist|sind)\s+\w+"),
-    (
-        "de",
-        r"(?i)\b(?:wie\s+(?:warm|kalt|ist)|welche\s+temperatur)\b",
-    ),
-    ("de", r"\b(?:ein|aus|an)\s*[.!]?\s*$"),
-];
+/// Every language's claim patterns, in one order: the set below is compiled from them.
+static CLAIM_PATTERNS: LazyLock<Vec<(Claim, &'static str)>> = LazyLock::new(|| {
+    LEXICONS
+        .iter()
+        .flat_map(|l| l.claims.iter().copied())
+        .collect()
+});
+static INTENT_PATTERNS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    LEXICONS
+        .iter()
+        .flat_map(|l| l.needs_tools.iter().copied())
+        .collect()
+});
 
 static CLAIMS: LazyLock<RegexSet> =
-    LazyLock::new(|| compile(CLAIM_PATTERNS.iter().map(|(_, _, p)| *p)));
-static INTENTS: LazyLock<RegexSet> =
-    LazyLock::new(|| compile(INTENT_PATTERNS.iter().map(|(_, p)| *p)));
+    LazyLock::new(|| compile(CLAIM_PATTERNS.iter().map(|(_, p)| *p)));
+static INTENTS: LazyLock<RegexSet> = LazyLock::new(|| compile(INTENT_PATTERNS.iter().copied()));
 /// An empty set (matching nothing) only if a row fails to compile, which the unit tests rule
 /// out.
 fn compile<'a>(patterns: impl Iterator<Item = &'a str>) -> RegexSet {
@@ -265,14 +49,20 @@ pub fn claims_action(reply: &str) -> bool {
     CLAIMS
         .matches(reply)
         .iter()
-        .any(|i| CLAIM_PATTERNS[i].1 == Claim::Action)
+        .any(|i| CLAIM_PATTERNS[i].0 == Claim::Action)
 }
 
 /// Advice instead of action: "call the `todo.add_item` service", "use light.turn_on".
 static ADVICE: LazyLock<RegexSet> = LazyLock::new(|| {
-    compile(std::iter::once(
-        r"(?i)\b(?:call|use|run|invoke|wywołaj|użyj|rufe|verwende)\b[^.\n]{0,40}`?\b[a-z_]+\.[a-z_]+\b`?",
-    ))
+    let verbs: Vec<&str> = LEXICONS
+        .iter()
+        .flat_map(|l| l.advice_verbs.iter().copied())
+        .collect();
+    let pattern = format!(
+        r"(?i)\b(?:{})\b[^.\n]{{0,40}}`?\b[a-z_]+\.[a-z_]+\b`?",
+        verbs.join("|")
+    );
+    compile(std::iter::once(pattern.as_str()))
 });
 
 /// A reply that is a tool call written out (JSON naming a tool or a service), or advice to
@@ -346,12 +136,13 @@ mod tests {
 
     #[test]
     fn every_table_row_compiles() {
-        for (lang, _, pattern) in CLAIM_PATTERNS {
-            assert!(Regex::new(pattern).is_ok(), "{lang}: {pattern}");
+        for (_, pattern) in CLAIM_PATTERNS.iter() {
+            assert!(Regex::new(pattern).is_ok(), "{pattern}");
         }
-        for (lang, pattern) in INTENT_PATTERNS {
-            assert!(Regex::new(pattern).is_ok(), "{lang}: {pattern}");
+        for pattern in INTENT_PATTERNS.iter() {
+            assert!(Regex::new(pattern).is_ok(), "{pattern}");
         }
+        assert!(ADVICE.len() == 1);
         assert_eq!(CLAIMS.len(), CLAIM_PATTERNS.len());
         assert_eq!(INTENTS.len(), INTENT_PATTERNS.len());
     }

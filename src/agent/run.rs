@@ -102,16 +102,19 @@ impl Agent<'_> {
 
     /// A command in a language HomeClaw has no words for: its words cannot tell small talk from
     /// a request, so the model's words are held as if it were about the home. Known by the
-    /// person's language tag, else by letters none of our languages writes (é, à, ñ, …).
+    /// person's language tag, else by letters none of our lexicons writes (ñ, å, Cyrillic, …).
     fn unknown_language(&self, command: &str, text: &str) -> bool {
-        const FOREIGN: &str = "àâæçéèêëîïôœùûÿñáíúãõ";
         match self.language.as_deref() {
             Some(tag) => fastpath::Lang::known(tag).is_none(),
             None => command
                 .chars()
                 .chain(text.chars())
                 .flat_map(char::to_lowercase)
-                .any(|c| FOREIGN.contains(c)),
+                .any(|c| {
+                    c.is_alphabetic()
+                        && !c.is_ascii()
+                        && !crate::lang::LEXICONS.iter().any(|l| l.letters.contains(c))
+                }),
         }
     }
 

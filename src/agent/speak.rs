@@ -286,49 +286,14 @@ fn names_an_area(text: &str, registry: &Registry) -> bool {
     })
 }
 
-/// Words for what a kind of device does or holds, beyond the kind words search knows: a
-/// sentence about songs, the volume or chores is about the home that has them (cleaning words
-/// are the fast path's own).
-const KIND_WORDS: [(&str, &[&str]); 2] = [
-    (
-        "media_player",
-        &[
-            "song",
-            "songs",
-            "track",
-            "title",
-            "volume",
-            "playback",
-            "utwor",
-            "piosenka",
-            "glosnosc",
-            "titel",
-            "lied",
-            "lautstarke",
-            "wiedergabe",
-        ],
-    ),
-    (
-        "todo",
-        &[
-            "list", "chores", "chore", "tasks", "task", "todo", "lista", "zadania", "liste",
-            "aufgaben",
-        ],
-    ),
-];
-
 /// Whether the text speaks of a kind of device this home has ("the lights", "the song",
 /// "any windows").
 fn names_a_kind(text: &str, registry: &Registry) -> bool {
     let kinds = registry.domains();
     let kind_of = |w: &str| {
         crate::ha::search::domain_of_word(w)
-            .or_else(|| {
-                KIND_WORDS
-                    .iter()
-                    .find(|(_, words)| words.contains(&w))
-                    .map(|(kind, _)| *kind)
-            })
+            // A sentence about songs, the volume or chores is about the home that has them.
+            .or_else(|| crate::lang::named_by(|l| l.about_kinds, w))
             .or_else(|| super::fastpath::is_cleaning(w).then_some("vacuum"))
     };
     tokens(text).iter().any(|w| {
@@ -347,7 +312,7 @@ fn compound_head(word: &str) -> Option<&str> {
         .find(|head| {
             head.len() >= 4
                 && (crate::ha::search::domain_of_word(head).is_some()
-                    || KIND_WORDS.iter().any(|(_, words)| words.contains(head)))
+                    || crate::lang::named_by(|l| l.about_kinds, head).is_some())
         })
 }
 
@@ -367,24 +332,6 @@ fn names_by_translation(text: &str, registry: &Registry) -> bool {
                 .any(|n| english.contains(&n.as_str()))
         })
 }
-
-/// Unit words people and models spell out, and the unit symbol they stand for.
-const UNIT_WORDS: [(&str, &str); 14] = [
-    ("degrees", "°c"),
-    ("degree", "°c"),
-    ("celsius", "°c"),
-    ("stopni", "°c"),
-    ("stopnie", "°c"),
-    ("grad", "°c"),
-    ("percent", "%"),
-    ("procent", "%"),
-    ("prozent", "%"),
-    ("watts", "w"),
-    ("watt", "w"),
-    ("wat", "w"),
-    ("watow", "w"),
-    ("kilowatt", "kw"),
-];
 
 /// The units of this home's measurements that the text states a reading in ("450 ppm",
 /// "21 °C", "100 watts"), lowercased; empty when it states none.
@@ -415,8 +362,9 @@ fn stated_units(text: &str, registry: &Registry) -> Vec<String> {
             .map(|n| n.trim_end_matches(['.', ',', '!', ';', ')']))
             .unwrap_or_default();
         for said in [glued, next] {
-            let unit = UNIT_WORDS
+            let unit = crate::lang::LEXICONS
                 .iter()
+                .flat_map(|l| l.unit_words.iter())
                 .find(|(word, _)| *word == said)
                 .map_or(said, |(_, unit)| *unit);
             if !unit.is_empty() && units.contains(unit) {

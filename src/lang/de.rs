@@ -3,7 +3,7 @@
 
 use super::HvacMode::{Cool, Heat};
 use super::Intent::*;
-use super::{Lang, Lexicon, Says};
+use super::{Claim, Lang, Lexicon, Says};
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::De,
@@ -329,6 +329,125 @@ pub const LEXICON: Lexicon = Lexicon {
         "ich", "nicht", "habe", "der", "die", "das", "und", "ist", "kein", "keine", "konnte",
         "gefunden", "nichts", "ein", "eine", "den", "mit", "es",
     ],
+    letters: "äöüß",
+    stopwords: &[
+        "der", "die", "das", "im", "in", "den", "dem", "auf", "bitte", "alle", "und",
+    ],
+    stand_ins: &["es", "sie", "ihn", "das", "alles", "die"],
+    about_kinds: &[
+        (
+            "media_player",
+            &["titel", "lied", "lautstarke", "wiedergabe"],
+        ),
+        ("todo", &["liste", "aufgaben"]),
+    ],
+    unit_words: &[("grad", "°c"), ("prozent", "%")],
+    answer_lead: &["bitte"],
+    digits: &[
+        ("null", '0'),
+        ("eins", '1'),
+        ("zwei", '2'),
+        ("drei", '3'),
+        ("vier", '4'),
+        ("funf", '5'),
+        ("sechs", '6'),
+        ("sieben", '7'),
+        ("acht", '8'),
+        ("neun", '9'),
+        ("zwo", '2'),
+    ],
+    claims: &[
+        (
+            Claim::Action,
+            r"(?i)\bich\s+habe\b[^.?!]{0,60}\b(?:eingeschaltet|ausgeschaltet|angeschaltet|abgeschaltet|angemacht|ausgemacht|geöffnet|geschlossen|gesperrt|entsperrt|abgeschlossen|aufgeschlossen|eingestellt|gestartet|gestoppt|aktiviert|deaktiviert|gedimmt)\b",
+        ),
+        (
+            Claim::Observation,
+            r"(?i)\bich\s+habe\b[^.?!]{0,60}\b(?:überprüft|geprüft|nachgesehen|nachgeschaut|kontrolliert)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:ist|sind)\s+(?:jetzt|nun)\s+(?:an|aus|eingeschaltet|ausgeschaltet|offen|geöffnet|geschlossen|gesperrt|entsperrt)\b",
+        ),
+        (
+            Claim::Observation,
+            r"(?i)\bdie\s+(?:aktuelle\s+)?temperatur\b[^.?!]{0,40}\b(?:beträgt|ist|liegt)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\bwurden?\s+(?:eingeschaltet|ausgeschaltet|geöffnet|geschlossen|gesperrt|entsperrt|eingestellt)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\bich\s+habe\b(?:[^.?!]|\.\w){0,60}\b(?:aufgerufen|ausgeführt|gesendet)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:startet\s+(?:jetzt\s+|nun\s+|gerade\s+)?neu|wird\s+(?:jetzt\s+|nun\s+|gerade\s+)?neu\s+gestartet)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)(?:^|[.!:]\s+)(?:eingeschaltet|ausgeschaltet|geöffnet|geschlossen|gesperrt|entsperrt|hinzugefügt|gestartet|gestoppt|pausiert|stummgeschaltet)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\bwurden?\s+(?:\S+\s+){0,4}(?:hinzugefügt|entfernt|gestartet|gestoppt|pausiert|stummgeschaltet)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\bsollten?\s+(?:jetzt\s+|nun\s+)?(?:an|aus|eingeschaltet|ausgeschaltet|offen|geöffnet|geschlossen|gesperrt|entsperrt)\b",
+        ),
+        (
+            Claim::Observation,
+            r"(?i)\b(?:ist|sind)\s+(?:bereits\s+|schon\s+)?(?:an|aus|eingeschaltet|ausgeschaltet|offen|geöffnet|geschlossen|gesperrt|entsperrt)\b",
+        ),
+    ],
+    needs_tools: &[
+        r"(?i)^\s*(?:bitte\s+)?(?:schalte|schalt|mach|mache|öffne|schließe|schliess|stelle|stell|sperre|entsperre|starte|stoppe|aktiviere|deaktiviere|dimme)\b",
+        r"(?i)^\s*(?:ist|sind)\s+\w+",
+        r"(?i)\b(?:wie\s+(?:warm|kalt|ist)|welche\s+temperatur)\b",
+        r"\b(?:ein|aus|an)\s*[.!]?\s*$",
+    ],
+    advice_verbs: &["rufe", "verwende"],
+    read_openers: &["was", "wer", "wann", "wo", "habe", "hab", "gibt"],
+    weather: &[
+        "wetter",
+        "sonnig",
+        "bewolkt",
+        "regen",
+        "regnet",
+        "regnen",
+        "vorhersage",
+        "schnee",
+        "schneit",
+        "windig",
+        "regenschirm",
+    ],
+    outside: &["draussen"],
+    weather_measures: &["temperatur"],
+    lists: &[
+        "liste",
+        "aufgaben",
+        "einkaufsliste",
+        "einkaufen",
+        "besorgungen",
+    ],
+    needs: &["kaufen", "anrufen", "muss", "erledigen"],
+    agenda: &[
+        "kalender",
+        "termin",
+        "termine",
+        "treffen",
+        "besuch",
+        "heute",
+        "morgen",
+        "woche",
+        "wochenende",
+        "abend",
+    ],
+    today_words: &["heute"],
+    tomorrow_words: &["morgen"],
+    count_aside: &["wie", "viele", "oft", "ich", "wir", "mal", "tage"],
     says: &SAYS,
 };
 

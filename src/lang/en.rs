@@ -2,7 +2,7 @@
 
 use super::HvacMode::{Auto, Cool, Dry, Heat};
 use super::Intent::*;
-use super::{Lang, Lexicon, Says};
+use super::{Claim, Lang, Lexicon, Says};
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::En,
@@ -305,6 +305,175 @@ pub const LEXICON: Lexicon = Lexicon {
     own_words: &[
         "the", "could", "not", "did", "was", "have", "has", "found", "find", "there", "named",
         "any", "with", "you", "this", "that", "is", "are", "no", "it",
+    ],
+    letters: "",
+    stopwords: &[
+        "the", "a", "an", "in", "on", "of", "at", "to", "my", "please", "all", "and", "is",
+    ],
+    stand_ins: &[
+        "it",
+        "them",
+        "this",
+        "that",
+        "these",
+        "those",
+        "one",
+        "everything",
+        "all",
+    ],
+    about_kinds: &[
+        (
+            "media_player",
+            &["song", "songs", "track", "title", "volume", "playback"],
+        ),
+        (
+            "todo",
+            &["list", "chores", "chore", "tasks", "task", "todo"],
+        ),
+    ],
+    unit_words: &[
+        ("degrees", "°c"),
+        ("degree", "°c"),
+        ("celsius", "°c"),
+        ("percent", "%"),
+        ("watts", "w"),
+        ("watt", "w"),
+        ("kilowatt", "kw"),
+    ],
+    answer_lead: &["oh", "well", "please", "hey"],
+    digits: &[
+        ("zero", '0'),
+        ("one", '1'),
+        ("two", '2'),
+        ("three", '3'),
+        ("four", '4'),
+        ("five", '5'),
+        ("six", '6'),
+        ("seven", '7'),
+        ("eight", '8'),
+        ("nine", '9'),
+    ],
+    claims: &[
+        (
+            Claim::Action,
+            r"(?i)\bi(?:'ve| have|'ll have)?\s+(?:just\s+|now\s+|already\s+)?(?:turned|switched|set|locked|unlocked|opened|closed|started|stopped|restarted|rebooted|reloaded|activated|deactivated|dimmed|brightened|changed|adjusted|armed|disarmed|toggled|raised|lowered)\b",
+        ),
+        (
+            Claim::Observation,
+            r"(?i)\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:checked|looked|verified|confirmed|read)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:is|are)\s+now\s+(?:on|off|open|closed|locked|unlocked|set|armed|disarmed|running|playing)\b",
+        ),
+        (
+            Claim::Observation,
+            r"(?i)\bthe\s+(?:current\s+)?(?:temperature|humidity|state|status)\b[^.?!]{0,40}\b(?:is|reads|shows)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:has|have)\s+been\s+(?:turned|switched|set|locked|unlocked|opened|closed|activated|deactivated)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:called|sent|executed|run|ran|triggered|issued)\s+(?:the\s+|a\s+)?(?:[\w.`]+\s+){0,2}(?:service|tool|command|call)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)(?:^|[.!:]\s+)(?:turned|switched|added|removed|started|stopped|restarted|rebooted|reloaded|paused|resumed|muted|unmuted|locked|unlocked|opened|closed|dimmed|activated|deactivated)\s+\S",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:added|removed)\s+(?:to|from)\s+(?:the|your|my)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:has|have)\s+been\s+(?:added|removed|started|stopped|restarted|rebooted|reloaded|paused|resumed|muted|docked|returned|sent)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:has|have)\s+(?:now\s+|just\s+|already\s+)?(?:returned|docked|started|stopped|paused|resumed|finished|completed)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)(?:(?:^|[.!:]\s+)|\bi(?:'m|\s+am)\s+(?:now\s+)?)(?:turning|switching|shutting|opening|closing|locking|unlocking|starting|stopping|restarting|rebooting|reloading|pausing|resuming|muting|dimming|adding|removing|setting)\s+\S",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:(?:has|have)\s+been|(?:is|are|was|were)(?:\s+now)?)\s+(?:updated|adjusted)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:is|are)\s+(?:now\s+)?(?:being\s+)?(?:restart|reboot|reload|shutting\s+down|turning\s+(?:on|off)|switching\s+(?:on|off))\w*",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:should|must|will)\s+(?:now\s+)?be\s+(?:on|off|open|closed|locked|unlocked|running|playing|paused)\b",
+        ),
+        (
+            Claim::Observation,
+            r"(?i)\b(?:is|are)\s+(?:already\s+)?(?:on|off|open|closed|locked|unlocked|running|playing|paused|docked)\b",
+        ),
+    ],
+    needs_tools: &[
+        r"(?i)^\s*(?:please\s+)?(?:turn|switch|set|open|close|lock|unlock|dim|brighten|start|stop|activate|deactivate|arm|disarm|toggle|raise|lower|increase|decrease|play|pause|make)\b",
+        r"(?i)\b(?:is|are)\s+(?:the|my|any|all)\b",
+        r"(?i)\b(?:what(?:'s| is)|how)\s+(?:the\s+)?(?:temperature|humidity|warm|cold|hot|state|status)\b",
+        r"(?i)\b(?:turn|turning|switch|switching)\s+(?:on|off)\b",
+    ],
+    advice_verbs: &["call", "use", "run", "invoke"],
+    read_openers: &[
+        "who", "whats", "when", "where", "will", "am", "have", "tell", "any",
+    ],
+    weather: &[
+        "weather", "sunny", "cloudy", "rain", "raining", "rainy", "snow", "snowing", "forecast",
+        "windy", "humid", "umbrella",
+    ],
+    outside: &["outside", "outdoors"],
+    weather_measures: &["temperature", "warm", "cold", "hot"],
+    lists: &[
+        "list",
+        "lists",
+        "task",
+        "tasks",
+        "todo",
+        "todos",
+        "chores",
+        "chore",
+        "shopping",
+        "groceries",
+        "grocery",
+    ],
+    needs: &["need", "buy", "call", "complete"],
+    agenda: &[
+        "calendar",
+        "calendars",
+        "schedule",
+        "agenda",
+        "plans",
+        "events",
+        "event",
+        "appointment",
+        "appointments",
+        "meeting",
+        "meetings",
+        "visit",
+        "visiting",
+        "visitors",
+        "today",
+        "tonight",
+        "tomorrow",
+        "week",
+        "weekend",
+        "leaving",
+        "classes",
+    ],
+    today_words: &["today", "tonight"],
+    tomorrow_words: &["tomorrow"],
+    count_aside: &[
+        "how", "many", "much", "do", "does", "i", "we", "my", "our", "me", "need", "have", "to",
+        "this", "next", "the", "a", "an", "are", "is", "there", "on", "in", "at", "of", "for",
+        "nights", "days", "times", "night", "day",
     ],
     says: &SAYS,
 };

@@ -234,8 +234,56 @@ pub struct Lexicon {
     pub decline: Words,
     /// Small words only this language has, to tell what language a model's sentence is in.
     pub own_words: Words,
+    /// Letters beyond a–z this language writes: a text with letters none of the languages
+    /// writes is in a language HomeClaw has no words for.
+    pub letters: &'static str,
+    /// Words that carry no meaning for matching names.
+    pub stopwords: Words,
+    /// Words that stand for a device named earlier, or for everything ("it", "them").
+    pub stand_ins: Words,
+    /// Words for what a kind of device does or holds beyond its kind words ("song", "chores"):
+    /// domain → words.
+    pub about_kinds: Named,
+    /// Unit words people and models spell out, and the unit symbol they stand for.
+    pub unit_words: &'static [(&'static str, &'static str)],
+    /// Words before a yes or no that change nothing ("oh", "well").
+    pub answer_lead: Words,
+    /// Digit words, as speech-to-text may write a spoken PIN.
+    pub digits: &'static [(&'static str, char)],
+    /// Claims of having done or seen something (regular expressions over the raw reply).
+    pub claims: &'static [(Claim, &'static str)],
+    /// Commands that clearly act or ask about live state (regular expressions).
+    pub needs_tools: Words,
+    /// Verbs that advise calling a service instead of calling it ("call", "use").
+    pub advice_verbs: Words,
+
+    // --- Questions answered by reading a list, a calendar or the weather ---
+    /// Words that open such a question besides the question openers.
+    pub read_openers: Words,
+    pub weather: Words,
+    /// "Outside", and the measures asked of the weather there.
+    pub outside: Words,
+    pub weather_measures: Words,
+    pub lists: Words,
+    /// Needs that live on a list when no agenda word says otherwise ("who do I need to call").
+    pub needs: Words,
+    pub agenda: Words,
+    pub today_words: Words,
+    pub tomorrow_words: Words,
+    /// Words of a "how many" question that name nothing counted.
+    pub count_aside: Words,
+
     /// Everything else HomeClaw says.
     pub says: &'static Says,
+}
+
+/// What a claim says was done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// "I turned on…": needs a verified action behind it.
+    Action,
+    /// "I checked…", "the temperature is…": needs a successful read behind it.
+    Observation,
 }
 
 /// The texts HomeClaw says, each written from what it verified or read. Arguments are names,

@@ -3,7 +3,7 @@
 
 use super::HvacMode::{Cool, Heat};
 use super::Intent::*;
-use super::{Lang, Lexicon, Says};
+use super::{Claim, Lang, Lexicon, Says};
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::Pl,
@@ -318,6 +318,114 @@ pub const LEXICON: Lexicon = Lexicon {
         "zadnego",
         "zadnej",
     ],
+    letters: "ąćęłńóśźż",
+    stopwords: &["w", "we", "na", "z", "do", "i", "prosze", "wszystkie"],
+    stand_ins: &["je", "go", "ja", "to", "wszystko"],
+    about_kinds: &[
+        ("media_player", &["utwor", "piosenka", "glosnosc"]),
+        ("todo", &["lista", "zadania"]),
+    ],
+    unit_words: &[
+        ("stopni", "°c"),
+        ("stopnie", "°c"),
+        ("procent", "%"),
+        ("wat", "w"),
+        ("watow", "w"),
+    ],
+    answer_lead: &["prosze"],
+    digits: &[
+        ("jeden", '1'),
+        ("dwa", '2'),
+        ("trzy", '3'),
+        ("cztery", '4'),
+        ("piec", '5'),
+        ("szesc", '6'),
+        ("siedem", '7'),
+        ("osiem", '8'),
+        ("dziewiec", '9'),
+    ],
+    claims: &[
+        (
+            Claim::Action,
+            r"(?i)\b(?:włączył|wyłączył|zapalił|zgasił|zamknął|zamknęł|otworzył|ustawił|zablokował|odblokował|uruchomił|zatrzymał|przełączył|zmienił|podgłośnił|ściszył|uzbroił|rozbroił)(?:em|am|am\s+już)\b",
+        ),
+        (
+            Claim::Observation,
+            r"(?i)\b(?:sprawdził|zweryfikował|odczytał|potwierdził)(?:em|am)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:jest|są)\s+(?:teraz\s+|już\s+)?(?:włączon|wyłączon|zamknięt|otwart|zablokowan|odblokowan)\w*",
+        ),
+        (
+            Claim::Observation,
+            r"(?i)\btemperatura\b[^.?!]{0,40}\b(?:wynosi|to|ma)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\bzostał[aoy]?\s+(?:włączon|wyłączon|zamknięt|otwart|ustawion|zablokowan|odblokowan)\w*",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:wywołał|wysłał|wykonał)(?:em|am)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:zrestartował(?:em|am)|zrestartowano|przeładowano|restartuj(?:ę|e\s+się))\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\b(?:dodano|usunięto|włączono|wyłączono|otwarto|zamknięto|ustawiono|zablokowano|odblokowano|uruchomiono|zatrzymano|wstrzymano|wyciszono|dodał(?:em|am)|usunął(?:em)|usunęłam)\b",
+        ),
+        (
+            Claim::Action,
+            r"(?i)\bpowinn[oaiy]\w*\s+(?:już\s+|teraz\s+)?(?:być\s+)?(?:włączon|wyłączon|zamknięt|otwart|zablokowan|odblokowan)\w*",
+        ),
+    ],
+    needs_tools: &[
+        r"(?i)^\s*(?:proszę\s+)?(?:włącz|wyłącz|zapal|zgaś|otwórz|zamknij|ustaw|zablokuj|odblokuj|uruchom|zatrzymaj|przełącz|podnieś|opuść|ścisz|podgłośnij)\w*",
+        r"(?i)\bczy\s+\w+",
+        r"(?i)\b(?:jaka|jaki|jakie|ile)\s+(?:jest\s+)?(?:temperatura|wilgotność|stopni|stan)\w*",
+    ],
+    advice_verbs: &["wywołaj", "użyj"],
+    read_openers: &["co", "kto", "kiedy", "gdzie", "jakie", "czym"],
+    weather: &[
+        "pogoda",
+        "pogode",
+        "slonecznie",
+        "pochmurno",
+        "deszcz",
+        "pada",
+        "padac",
+        "prognoza",
+        "snieg",
+        "wietrznie",
+        "parasol",
+    ],
+    outside: &["zewnatrz", "dworze"],
+    weather_measures: &["temperatura", "cieplo", "zimno"],
+    lists: &[
+        "lista", "liscie", "liste", "zadania", "zadan", "zakupy", "zakupow",
+    ],
+    needs: &["kupic", "zadzwonic", "musze", "zrobic"],
+    agenda: &[
+        "kalendarz",
+        "kalendarzu",
+        "plany",
+        "spotkanie",
+        "spotkania",
+        "wizyta",
+        "dzis",
+        "dzisiaj",
+        "jutro",
+        "tydzien",
+        "tygodniu",
+        "weekend",
+        "wieczorem",
+    ],
+    today_words: &["dzis", "dzisiaj"],
+    tomorrow_words: &["jutro"],
+    count_aside: &["ile", "razy"],
     says: &SAYS,
 };
 

@@ -37,187 +37,42 @@ pub enum Day {
     Tomorrow,
 }
 
-/// Words that begin a question besides the lexicons' question openers (folded).
-const ASKING: [&str; 22] = [
-    "who", "whats", "when", "where", "will", "am", "have", "tell", "any", "co", "kto", "kiedy",
-    "gdzie", "jakie", "czym", "was", "wer", "wann", "wo", "habe", "hab", "gibt",
-];
-
-/// The weather's words.
-const WEATHER: [&str; 34] = [
-    "weather",
-    "sunny",
-    "cloudy",
-    "rain",
-    "raining",
-    "rainy",
-    "snow",
-    "snowing",
-    "forecast",
-    "windy",
-    "humid",
-    "umbrella",
-    "pogoda",
-    "pogode",
-    "slonecznie",
-    "pochmurno",
-    "deszcz",
-    "pada",
-    "padac",
-    "prognoza",
-    "snieg",
-    "wietrznie",
-    "parasol",
-    "wetter",
-    "sonnig",
-    "bewolkt",
-    "regen",
-    "regnet",
-    "regnen",
-    "vorhersage",
-    "schnee",
-    "schneit",
-    "windig",
-    "regenschirm",
-];
-
-/// "Outside" and the measures a person asks of the weather there.
-const OUTSIDE: [&str; 5] = ["outside", "outdoors", "zewnatrz", "dworze", "draussen"];
-const MEASURES: [&str; 8] = [
-    "temperature",
-    "temperatura",
-    "temperatur",
-    "warm",
-    "cold",
-    "hot",
-    "cieplo",
-    "zimno",
-];
-
-/// A list's words.
-const LISTS: [&str; 22] = [
-    "list",
-    "lists",
-    "task",
-    "tasks",
-    "todo",
-    "todos",
-    "chores",
-    "chore",
-    "shopping",
-    "groceries",
-    "grocery",
-    "lista",
-    "liscie",
-    "liste",
-    "zadania",
-    "zadan",
-    "zakupy",
-    "zakupow",
-    "aufgaben",
-    "einkaufsliste",
-    "einkaufen",
-    "besorgungen",
-];
-
-/// Needs that live on a list when no agenda word says otherwise ("who do I need to call?").
-const NEEDS: [&str; 12] = [
-    "need",
-    "buy",
-    "call",
-    "complete",
-    "kupic",
-    "zadzwonic",
-    "musze",
-    "zrobic",
-    "kaufen",
-    "anrufen",
-    "muss",
-    "erledigen",
-];
-
-/// An agenda's words: a calendar, what is on it, and the days it is asked about.
-const AGENDA: [&str; 44] = [
-    "calendar",
-    "calendars",
-    "schedule",
-    "agenda",
-    "plans",
-    "events",
-    "event",
-    "appointment",
-    "appointments",
-    "meeting",
-    "meetings",
-    "visit",
-    "visiting",
-    "visitors",
-    "today",
-    "tonight",
-    "tomorrow",
-    "week",
-    "weekend",
-    "leaving",
-    "classes",
-    "kalendarz",
-    "kalendarzu",
-    "plany",
-    "spotkanie",
-    "spotkania",
-    "wizyta",
-    "dzis",
-    "dzisiaj",
-    "jutro",
-    "tydzien",
-    "tygodniu",
-    "weekend",
-    "kalender",
-    "termin",
-    "termine",
-    "treffen",
-    "besuch",
-    "heute",
-    "morgen",
-    "woche",
-    "wochenende",
-    "abend",
-    "wieczorem",
-];
-
-const TODAY: [&str; 5] = ["today", "tonight", "dzis", "dzisiaj", "heute"];
-const TOMORROW: [&str; 3] = ["tomorrow", "jutro", "morgen"];
-/// "How many": the count of what the question names.
-const HOW_MANY: [(&str, &str); 3] = [("how", "many"), ("ile", ""), ("wie", "viele")];
+/// Whether any language's list holds a word.
+fn any(list: fn(&crate::lang::Lexicon) -> crate::lang::Words, word: &str) -> bool {
+    crate::lang::any_has(list, word)
+}
 
 /// The plan for a question answered by reads, if it is one (`None` leaves it to the rest of
 /// the fast path, then the model).
 pub(super) fn plan(text: &str, registry: &Registry) -> Option<Plan> {
     let (words, percent_at) = words_of(text);
     let first = words.first()?;
-    let question = text.trim_end().ends_with('?')
-        || is_question_word(first)
-        || ASKING.contains(&first.as_str());
+    let question =
+        text.trim_end().ends_with('?') || is_question_word(first) || any(|l| l.read_openers, first);
     // A request ("add milk to the list", "turn on the light?") is not a read.
     if !question || intent(&words, percent_at).is_some() || add_item(text, registry).is_some() {
         return None;
     }
     let lang = language(first);
-    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    let has =
+        |list: fn(&crate::lang::Lexicon) -> crate::lang::Words| words.iter().any(|w| any(list, w));
     let of = |domain: &str| -> Vec<&Entity> {
         registry
             .entities()
             .filter(|e| e.domain() == domain)
             .collect()
     };
-    let day = if has(&TOMORROW) {
+    let day = if has(|l| l.tomorrow_words) {
         Some(Day::Tomorrow)
-    } else if has(&TODAY) {
+    } else if has(|l| l.today_words) {
         Some(Day::Today)
     } else {
         None
     };
     let weather = of("weather");
-    if !weather.is_empty() && (has(&WEATHER) || (has(&OUTSIDE) && has(&MEASURES))) {
+    if !weather.is_empty()
+        && (has(|l| l.weather) || (has(|l| l.outside) && has(|l| l.weather_measures)))
+    {
         let entity = named(&weather, &words)
             .into_iter()
             .next()
@@ -226,23 +81,17 @@ pub(super) fn plan(text: &str, registry: &Registry) -> Option<Plan> {
     }
     let lists = of("todo");
     let calendars = of("calendar");
-    let wants_list = has(&LISTS) || (!has(&AGENDA) && has(&NEEDS));
+    let wants_list = has(|l| l.lists) || (!has(|l| l.agenda) && has(|l| l.needs));
     if !lists.is_empty() && wants_list {
         let chosen = named(&lists, &words);
         let chosen = if chosen.is_empty() { lists } else { chosen };
         return Some(items_plan(&chosen, lang));
     }
-    if !calendars.is_empty() && (has(&AGENDA) || (lists.is_empty() && has(&NEEDS))) {
+    if !calendars.is_empty() && (has(|l| l.agenda) || (lists.is_empty() && has(|l| l.needs))) {
         let chosen = named(&calendars, &words);
         let chosen = if chosen.is_empty() { calendars } else { chosen };
-        let counting = HOW_MANY
-            .iter()
-            .any(|(a, b)| {
-                words
-                    .windows(2)
-                    .any(|w| w[0] == *a && (b.is_empty() || w[1] == *b))
-                    || (b.is_empty() && first == a)
-            })
+        let counting = (0..words.len())
+            .any(|i| crate::lang::leading_phrase(|l| l.how_many, &words[i..]).is_some())
             .then(|| content_words(&words));
         return Some(events_plan(&chosen, day, counting, lang));
     }
@@ -266,7 +115,7 @@ fn named<'a>(entities: &[&'a Entity], words: &[String]) -> Vec<&'a Entity> {
             !name.is_empty()
                 && name
                     .iter()
-                    .filter(|n| !LISTS.contains(&n.as_str()) && !AGENDA.contains(&n.as_str()))
+                    .filter(|n| !any(|l| l.lists, n) && !any(|l| l.agenda, n))
                     .any(|n| words.iter().any(|w| w == n))
         })
         .collect()
@@ -275,19 +124,13 @@ fn named<'a>(entities: &[&'a Entity], words: &[String]) -> Vec<&'a Entity> {
 /// The words of a "how many" question that may name what is counted ("cook" in "how many
 /// nights do I need to cook"), without the question's and the agenda's own words.
 fn content_words(words: &[String]) -> Vec<String> {
-    const ASIDE: [&str; 40] = [
-        "how", "many", "much", "do", "does", "i", "we", "my", "our", "me", "need", "have", "to",
-        "this", "next", "the", "a", "an", "are", "is", "there", "on", "in", "at", "of", "for",
-        "nights", "days", "times", "night", "day", "ile", "razy", "wie", "viele", "oft", "ich",
-        "wir", "mal", "tage",
-    ];
     words
         .iter()
         .filter(|w| {
             w.len() > 2
-                && !ASIDE.contains(&w.as_str())
-                && !AGENDA.contains(&w.as_str())
-                && !ASKING.contains(&w.as_str())
+                && !any(|l| l.count_aside, w)
+                && !any(|l| l.agenda, w)
+                && !any(|l| l.read_openers, w)
         })
         .cloned()
         .collect()

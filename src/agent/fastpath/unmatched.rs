@@ -9,30 +9,6 @@ use super::target::points_at;
 use crate::ha::registry::{Hidden, Registry};
 use crate::text::fold;
 
-/// Words that stand for a device named earlier, or for everything: they name nothing themselves.
-const STAND_INS: [&str; 20] = [
-    "it",
-    "them",
-    "this",
-    "that",
-    "these",
-    "those",
-    "one",
-    "everything",
-    "all",
-    "je",
-    "go",
-    "ja",
-    "to",
-    "wszystko",
-    "es",
-    "sie",
-    "ihn",
-    "das",
-    "alles",
-    "die",
-];
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unmatched {
     /// A device Home Assistant has but keeps from HomeClaw, with its name.
@@ -64,7 +40,7 @@ pub fn unmatched(said: &[String], registry: &Registry) -> Option<Unmatched> {
     if target.is_empty()
         || target
             .iter()
-            .any(|&i| STAND_INS.contains(&words[i].as_str()))
+            .any(|&i| crate::lang::any_has(|l| l.stand_ins, &words[i]))
     {
         return None;
     }
