@@ -99,7 +99,7 @@ pub const LEXICON: Lexicon = Lexicon {
         &["can", "u"],
     ],
     please: &["please"],
-    desires: &[&["i", "want"], &["i", "would", "like"], &["id", "like"]],
+    desires: &[&["i", "want"], &["i", "would", "like"], &["i", "d", "like"]],
     be: &["be", "to"],
     asking: &["if", "whether", "know"],
     wished: &[

@@ -406,5 +406,40 @@ pub fn leading_phrase(list: fn(&Lexicon) -> Phrases, words: &[String]) -> Option
     })
 }
 
+/// The language most of the words belong to, by each language's small and common words
+/// (articles, fillers, kinds, rooms); `None` when none stands out. For a word several
+/// languages share ("pause", a number with "%"), the rest of the command says whose it is.
+pub fn lang_of_words(words: &[String]) -> Option<Lang> {
+    let lists: [fn(&Lexicon) -> Words; 8] = [
+        |l| l.filler,
+        |l| l.stopwords,
+        |l| l.own_words,
+        |l| l.question_filler,
+        |l| l.place_prepositions,
+        |l| l.courtesy,
+        |l| l.which,
+        |l| l.question_openers,
+    ];
+    let named: [fn(&Lexicon) -> Named; 3] = [|l| l.kinds, |l| l.translations, |l| l.states];
+    let mut scores: Vec<(usize, Lang)> = LEXICONS
+        .iter()
+        .map(|l| {
+            let score = words
+                .iter()
+                .filter(|w| {
+                    lists.iter().any(|list| list(l).contains(&w.as_str()))
+                        || named.iter().any(|list| {
+                            list(l).iter().any(|(_, forms)| forms.contains(&w.as_str()))
+                        })
+                })
+                .count();
+            (score, l.lang)
+        })
+        .collect();
+    scores.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+    let ((best, lang), (second, _)) = (scores[0], scores[1]);
+    (best > second).then_some(lang)
+}
+
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,9 @@ use serde_json::{Value, json};
 
 use crate::ha::search::domain_of_word;
 pub use crate::lang::{Intent, Lang};
-use crate::lang::{LEXICONS, Lexicon, Words, any_has, lang_having, leading_phrase, named_by};
+use crate::lang::{
+    LEXICONS, Lexicon, Words, any_has, lang_having, lang_of_words, leading_phrase, named_by,
+};
 use crate::text::fold;
 
 use Intent::*;
@@ -54,6 +56,16 @@ pub fn is_question(text: &str) -> bool {
     words
         .first()
         .is_some_and(|w| is_question_word(w) || any_has(|l| l.more_question_openers, w))
+}
+
+/// The language a question is in: its first word's, else the one most of its words are in.
+pub(super) fn question_lang_in(words: &[String]) -> Lang {
+    match words.first() {
+        Some(first) if is_question_word(first) || any_has(|l| l.which, first) => {
+            question_lang(first)
+        }
+        _ => lang_of_words(words).unwrap_or_else(|| question_lang(words.first().map_or("", |w| w))),
+    }
 }
 
 /// The language a question is in, from its first word.
@@ -230,8 +242,30 @@ pub(super) fn words_of(text: &str) -> (Vec<String>, Option<usize>) {
     (words, percent_at)
 }
 
-/// The intent, its language and the word positions it used; `None` for none or two.
+/// The intent, its language and the word positions it used; `None` for none or two. Words
+/// several languages share ("pause", "30 %") are in the language the rest of the command is in.
 pub(super) fn intent(
+    words: &[String],
+    percent_at: Option<usize>,
+) -> Option<(Intent, Lang, Vec<usize>)> {
+    let (intent, lang, used) = intent_in_words(words, percent_at)?;
+    let Some(other) = lang_of_words(words).filter(|l| *l != lang) else {
+        return Some((intent, lang, used));
+    };
+    let lexicon = other.lexicon();
+    let said_there = |w: &str| {
+        w.parse::<f64>().is_ok()
+            || lexicon.intents.iter().any(|(p, _)| p.contains(&w))
+            || lexicon.levels.iter().any(|(level, _)| *level == w)
+            || lexicon.percent_units.contains(&w)
+            || lexicon.degree_units.contains(&w)
+            || lexicon.colours.iter().any(|(_, forms)| forms.contains(&w))
+    };
+    let shared = used.iter().all(|&i| said_there(&words[i]));
+    Some((intent, if shared { other } else { lang }, used))
+}
+
+fn intent_in_words(
     words: &[String],
     percent_at: Option<usize>,
 ) -> Option<(Intent, Lang, Vec<usize>)> {
@@ -412,12 +446,21 @@ pub fn is_single_action(text: &str) -> bool {
 /// …") or as a wish ("I want the light on"): the request itself, when the rest carries an
 /// intent; `None` otherwise (a question about ability or state stays a question).
 pub fn unwrapped_request(text: &str) -> Option<String> {
-    let raw: Vec<&str> = text
+    // Word by word as folding sees them: "Peux-tu" is two words, "l'entrée" too.
+    let (raw, folded): (Vec<String>, Vec<String>) = text
         .trim()
-        .trim_end_matches(['?', '.', '!'])
+        .trim_end_matches(['?', '.', '!', ' '])
         .split_whitespace()
-        .collect();
-    let folded: Vec<String> = raw.iter().map(|w| fold(w)).collect();
+        .flat_map(|w| {
+            let pieces: Vec<String> = fold(w).split(' ').map(str::to_owned).collect();
+            if pieces.len() == 1 {
+                vec![(w.to_owned(), pieces[0].clone())]
+            } else {
+                pieces.into_iter().map(|p| (p.clone(), p)).collect()
+            }
+        })
+        .unzip();
+    let raw: Vec<&str> = raw.iter().map(String::as_str).collect();
     if let Some((n, lang)) = leading_phrase(|l| l.desires, &folded) {
         return desired(&raw[n..], lang);
     }

@@ -2,7 +2,7 @@
 
 use super::Plan;
 use super::intent::{
-    Lang, is_filler, is_question_word, is_state_word, question_lang, state_named, words_of,
+    Lang, is_filler, is_question_word, is_state_word, question_lang_in, state_named, words_of,
 };
 use super::target::{covers, named, query_of, word_matches};
 use crate::ha::registry::{Entity, Registry};
@@ -168,14 +168,14 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     if !(text.trim_end().ends_with('?') || is_question_word(first)) {
         return None;
     }
-    let lang = question_lang(first);
+    let lang = question_lang_in(&words);
     if let Some(counted) = count(&words, lang, registry) {
         return Some(counted);
     }
     // "Playing, paused or stopped?" offers a choice: the answer is the state, not yes or no.
     let mut states: Vec<&str> = words.iter().filter_map(|w| state_named(w)).collect();
     states.dedup();
-    let asked = asked_state(first, &states);
+    let asked = asked_state(&words, &states);
     let low = words.iter().any(|w| any_has(|l| l.low, w));
     let rest: Vec<&str> = words
         .iter()
@@ -311,10 +311,20 @@ fn drop_courtesy(words: &mut Vec<String>) {
 
 /// The one state a yes/no question asks about; only a yes/no question is answered yes or no
 /// ("what is on my list?" is not one).
-fn asked_state(first: &str, states: &[&'static str]) -> Option<&'static str> {
+fn asked_state(words: &[String], states: &[&'static str]) -> Option<&'static str> {
+    let first = words.first()?;
+    // "La porte est-elle fermée ?": the verb that asks may follow the subject, when no other
+    // question word opens the question.
+    let inverted = !is_question_word(first)
+        && !any_has(|l| l.which, first)
+        && words.iter().any(|w| any_has(|l| l.yes_no_openers, w));
     match states {
         // "Läuft im Wohnzimmer Musik?": a verb that says the state may open the question.
-        [one] if any_has(|l| l.yes_no_openers, first) || any_has(|l| l.state_verbs, first) => {
+        [one]
+            if any_has(|l| l.yes_no_openers, first)
+                || any_has(|l| l.state_verbs, first)
+                || inverted =>
+        {
             Some(*one)
         }
         _ => None,
@@ -341,14 +351,11 @@ pub fn answer_from_reads(question: &str, reads: &[ReadState<'_>], lang: Lang) ->
     let mut states: Vec<&str> = words.iter().filter_map(|w| state_named(w)).collect();
     states.dedup();
     // "Are any lights on?" is not answered no from the one light the model chose to read.
-    let asked = words
-        .first()
-        .and_then(|first| asked_state(first, &states))
-        .filter(|_| {
-            !words
-                .iter()
-                .any(|w| any_has(|l| l.any, w) || super::intent::is_every(w))
-        });
+    let asked = asked_state(&words, &states).filter(|_| {
+        !words
+            .iter()
+            .any(|w| any_has(|l| l.any, w) || super::intent::is_every(w))
+    });
     let listed: Vec<String> = reads
         .iter()
         .map(|r| state_line(r.name, r.state, r.unit, lang))
