@@ -10,6 +10,7 @@
 
 mod de;
 mod en;
+mod fr;
 mod pl;
 
 /// A language HomeClaw understands and answers in.
@@ -18,10 +19,11 @@ pub enum Lang {
     En,
     Pl,
     De,
+    Fr,
 }
 
 /// Every lexicon, in the order the fast path tries their phrases.
-pub const LEXICONS: [&Lexicon; 3] = [&en::LEXICON, &pl::LEXICON, &de::LEXICON];
+pub const LEXICONS: [&Lexicon; 4] = [&en::LEXICON, &pl::LEXICON, &de::LEXICON, &fr::LEXICON];
 
 impl Lang {
     /// The language of a tag such as `pl` or `de-DE`; English for anything else.
@@ -41,6 +43,7 @@ impl Lang {
             Self::En => &en::LEXICON,
             Self::Pl => &pl::LEXICON,
             Self::De => &de::LEXICON,
+            Self::Fr => &fr::LEXICON,
         }
     }
 }
@@ -441,5 +444,7 @@ pub fn lang_of_words(words: &[String]) -> Option<Lang> {
     (best > second).then_some(lang)
 }
 
+#[cfg(test)]
+mod fr_tests;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,308 @@
+//! French, as people in France say it to Home Assistant's demo home (named in English).
+
+use serde_json::{Value, json};
+
+use super::Lang;
+use crate::agent::fastpath::{Plan, plan};
+use crate::agent::sim::{home_of, link, state_object};
+use crate::ha::registry::Registry;
+
+fn home() -> Registry {
+    let entities: [(&str, &str, &str, &str, Value); 15] = [
+        (
+            "light.bed_light",
+            "Bed Light",
+            "bedroom",
+            "off",
+            json!({"supported_color_modes": ["hs"]}),
+        ),
+        (
+            "light.ceiling_lights",
+            "Ceiling Lights",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+        (
+            "light.kitchen_lights",
+            "Kitchen Lights",
+            "kitchen",
+            "off",
+            json!({}),
+        ),
+        ("switch.ac", "AC", "bedroom", "on", json!({})),
+        (
+            "climate.heatpump",
+            "HeatPump",
+            "bedroom",
+            "heat",
+            json!({"hvac_modes": ["heat", "off"], "supported_features": 385, "temperature": 20}),
+        ),
+        (
+            "cover.kitchen_window",
+            "Kitchen Window",
+            "kitchen",
+            "closed",
+            json!({}),
+        ),
+        (
+            "cover.hall_window",
+            "Hall Window",
+            "hall",
+            "open",
+            json!({}),
+        ),
+        (
+            "cover.garage_door",
+            "Garage Door",
+            "garage",
+            "closed",
+            json!({"device_class": "garage"}),
+        ),
+        ("lock.front_door", "Front Door", "hall", "locked", json!({})),
+        (
+            "lock.kitchen_door",
+            "Kitchen Door",
+            "kitchen",
+            "unlocked",
+            json!({}),
+        ),
+        (
+            "media_player.living_room",
+            "Living Room",
+            "living_room",
+            "playing",
+            json!({}),
+        ),
+        (
+            "media_player.kitchen",
+            "Kitchen",
+            "kitchen",
+            "playing",
+            json!({}),
+        ),
+        (
+            "fan.living_room_fan",
+            "Living Room Fan",
+            "living_room",
+            "off",
+            json!({}),
+        ),
+        (
+            "sensor.outside_temperature",
+            "Outside Temperature",
+            "garden",
+            "15.6",
+            json!({"device_class": "temperature", "unit_of_measurement": "°C"}),
+        ),
+        (
+            "humidifier.dehumidifier",
+            "Dehumidifier",
+            "garage",
+            "on",
+            json!({"device_class": "dehumidifier"}),
+        ),
+    ];
+    let states = entities
+        .iter()
+        .map(|(id, name, _, state, attributes)| {
+            let mut object = state_object(id, name, state);
+            if let Some(more) = attributes.as_object() {
+                object.attributes.extend(more.clone());
+            }
+            object
+        })
+        .collect();
+    let links = entities
+        .iter()
+        .map(|(id, _, area, ..)| link(id, area))
+        .collect();
+    let areas = [
+        ("bedroom", "Bedroom"),
+        ("living_room", "Living Room"),
+        ("kitchen", "Kitchen"),
+        ("hall", "Hall"),
+        ("garage", "Garage"),
+        ("garden", "Garden"),
+    ];
+    let services = json!({
+        "light": {"turn_on": {}, "turn_off": {}, "toggle": {}},
+        "switch": {"turn_on": {}, "turn_off": {}, "toggle": {}},
+        "fan": {"turn_on": {}, "turn_off": {}},
+        "cover": {"open_cover": {}, "close_cover": {}},
+        "lock": {"lock": {}, "unlock": {}},
+        "climate": {"turn_on": {}, "turn_off": {}, "set_temperature": {}, "set_hvac_mode": {}},
+        "humidifier": {"turn_on": {}, "turn_off": {}},
+        "media_player": {"media_play": {}, "media_pause": {}, "media_stop": {},
+            "media_next_track": {}, "volume_set": {}, "volume_mute": {}, "turn_on": {}, "turn_off": {}},
+    });
+    home_of(states, links, &areas, services)
+}
+
+/// Every call a command plans ("domain.service entity_id", sorted), with its data.
+fn calls(text: &str, home: &Registry) -> Result<(Vec<String>, Vec<Value>), String> {
+    match plan(text, home) {
+        Plan::Act {
+            calls,
+            lang: Lang::Fr,
+        } => {
+            let mut said: Vec<String> = calls
+                .iter()
+                .flat_map(|c| {
+                    c.entity_ids
+                        .iter()
+                        .map(move |id| format!("{}.{} {id}", c.domain, c.service))
+                })
+                .collect();
+            said.sort();
+            Ok((said, calls.iter().map(|c| c.data.clone()).collect()))
+        }
+        other => Err(format!("{text}: {other:?}")),
+    }
+}
+
+#[test]
+fn requests_in_french_run_without_the_model_and_are_answered_in_french() {
+    let home = home();
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "Allume la lumière de la cuisine",
+            &["light.turn_on light.kitchen_lights"],
+        ),
+        (
+            "Éteins la lumière de la chambre",
+            &["light.turn_off light.bed_light"],
+        ),
+        (
+            "Peux-tu éteindre la clim, s'il te plaît ?",
+            &["switch.turn_off switch.ac"],
+        ),
+        (
+            "Ouvre la porte du garage",
+            &["cover.open_cover cover.garage_door"],
+        ),
+        (
+            "Ferme la fenêtre de la cuisine",
+            &["cover.close_cover cover.kitchen_window"],
+        ),
+        (
+            "Verrouille la porte d'entrée",
+            &["lock.lock lock.front_door"],
+        ),
+        (
+            "Ferme la porte de la cuisine à clé",
+            &["lock.lock lock.kitchen_door"],
+        ),
+        (
+            "Déverrouille la porte d'entrée",
+            &["lock.unlock lock.front_door"],
+        ),
+        (
+            "Allume le ventilateur du salon",
+            &["fan.turn_on fan.living_room_fan"],
+        ),
+        (
+            "Éteins le déshumidificateur",
+            &["humidifier.turn_off humidifier.dehumidifier"],
+        ),
+        (
+            "Mets la musique en pause dans la cuisine",
+            &["media_player.media_pause media_player.kitchen"],
+        ),
+        (
+            "Je veux que la lumière de la cuisine soit allumée",
+            &["light.turn_on light.kitchen_lights"],
+        ),
+        (
+            "Éteins tout dans la chambre",
+            &[
+                "climate.turn_off climate.heatpump",
+                "light.turn_off light.bed_light",
+                "switch.turn_off switch.ac",
+            ],
+        ),
+    ];
+    let wrong: Vec<String> = cases
+        .iter()
+        .filter_map(|(text, expected)| match calls(text, &home) {
+            Ok((said, _)) if said == *expected => None,
+            Ok((said, _)) => Some(format!("{text}: {said:?}")),
+            Err(e) => Some(e),
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn values_said_in_french_reach_the_device() {
+    let home = home();
+    for (text, call, data) in [
+        (
+            "Règle la pompe à chaleur sur 21 degrés",
+            "climate.set_temperature climate.heatpump",
+            json!({"temperature": 21}),
+        ),
+        (
+            "Mets le volume de la cuisine à 30 %",
+            "media_player.volume_set media_player.kitchen",
+            json!({"volume_level": 0.3}),
+        ),
+        (
+            "Mets la lumière du lit en rouge",
+            "light.turn_on light.bed_light",
+            json!({"color_name": "red"}),
+        ),
+    ] {
+        let (said, datas) = calls(text, &home).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(said, vec![call.to_owned()], "{text}");
+        assert_eq!(datas, vec![data], "{text}");
+    }
+}
+
+#[test]
+fn questions_in_french_are_answered_in_french_from_the_registry() {
+    let home = home();
+    for (text, starts, has) in [
+        (
+            "Quelles lumières sont allumées ?",
+            "1 sur 3",
+            "Ceiling Lights",
+        ),
+        (
+            "Combien de fenêtres sont ouvertes ?",
+            "1 sur 2",
+            "Hall Window",
+        ),
+        (
+            "Est-ce que la porte d'entrée est verrouillée ?",
+            "Oui",
+            "verrouillé",
+        ),
+        (
+            "La porte de la cuisine est-elle verrouillée ?",
+            "Non",
+            "déverrouillé",
+        ),
+        (
+            "Quelle est la température dehors ?",
+            "Outside Temperature",
+            "15.6 °C",
+        ),
+        (
+            "Est-ce que la porte du garage est ouverte ?",
+            "Non",
+            "fermé",
+        ),
+    ] {
+        match plan(text, &home) {
+            Plan::Answer { text: answer, lang } => {
+                assert_eq!(lang, Lang::Fr, "{text}");
+                assert!(
+                    answer.starts_with(starts) && answer.contains(has),
+                    "{text}: {answer}"
+                );
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}
