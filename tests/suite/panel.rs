@@ -324,6 +324,22 @@ async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
         .as_u64()
         .unwrap();
     assert!(width <= 390, "the page is wider than the phone: {width}px");
+
+    // In French: the panel's words and HomeClaw's answer both.
+    browser
+        .eval("localStorage.setItem('selectedLanguage', JSON.stringify('fr')); true")
+        .await;
+    browser.open(&format!("{proxy}{PREFIX}/")).await;
+    browser
+        .wait_for("document.querySelector('nav a.active')?.textContent === 'Discussion'")
+        .await;
+    ask(&mut browser, "éteins bed light").await;
+    browser
+        .wait_for("document.body.innerText.includes('Éteint : Bed Light')")
+        .await;
+    browser
+        .screenshot(&shots().join("panel-phone-fr.png"))
+        .await;
     assert_eq!(llm.requests().len(), 0, "the fast path took every command");
     service(ha, "light", "turn_off", LIGHT).await;
 }

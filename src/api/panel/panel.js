@@ -46,6 +46,20 @@ const STRINGS = {
     token_label: "API-Token", sign_in: "Öffnen", wrong_token: "Das ist nicht der Token, den HomeClaw hat.",
     token_hint: "Der Token ist api.token in der Konfiguration von HomeClaw. Die Seite behält ihn nur, bis sie geschlossen oder neu geladen wird.",
   },
+  fr: {
+    tab_chat: "Discussion", tab_activity: "Activité", tab_stats: "Statistiques", send: "Envoyer",
+    placeholder: "Éteins les lumières de la cuisine…", verified: "Vérifié", unverified: "Non confirmé",
+    approve: "Approuver", deny: "Refuser", trace: "Déroulé", thinking: "En cours…",
+    all_sources: "Toutes les sources", all_statuses: "Tous les résultats", search: "Rechercher",
+    src_notification: "Notification", st_done: "Fait", st_approval_required: "En attente d'approbation",
+    st_clarification_required: "Question", st_failed: "Échec", no_runs: "Rien pour l'instant.",
+    latency: "Durée par commande (s)", requests: "Requêtes LLM par commande",
+    verified_share: "Actions vérifiées (%)", guards: "Interventions des garde-fous par commande",
+    model: "Modèle", commands: "Commandes", median: "Médiane", p95: "p95",
+    mean_requests: "Requêtes LLM", error: "Erreur", fast_path: "voie rapide",
+    token_label: "Jeton d'API", sign_in: "Ouvrir", wrong_token: "Ce n'est pas le jeton que HomeClaw connaît.",
+    token_hint: "Le jeton est api.token dans la configuration de HomeClaw. La page ne le garde que jusqu'à ce que vous la fermiez ou la rechargiez.",
+  },
 };
 
 /** Home Assistant's own language setting (its frontend keeps it in localStorage, which the
