@@ -452,3 +452,25 @@ pub fn link(id: &str, area: &str) -> EntityRegistryEntry {
         ..Default::default()
     }
 }
+
+/// The calls a fast-path plan makes, as "domain.service entity_id" sorted, with each call's
+/// data and the reply's language; the plan itself when it is no action.
+pub fn planned_calls(
+    plan: super::fastpath::Plan,
+) -> Result<(Vec<String>, Vec<Value>, super::fastpath::Lang), super::fastpath::Plan> {
+    match plan {
+        super::fastpath::Plan::Act { calls, lang } => {
+            let mut said: Vec<String> = calls
+                .iter()
+                .flat_map(|c| {
+                    c.entity_ids
+                        .iter()
+                        .map(move |id| format!("{}.{} {id}", c.domain, c.service))
+                })
+                .collect();
+            said.sort();
+            Ok((said, calls.into_iter().map(|c| c.data).collect(), lang))
+        }
+        other => Err(other),
+    }
+}

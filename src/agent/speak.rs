@@ -50,7 +50,8 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     let about_home = end.about_home
         || names_a_kind(end.command, registry)
         || names_an_area(end.command, registry)
-        || names_by_translation(end.command, registry);
+        || names_by_translation(end.command, registry)
+        || asks_about_a_state(end.command);
     // Told, not asked, about the home: a request, whether or not its words were understood.
     let acts = end.acts || (about_home && !is_question(end.command));
     let name = |id: &str| registry.get(id).map(|e| e.name.clone());
@@ -284,6 +285,15 @@ fn names_an_area(text: &str, registry: &Registry) -> bool {
             .map(|n| tokens(n))
             .any(|words| !words.is_empty() && words.iter().all(|w| said.contains(w)))
     })
+}
+
+/// A question about a state ("is guest mode on?", "czy … jest otwarte?") asks about the home,
+/// whatever it names: a yes or no to it is a sentence about the home, so only a read answers it.
+fn asks_about_a_state(command: &str) -> bool {
+    is_question(command)
+        && crate::text::fold(command)
+            .split(' ')
+            .any(|w| super::fastpath::state_named(w).is_some())
 }
 
 /// Whether the text speaks of a kind of device this home has ("the lights", "the song",
@@ -545,6 +555,16 @@ mod tests {
             )
         };
         assert_ne!(compose(&end, &home).status, RunStatus::Done);
+        // A question about a state of something HomeClaw does not see ("guest mode" is kept
+        // from Assist): the model's "No" is a sentence about the home nobody read.
+        let end = Ending {
+            acts: false,
+            about_home: false,
+            ..ending("Is guest mode on?", "No")
+        };
+        let said = compose(&end, &home);
+        assert_ne!(said.reply, "No", "{said:?}");
+        assert_ne!(said.status, RunStatus::Done);
     }
 
     #[test]

@@ -15,7 +15,8 @@ pub struct WyomingConfig {
     pub enabled: bool,
     /// Loopback unless configured (`0.0.0.0:10700` in the add-on).
     pub listen: String,
-    /// Languages announced to Home Assistant.
+    /// Languages announced to Home Assistant; empty (the default) announces every language
+    /// HomeClaw has a lexicon for.
     pub languages: Vec<String>,
 }
 
@@ -24,7 +25,7 @@ impl Default for WyomingConfig {
         Self {
             enabled: true,
             listen: "127.0.0.1:10700".into(),
-            languages: vec!["en".into(), "pl".into(), "de".into()],
+            languages: Vec::new(),
         }
     }
 }

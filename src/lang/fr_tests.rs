@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::Lang;
 use crate::agent::fastpath::{Plan, plan};
-use crate::agent::sim::{home_of, link, state_object};
+use crate::agent::sim::{home_of, link, planned_calls, state_object};
 use crate::ha::registry::Registry;
 
 fn home() -> Registry {
@@ -139,25 +139,13 @@ fn home() -> Registry {
     home_of(states, links, &areas, services)
 }
 
-/// Every call a command plans ("domain.service entity_id", sorted), with its data.
+/// Every call a command plans ("domain.service entity_id", sorted), with its data, when it is
+/// an action answered in French.
 fn calls(text: &str, home: &Registry) -> Result<(Vec<String>, Vec<Value>), String> {
-    match plan(text, home) {
-        Plan::Act {
-            calls,
-            lang: Lang::Fr,
-        } => {
-            let mut said: Vec<String> = calls
-                .iter()
-                .flat_map(|c| {
-                    c.entity_ids
-                        .iter()
-                        .map(move |id| format!("{}.{} {id}", c.domain, c.service))
-                })
-                .collect();
-            said.sort();
-            Ok((said, calls.iter().map(|c| c.data.clone()).collect()))
-        }
-        other => Err(format!("{text}: {other:?}")),
+    match planned_calls(plan(text, home)) {
+        Ok((said, data, Lang::Fr)) => Ok((said, data)),
+        Ok((said, _, lang)) => Err(format!("{text}: {said:?} in {lang:?}")),
+        Err(other) => Err(format!("{text}: {other:?}")),
     }
 }
 

@@ -389,16 +389,6 @@ pub fn named_by(list: fn(&Lexicon) -> Named, word: &str) -> Option<&'static str>
         .map(|(key, _)| *key)
 }
 
-/// Every key a word says in any language's named list ("garagentor" → "garage", "door").
-pub fn all_named_by(list: fn(&Lexicon) -> Named, word: &str) -> Vec<&'static str> {
-    LEXICONS
-        .iter()
-        .flat_map(|l| list(l).iter())
-        .filter(|(_, words)| words.contains(&word))
-        .map(|(key, _)| *key)
-        .collect()
-}
-
 /// Whether any language's phrase list holds a phrase that the words start with; its length.
 pub fn leading_phrase(list: fn(&Lexicon) -> Phrases, words: &[String]) -> Option<(usize, Lang)> {
     LEXICONS.iter().find_map(|l| {

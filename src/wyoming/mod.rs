@@ -330,7 +330,15 @@ pub async fn start(
 ) -> std::io::Result<(std::net::SocketAddr, tokio::task::JoinHandle<()>)> {
     let listener = TcpListener::bind(listen).await?;
     let addr = listener.local_addr()?;
-    info!(%addr, "Wyoming handle service listening");
+    let languages = if languages.is_empty() {
+        crate::lang::LEXICONS
+            .iter()
+            .map(|l| l.tag.to_owned())
+            .collect()
+    } else {
+        languages
+    };
+    info!(%addr, ?languages, "Wyoming handle service listening");
     Ok((addr, tokio::spawn(serve(listener, commands, languages))))
 }
 

@@ -58,7 +58,8 @@ async fn the_reference_client_describes_and_gets_a_handled_reply() {
     assert_eq!(got["info_type"], "info");
     assert_eq!(got["handle"], json!(["HomeClaw"]));
     assert_eq!(got["installed"], true);
-    assert_eq!(got["languages"], json!(["en", "pl", "de"]));
+    // Every language HomeClaw has a lexicon for, unless the configuration names some.
+    assert_eq!(got["languages"], json!(["en", "pl", "de", "fr"]));
     assert_eq!(got["result_type"], "handled");
     assert_eq!(got["text"], "Hello from HomeClaw over Wyoming.");
 

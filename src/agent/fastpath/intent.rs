@@ -53,9 +53,13 @@ pub fn is_question(text: &str) -> bool {
         return true;
     }
     let (words, _) = words_of(text);
-    words
-        .first()
-        .is_some_and(|w| is_question_word(w) || any_has(|l| l.more_question_openers, w))
+    // "Tell me the outside temperature" asks, politely (a lone "please" asks nothing).
+    let told_to_tell = leading_phrase(|l| l.question_courtesy, &words)
+        .is_some_and(|(n, _)| n >= 2 && n < words.len());
+    told_to_tell
+        || words
+            .first()
+            .is_some_and(|w| is_question_word(w) || any_has(|l| l.more_question_openers, w))
 }
 
 /// The language a question is in: its first word's, else the one most of its words are in.

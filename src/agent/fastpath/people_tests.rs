@@ -124,20 +124,9 @@ fn people_home() -> Registry {
 
 /// Every call a command plans, as "domain.service entity_id" sorted, and their data.
 fn calls(text: &str, home: &Registry) -> (Vec<String>, Vec<serde_json::Value>) {
-    match plan(text, home) {
-        Plan::Act { calls, .. } => {
-            let mut said: Vec<String> = calls
-                .iter()
-                .flat_map(|c| {
-                    c.entity_ids
-                        .iter()
-                        .map(move |id| format!("{}.{} {id}", c.domain, c.service))
-                })
-                .collect();
-            said.sort();
-            (said, calls.iter().map(|c| c.data.clone()).collect())
-        }
-        other => panic!("{text}: expected an action, got {other:?}"),
+    match crate::agent::sim::planned_calls(plan(text, home)) {
+        Ok((said, data, _)) => (said, data),
+        Err(other) => panic!("{text}: expected an action, got {other:?}"),
     }
 }
 
@@ -398,4 +387,19 @@ fn the_music_with_several_players_asks_which() {
         "{:?}",
         plan("Pause the music", &home)
     );
+}
+
+#[test]
+fn asked_politely_or_by_kind_a_question_is_answered_from_the_registry() {
+    let mut home = people_home();
+    home.apply_state_changed(&json!({"entity_id": "media_player.lounge_room",
+        "new_state": {"entity_id": "media_player.lounge_room", "state": "off",
+            "attributes": {"friendly_name": "Lounge room", "device_class": "tv"},
+            "last_changed": "2030-01-01T00:00:00+00:00", "last_updated": "2030-01-01T00:00:00+00:00"}}));
+    // "Tell me …" asks; the TV is the player that is one, not the kitchen's.
+    assert_eq!(
+        answered("Tell me the outside temperature", &home),
+        "Outside Temperature is 15.6 °C."
+    );
+    assert_eq!(answered("Is the TV on?", &home), "No: Lounge room is off.");
 }

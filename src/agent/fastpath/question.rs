@@ -4,7 +4,7 @@ use super::Plan;
 use super::intent::{
     Lang, is_filler, is_question_word, is_state_word, question_lang_in, state_named, words_of,
 };
-use super::target::{covers, named, query_of, word_matches};
+use super::target::{covers, named, of_specific_kind, query_of, word_matches};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
 use crate::lang::{any_has, leading_phrase};
@@ -162,10 +162,10 @@ fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
 pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     let text = question_part(text);
     let (mut words, _) = words_of(text);
-    drop_courtesy(&mut words);
+    let told_to_tell = drop_courtesy(&mut words);
     with_a_key(&mut words);
     let first = words.first()?;
-    if !(text.trim_end().ends_with('?') || is_question_word(first)) {
+    if !(text.trim_end().ends_with('?') || is_question_word(first) || told_to_tell) {
         return None;
     }
     let lang = question_lang_in(&words);
@@ -188,7 +188,11 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     if query.is_empty() {
         return None;
     }
-    let mut covering: Vec<&Entity> = registry.entities().filter(|e| covers(e, &query)).collect();
+    // "Is the TV on?" asks about the media player that is a TV, not every player.
+    let mut covering: Vec<&Entity> = registry
+        .entities()
+        .filter(|e| covers(e, &query) && of_specific_kind(e, &words, &query))
+        .collect();
     // A measure asked for ("what is the battery level?") is the measuring entity's, not a
     // neighbour's on/off state of the same name.
     let measures = |e: &&Entity| e.attributes.contains_key("unit_of_measurement");
@@ -301,12 +305,15 @@ fn with_a_key(words: &mut Vec<String>) {
 }
 
 /// "Please tell me, are the sprinklers on?": the courtesy before the question asks nothing.
-fn drop_courtesy(words: &mut Vec<String>) {
+/// Whether what was dropped asks by itself ("tell me …", not a lone "please").
+fn drop_courtesy(words: &mut Vec<String>) -> bool {
     if let Some((lead, _)) = leading_phrase(|l| l.question_courtesy, words)
         && lead < words.len()
     {
         words.drain(..lead);
+        return lead >= 2;
     }
+    false
 }
 
 /// The one state a yes/no question asks about; only a yes/no question is answered yes or no
