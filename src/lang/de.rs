@@ -109,6 +109,8 @@ pub const LEXICON: Lexicon = Lexicon {
     both: &[],
     every: &["alle", "samtliche"],
     everything: &["alles", "allem"],
+    except: &["ausser", "bis"],
+    relatives: &["was", "das", "die", "der"],
     with_a_key: &[],
     watering: &["giesse", "giess", "bewassere"],
     water: &[],

@@ -114,6 +114,8 @@ pub const LEXICON: Lexicon = Lexicon {
     both: &["both"],
     every: &["all", "every"],
     everything: &["everything"],
+    except: &["except", "but"],
+    relatives: &["that", "which", "what"],
     with_a_key: &[],
     watering: &["water"],
     water: &["water"],

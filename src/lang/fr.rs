@@ -132,7 +132,7 @@ pub const LEXICON: Lexicon = Lexicon {
         &["je", "voudrais", "que"],
         &["j", "aimerais", "que"],
     ],
-    be: &["soit", "soient", "sois", "etre"],
+    be: &["soit", "soient", "sois", "etre", "est", "sont"],
     asking: &["si", "savoir"],
     wished: &[
         ("on", "allume"),
@@ -146,6 +146,8 @@ pub const LEXICON: Lexicon = Lexicon {
     both: &[],
     every: &["toutes", "tous"],
     everything: &["tout"],
+    except: &["sauf", "excepte"],
+    relatives: &["qui", "que"],
     with_a_key: &["cle"],
     watering: &["arrose", "arroser"],
     water: &[],

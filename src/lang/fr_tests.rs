@@ -294,3 +294,17 @@ fn questions_in_french_are_answered_in_french_from_the_registry() {
         }
     }
 }
+
+#[test]
+fn all_but_in_french() {
+    let home = home();
+    let (said, _) = calls("Éteins toutes les lumières sauf la cuisine", &home)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        said,
+        vec![
+            "light.turn_off light.bed_light",
+            "light.turn_off light.ceiling_lights",
+        ]
+    );
+}

@@ -146,6 +146,10 @@ pub struct Lexicon {
     pub every: Words,
     /// Words for every device in a place ("everything in the kitchen").
     pub everything: Words,
+    /// Words that except part of a request ("all the lights except the kitchen").
+    pub except: Words,
+    /// Words that open a clause about what is meant ("everything that is on": "that", "co").
+    pub relatives: Words,
     /// A closing or opening "with a key" locks or unlocks ("na klucz").
     pub with_a_key: Words,
     /// Verbs that water: only a valve answers them, when they open the command.

@@ -66,7 +66,7 @@ pub const LEXICON: Lexicon = Lexicon {
         &["chcialbym", "zeby"],
         &["chcialabym", "zeby"],
     ],
-    be: &["bylo", "byly", "byl", "byla"],
+    be: &["bylo", "byly", "byl", "byla", "jest", "sa"],
     asking: &["czy", "wiedziec"],
     wished: &[
         ("on", "włącz"),
@@ -80,6 +80,8 @@ pub const LEXICON: Lexicon = Lexicon {
     both: &[],
     every: &["wszystkie"],
     everything: &["wszystko"],
+    except: &["oprocz", "poza", "procz"],
+    relatives: &["co", "ktore", "ktory", "ktora"],
     with_a_key: &["klucz"],
     watering: &["podlej", "podlac"],
     water: &[],

@@ -109,6 +109,9 @@ pub fn plan_from(text: &str, registry: &Registry, device_id: Option<&str>) -> Pl
     if let Some(read) = read::plan(text.trim(), registry) {
         return read;
     }
+    if let Some(plan) = all_but(text, registry, device_id) {
+        return plan;
+    }
     let parts = split_requests(text);
     if parts.len() < 2 {
         return plan_one(text, registry, device_id);
@@ -147,6 +150,53 @@ pub fn plan_from(text: &str, registry: &Registry, device_id: Option<&str>) -> Pl
         calls,
         lang: first_lang.unwrap_or(Lang::En),
     }
+}
+
+/// "Turn off all the lights except the kitchen", "wyłącz wszystkie światła oprócz sypialni":
+/// the request before the word that excepts, less every entity the words after it name (a
+/// room, a device). `None` when no word excepts; the model decides when either side names
+/// nothing, or nothing would be left.
+fn all_but(text: &str, registry: &Registry, device_id: Option<&str>) -> Option<Plan> {
+    let raw: Vec<&str> = text.split_whitespace().collect();
+    let at = raw.iter().position(|w| {
+        fold(w)
+            .split(' ')
+            .any(|f| crate::lang::any_has(|l| l.except, f))
+    })?;
+    let (main, rest) = (raw[..at].join(" "), raw[at + 1..].join(" "));
+    let Plan::Act { calls, lang } = plan_one(&main, registry, device_id) else {
+        return Some(Plan::Model);
+    };
+    let words = crate::text::tokens(&rest);
+    let query = query_of(
+        &words.iter().map(String::as_str).collect::<Vec<_>>(),
+        registry,
+    );
+    if query.is_empty() {
+        return Some(Plan::Model);
+    }
+    let spared: Vec<&str> = registry
+        .entities()
+        .filter(|e| covers(e, &query))
+        .map(|e| e.entity_id.as_str())
+        .collect();
+    let planned: Vec<&String> = calls.iter().flat_map(|c| &c.entity_ids).collect();
+    if !planned.iter().any(|id| spared.contains(&id.as_str())) {
+        // The exception names nothing the request would touch: it is not understood.
+        return Some(Plan::Model);
+    }
+    let calls: Vec<FastCall> = calls
+        .into_iter()
+        .filter_map(|mut call| {
+            call.entity_ids.retain(|id| !spared.contains(&id.as_str()));
+            (!call.entity_ids.is_empty()).then_some(call)
+        })
+        .collect();
+    Some(if calls.is_empty() {
+        Plan::Model
+    } else {
+        Plan::Act { calls, lang }
+    })
 }
 
 /// "Heat pump" for a device the home names "HeatPump": two words said apart that are one word
@@ -442,9 +492,16 @@ const EVERYTHING_KINDS: [&str; 6] = [
 /// "Turn off everything in the bedroom": every device there of [`EVERYTHING_KINDS`], when the
 /// other words name exactly one area and nothing else; otherwise the model decides.
 fn everything_in(intent: intent::Intent, lang: Lang, rest: &[&str], registry: &Registry) -> Plan {
+    // "…that is on" ("co świeci", "was an ist"): only what is in that state now.
+    let in_state = rest.iter().find_map(|w| intent::state_named(w));
     let words: Vec<String> = crate::text::tokens(&rest.join(" "))
         .into_iter()
         .filter(|w| !any_has(|l| l.everything, w))
+        .filter(|w| {
+            !any_has(|l| l.relatives, w)
+                && !any_has(|l| l.be, w)
+                && intent::state_named(w).is_none()
+        })
         .collect();
     let switched_in = |area: &str| {
         registry
@@ -471,6 +528,7 @@ fn everything_in(intent: intent::Intent, lang: Lang, rest: &[&str], registry: &R
     for entity in registry.entities().filter(|e| {
         e.area_id.as_deref() == Some(area.area_id.as_str())
             && EVERYTHING_KINDS.contains(&e.domain())
+            && in_state.is_none_or(|state| question::is_in(e, state))
     }) {
         let Some((service, data)) = service_for(intent, entity.domain(), false) else {
             continue;

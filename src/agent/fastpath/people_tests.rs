@@ -403,3 +403,51 @@ fn asked_politely_or_by_kind_a_question_is_answered_from_the_registry() {
     );
     assert_eq!(answered("Is the TV on?", &home), "No: Lounge room is off.");
 }
+
+#[test]
+fn all_but_a_room_or_a_device_spares_what_the_exception_names() {
+    let home = people_home();
+    let all_but_kitchen = vec![
+        "light.turn_off light.bed_light",
+        "light.turn_off light.ceiling_lights",
+        "light.turn_off light.living_room_rgbww_lights",
+        "switch.turn_off switch.decorative_lights",
+    ];
+    for text in [
+        "Turn off all the lights except the kitchen",
+        "Wyłącz wszystkie światła oprócz kuchni",
+        "Schalte alle Lichter aus außer in der Küche",
+    ] {
+        assert_eq!(calls(text, &home).0, all_but_kitchen, "{text}");
+    }
+    assert_eq!(
+        calls("Turn off all the lights but the bed light", &home).0,
+        vec![
+            "light.turn_off light.ceiling_lights",
+            "light.turn_off light.kitchen_lights",
+            "light.turn_off light.living_room_rgbww_lights",
+            "switch.turn_off switch.decorative_lights",
+        ]
+    );
+    // An exception that names nothing the request touches is not understood.
+    assert_eq!(
+        plan("Turn off all the lights except the sauna", &home),
+        Plan::Model
+    );
+}
+
+#[test]
+fn everything_that_is_on_is_only_what_is_on() {
+    let home = people_home();
+    // In the kitchen the lights are off and the player plays: only the player is "on".
+    for text in [
+        "Turn off everything in the kitchen that is on",
+        "Wyłącz wszystko w kuchni co jest włączone",
+    ] {
+        assert_eq!(
+            calls(text, &home).0,
+            vec!["media_player.turn_off media_player.kitchen"],
+            "{text}"
+        );
+    }
+}

@@ -59,7 +59,7 @@ const SWITCHED: [&str; 12] = [
 ];
 
 /// Whether the entity is in the state the question asks about, as a person means it.
-fn is_in(entity: &Entity, asked: &str) -> bool {
+pub(super) fn is_in(entity: &Entity, asked: &str) -> bool {
     is_in_state(entity.domain(), &entity.state, asked)
 }
 
