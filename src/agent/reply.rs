@@ -7,14 +7,11 @@ use super::fastpath::{FastCall, Lang, Unmatched};
 use super::verify::ActionReport;
 use crate::ha::registry::Hidden;
 
-/// The reply after the provider rejected the conversation and it was started over.
-pub const RESET: &str = "Sorry, I had to start our conversation over because the model provider \
-rejected it. Please repeat your request.";
-
-/// What to say when the model gave no final text.
-pub fn fallback_summary(actions: &[ActionReport]) -> String {
+/// What to say when the model gave no final text: what ran, confirmed or not.
+pub fn fallback_summary(actions: &[ActionReport], lang: Lang) -> String {
+    let says = lang.lexicon().says;
     if actions.is_empty() {
-        return "I could not finish this request, and I made no changes.".into();
+        return says.unfinished_nothing_changed.into();
     }
     let list = |verified: bool| -> Vec<String> {
         actions
@@ -24,12 +21,14 @@ pub fn fallback_summary(actions: &[ActionReport]) -> String {
             .collect()
     };
     let (done, unsure) = (list(true), list(false));
-    let mut out = String::from("I could not finish this request.");
+    let mut out = String::from(says.unfinished);
     if !done.is_empty() {
-        out.push_str(&format!(" Done and confirmed: {}.", done.join("; ")));
+        out.push(' ');
+        out.push_str(&(says.done_and_confirmed)(&done.join("; ")));
     }
     if !unsure.is_empty() {
-        out.push_str(&format!(" Sent but not confirmed: {}.", unsure.join("; ")));
+        out.push(' ');
+        out.push_str(&(says.sent_not_confirmed)(&unsure.join("; ")));
     }
     out
 }
@@ -167,11 +166,8 @@ pub fn approved(report: &ActionReport) -> String {
 }
 
 /// A guard stop becomes a question for the user instead of a dead end.
-pub fn stuck(reason: &str) -> String {
-    format!(
-        "I got stuck on this request ({reason}). Could you tell me more precisely what you want, \
-         for example the exact device or room?"
-    )
+pub fn stuck(reason: &str, lang: Lang) -> String {
+    (lang.lexicon().says.stuck)(reason)
 }
 
 pub fn describe_call(pending: &PendingAction) -> String {
@@ -322,6 +318,18 @@ mod tests {
     fn say(action: ActionReport, lang: Lang) -> String {
         let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
         from_verification(&[call()], &[action], name, lang)
+    }
+
+    #[test]
+    fn a_run_that_stops_short_says_so_in_the_persons_language() {
+        assert_eq!(
+            fallback_summary(&[], Lang::Pl),
+            "Nie udało mi się dokończyć tej prośby i niczego nie zmieniłem."
+        );
+        let ran = [report(true, "on")];
+        assert!(fallback_summary(&ran, Lang::De).contains("Erledigt und bestätigt: "));
+        assert!(stuck("a loop", Lang::Fr).contains("(a loop)"));
+        assert!(stuck("a loop", Lang::En).starts_with("I got stuck"));
     }
 
     #[test]

@@ -192,6 +192,7 @@ impl Agent<'_> {
             named_by: None,
             verb_of: None,
             hidden: None,
+            lang: fastpath::Lang::En,
         };
         let whitelist = self.tools.names();
         let mut force_compaction = false;
@@ -209,6 +210,7 @@ impl Agent<'_> {
                 _ => None,
             })
             .unwrap_or_default();
+        state.lang = self.reply_lang(&command);
         if self.cfg.fast_path
             && matches!(history.last(), Some(Message::User { .. }))
             && let Some(end) = self.fast_path(&command, history, &mut state).await
@@ -294,7 +296,7 @@ impl Agent<'_> {
                 Err(e) => {
                     state.trace.push(format!("model failed: {e}"));
                     // Whatever already ran is said, so a retry does not repeat it blindly.
-                    let reply = reply::fallback_summary(&state.actions);
+                    let reply = reply::fallback_summary(&state.actions, state.lang);
                     return finish(state, RunStatus::ModelUnavailable(e.to_string()), reply);
                 }
             };
@@ -466,10 +468,11 @@ impl Agent<'_> {
         history.push(Message::system(RESET_NOTE));
         history.extend(command);
         state.reset = true;
+        let reply = state.lang.lexicon().says.reset.to_owned();
         finish(
             state,
             RunStatus::Failed(format!("the conversation had to be reset: {error}")),
-            reply::RESET.to_owned(),
+            reply,
         )
     }
 
@@ -603,11 +606,8 @@ fn demand_tools(
 /// A guard stop becomes a question for the user instead of a dead end.
 fn stuck(mut state: RunState, reason: String) -> RunResult {
     state.trace.push(format!("stopped: {reason}"));
-    finish(
-        state,
-        RunStatus::ClarificationRequired,
-        reply::stuck(&reason),
-    )
+    let reply = reply::stuck(&reason, state.lang);
+    finish(state, RunStatus::ClarificationRequired, reply)
 }
 
 fn finish(state: RunState, status: RunStatus, reply: String) -> RunResult {

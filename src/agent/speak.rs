@@ -164,7 +164,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     if end.text.trim().is_empty() {
         return Said {
             status: RunStatus::Failed("the model gave no answer".into()),
-            reply: reply::fallback_summary(&[]),
+            reply: reply::fallback_summary(&[], lang),
             why: "no answer to pass on",
         };
     }

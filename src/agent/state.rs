@@ -223,6 +223,8 @@ pub(super) struct RunState {
     /// A call named an entity Home Assistant has but HomeClaw may not see (its reason and
     /// name): an action that ends with nothing done says so.
     pub(super) hidden: Option<(Hidden, String)>,
+    /// The language the person is answered in.
+    pub(super) lang: super::fastpath::Lang,
 }
 
 impl<'a> Agent<'a> {

@@ -515,6 +515,18 @@ const SAYS: Says = Says {
              bestätigen, dass er gewirkt hat ({seen})."
         )
     },
+    unfinished_nothing_changed: "Ich konnte diese Anfrage nicht abschließen und habe nichts geändert.",
+    unfinished: "Ich konnte diese Anfrage nicht abschließen.",
+    done_and_confirmed: |list| format!("Erledigt und bestätigt: {list}."),
+    sent_not_confirmed: |list| format!("Gesendet, aber nicht bestätigt: {list}."),
+    stuck: |reason| {
+        format!(
+            "Ich bin bei dieser Anfrage hängen geblieben ({reason}). Kannst du genauer sagen, was \
+             du möchtest, zum Beispiel welches Gerät oder welcher Raum?"
+        )
+    },
+    reset: "Entschuldigung, ich musste unser Gespräch neu beginnen, weil der Modellanbieter es \
+            abgelehnt hat. Bitte wiederhole deine Anfrage.",
     approval_verbs: &[
         ("unlock", "Entsperren von"),
         ("open", "Öffnen von"),

@@ -538,6 +538,18 @@ const SAYS: Says = Says {
              effect ({seen})."
         )
     },
+    unfinished_nothing_changed: "I could not finish this request, and I made no changes.",
+    unfinished: "I could not finish this request.",
+    done_and_confirmed: |list| format!("Done and confirmed: {list}."),
+    sent_not_confirmed: |list| format!("Sent but not confirmed: {list}."),
+    stuck: |reason| {
+        format!(
+            "I got stuck on this request ({reason}). Could you tell me more precisely what you \
+             want, for example the exact device or room?"
+        )
+    },
+    reset: "Sorry, I had to start our conversation over because the model provider rejected it. \
+            Please repeat your request.",
     approval_verbs: &[
         ("unlock", "Unlocking"),
         ("open", "Opening"),

@@ -576,6 +576,18 @@ const SAYS: Says = Says {
              qu'elle a pris effet ({seen})."
         )
     },
+    unfinished_nothing_changed: "Je n'ai pas pu terminer cette demande, et je n'ai rien changé.",
+    unfinished: "Je n'ai pas pu terminer cette demande.",
+    done_and_confirmed: |list| format!("Fait et confirmé : {list}."),
+    sent_not_confirmed: |list| format!("Envoyé mais non confirmé : {list}."),
+    stuck: |reason| {
+        format!(
+            "Je suis bloqué sur cette demande ({reason}). Pouvez-vous préciser ce que vous \
+             voulez, par exemple l'appareil ou la pièce exacts ?"
+        )
+    },
+    reset: "Désolé, j'ai dû recommencer notre conversation car le fournisseur du modèle l'a \
+            refusée. Merci de répéter votre demande.",
     approval_verbs: &[
         ("unlock", "Le déverrouillage de"),
         ("open", "L'ouverture de"),

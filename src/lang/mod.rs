@@ -320,6 +320,17 @@ pub struct Says {
     /// Accepted but not seen to take effect: the names, what Home Assistant showed.
     pub not_confirmed: fn(&str, &str) -> String,
 
+    /// A run the model could not finish: with nothing changed; and the lead before what ran.
+    pub unfinished_nothing_changed: &'static str,
+    pub unfinished: &'static str,
+    /// The actions that ran, confirmed and not.
+    pub done_and_confirmed: fn(&str) -> String,
+    pub sent_not_confirmed: fn(&str) -> String,
+    /// A guard stopped the run (its reason): a question back instead of a dead end.
+    pub stuck: fn(&str) -> String,
+    /// The conversation had to start over (the provider rejected it).
+    pub reset: &'static str,
+
     // --- Approvals ---
     /// "Unlocking", "Opening", "Disarming", "Running" (keys unlock, open, disarm, run).
     pub approval_verbs: &'static [(&'static str, &'static str)],

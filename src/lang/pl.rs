@@ -500,6 +500,18 @@ const SAYS: Says = Says {
              zadziałało ({seen})."
         )
     },
+    unfinished_nothing_changed: "Nie udało mi się dokończyć tej prośby i niczego nie zmieniłem.",
+    unfinished: "Nie udało mi się dokończyć tej prośby.",
+    done_and_confirmed: |list| format!("Wykonane i potwierdzone: {list}."),
+    sent_not_confirmed: |list| format!("Wysłane, ale niepotwierdzone: {list}."),
+    stuck: |reason| {
+        format!(
+            "Utknąłem przy tej prośbie ({reason}). Czy możesz powiedzieć dokładniej, o co chodzi, \
+             na przykład które urządzenie albo pomieszczenie?"
+        )
+    },
+    reset: "Przepraszam, musiałem zacząć rozmowę od nowa, bo dostawca modelu ją odrzucił. \
+            Powtórz proszę swoją prośbę.",
     approval_verbs: &[
         ("unlock", "Odblokowanie"),
         ("open", "Otwarcie"),
