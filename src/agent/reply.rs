@@ -153,15 +153,13 @@ pub enum Answered {
 }
 
 /// After an approved action ran: done only when Home Assistant shows the expected state.
-pub fn approved(report: &ActionReport) -> String {
+pub fn approved(report: &ActionReport, lang: Lang) -> String {
+    let says = lang.lexicon().says;
     if report.verified {
-        format!("Done: {}.", report.describe())
+        (says.approved_done)(&report.describe())
     } else {
-        format!(
-            "Home Assistant accepted {}, but the expected state was not observed ({:?}).",
-            report.describe(),
-            report.observed_state
-        )
+        let seen = format!("{:?}", report.observed_state);
+        (says.approved_unconfirmed)(&report.describe(), &seen)
     }
 }
 
@@ -330,6 +328,9 @@ mod tests {
         assert!(fallback_summary(&ran, Lang::De).contains("Erledigt und bestätigt: "));
         assert!(stuck("a loop", Lang::Fr).contains("(a loop)"));
         assert!(stuck("a loop", Lang::En).starts_with("I got stuck"));
+        // An approved action is said in the language its "yes" was in.
+        assert!(approved(&report(true, "on"), Lang::Pl).starts_with("Wykonano: "));
+        assert!(approved(&report(true, "on"), Lang::En).starts_with("Done: "));
     }
 
     #[test]

@@ -637,7 +637,8 @@ async fn run_approval(app: &App, approval_id: &str) -> Result<ApprovalOutcome, C
     };
     Ok(ApprovalOutcome {
         status: Status::Done,
-        reply: reply::approved(&report),
+        // An approval over the API carries no language: said in English.
+        reply: reply::approved(&report, crate::agent::fastpath::Lang::En),
         approval_id: approval_id.to_owned(),
         session_id,
         actions: vec![report],

@@ -555,6 +555,14 @@ const SAYS: Says = Says {
              Satelliten dieses Gespräch teilen. {what} wartet weiter: gib es mit der ID {id} frei."
         )
     },
+    approved_done: |call| format!("Erledigt: {call}."),
+    approved_unconfirmed: |call, seen| {
+        format!(
+            "Home Assistant hat {call} angenommen, aber der erwartete Zustand ist nicht \
+             eingetreten ({seen})."
+        )
+    },
+    could_not_run: |call, why| format!("Ich konnte {call} nicht ausführen: {why}."),
     which_device: "Welches Gerät meinst du?",
     do_you_mean: |one| format!("Meinst du {one}?"),
     which_of: |first, last| format!("Welches meinst du: {first} oder {last}?"),

@@ -578,6 +578,11 @@ const SAYS: Says = Says {
              shares this conversation. {what} still waits: approve it with approval id {id}."
         )
     },
+    approved_done: |call| format!("Done: {call}."),
+    approved_unconfirmed: |call, seen| {
+        format!("Home Assistant accepted {call}, but the expected state was not observed ({seen}).")
+    },
+    could_not_run: |call, why| format!("I could not run {call}: {why}."),
     which_device: "Which device do you mean?",
     do_you_mean: |one| format!("Do you mean {one}?"),
     which_of: |first, last| format!("Which one do you mean: {first} or {last}?"),

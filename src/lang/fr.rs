@@ -619,6 +619,13 @@ const SAYS: Says = Says {
              l'identifiant {id}."
         )
     },
+    approved_done: |call| format!("Fait : {call}."),
+    approved_unconfirmed: |call, seen| {
+        format!(
+            "Home Assistant a accepté {call}, mais l'état attendu n'a pas été observé ({seen})."
+        )
+    },
+    could_not_run: |call, why| format!("Je n'ai pas pu exécuter {call} : {why}."),
     which_device: "Quel appareil voulez-vous dire ?",
     do_you_mean: |one| format!("Voulez-vous dire {one} ?"),
     which_of: |first, last| format!("Lequel voulez-vous dire : {first} ou {last} ?"),

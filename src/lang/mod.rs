@@ -347,6 +347,11 @@ pub struct Says {
     pub pin_wrong: fn(&str, u32) -> String,
     /// The held call, the approval id.
     pub pin_required_here: fn(&str, &str) -> String,
+    /// An approved call that ran (the call described): confirmed; not seen to take effect
+    /// (with what Home Assistant showed); could not run (with why).
+    pub approved_done: fn(&str) -> String,
+    pub approved_unconfirmed: fn(&str, &str) -> String,
+    pub could_not_run: fn(&str, &str) -> String,
 
     // --- Questions back ---
     pub which_device: &'static str,

@@ -539,6 +539,11 @@ const SAYS: Says = Says {
              dzielą tę rozmowę. {what} nadal czeka: zatwierdź je identyfikatorem {id}."
         )
     },
+    approved_done: |call| format!("Wykonano: {call}."),
+    approved_unconfirmed: |call, seen| {
+        format!("Home Assistant przyjął {call}, ale nie widać oczekiwanego stanu ({seen}).")
+    },
+    could_not_run: |call, why| format!("Nie udało się wykonać {call}: {why}."),
     which_device: "Które urządzenie masz na myśli?",
     do_you_mean: |one| format!("Czy chodzi o {one}?"),
     which_of: |first, last| format!("Które masz na myśli: {first} czy {last}?"),

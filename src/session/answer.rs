@@ -39,7 +39,10 @@ impl Shared {
         let answered = match verdict {
             Verdict::NotAnAnswer => return None,
             Verdict::Approve => {
-                return Some(self.approve_held(id, &held, history, saved, warnings).await);
+                return Some(
+                    self.approve_held(id, &held, history, saved, warnings, lang)
+                        .await,
+                );
             }
             Verdict::Decline => {
                 // Already gone (expired, or approved over HTTP a moment ago): said as declined
@@ -95,9 +98,10 @@ impl Shared {
         history: &mut Vec<Message>,
         saved: &mut Saved,
         warnings: &mut Vec<String>,
+        lang: Lang,
     ) -> Result<TurnOutcome, SessionError> {
         let (status, text, actions, notes) = match self
-            .run_approved(id, &held.id, history, saved, warnings)
+            .run_approved(id, &held.id, history, saved, warnings, lang)
             .await
         {
             Ok(done) => {
@@ -108,13 +112,16 @@ impl Shared {
                 };
                 (
                     status,
-                    reply::approved(&done.report),
+                    reply::approved(&done.report, lang),
                     vec![done.report],
                     done.warnings,
                 )
             }
             Err(e) => {
-                let text = format!("I could not run {}: {e}.", reply::describe_call(held));
+                let text = (lang.lexicon().says.could_not_run)(
+                    &reply::describe_call(held),
+                    &e.to_string(),
+                );
                 let note = format!(
                     "[HomeClaw] The user approved {} ({}), but it could not run: {e}.",
                     reply::describe_call(held),

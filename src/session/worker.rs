@@ -12,6 +12,7 @@ use super::store::{SessionStore, StoreError};
 use super::turn::{AgentDeps, Approved, SessionError, TurnOutcome, TurnRequest};
 use crate::agent::CompactionPolicy;
 use crate::agent::approval::{ExecuteError, execute_approved};
+use crate::agent::fastpath::Lang;
 use crate::agent::{Agent, reply};
 use crate::config::SessionConfig;
 use crate::llm::Message;
@@ -151,7 +152,14 @@ impl Shared {
                 }
                 Job::Approve { approval_id, reply } => {
                     let done = self
-                        .run_approved(&id, &approval_id, &mut history, &mut saved, &mut warnings)
+                        .run_approved(
+                            &id,
+                            &approval_id,
+                            &mut history,
+                            &mut saved,
+                            &mut warnings,
+                            Lang::En,
+                        )
                         .await;
                     let _ = reply.send(done);
                 }
@@ -271,6 +279,7 @@ impl Shared {
         history: &mut Vec<Message>,
         saved: &mut Saved,
         warnings: &mut Vec<String>,
+        lang: Lang,
     ) -> Result<Approved, ExecuteError> {
         let deps = &self.deps;
         let timeout = Duration::from_millis(deps.cfg.verify_timeout_ms);
@@ -280,7 +289,14 @@ impl Shared {
             "[HomeClaw] The user approved {} ({approval_id}).",
             report.describe()
         );
-        let notes = self.record(id, history, saved, warnings, note, reply::approved(&report));
+        let notes = self.record(
+            id,
+            history,
+            saved,
+            warnings,
+            note,
+            reply::approved(&report, lang),
+        );
         Ok(Approved {
             report,
             warnings: notes,
