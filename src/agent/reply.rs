@@ -277,9 +277,19 @@ pub fn from_verification(
             out.push((says.added)(item, &list));
             continue;
         }
+        // A step of brightness is said as one, not as turning on.
+        let step = call
+            .data
+            .get("brightness_step_pct")
+            .and_then(serde_json::Value::as_i64);
+        let service = match step {
+            Some(s) if s > 0 => "brighten",
+            Some(_) => "dim",
+            None => call.service.as_str(),
+        };
         out.push(match setting_of(call, lang) {
             Some(value) => (says.set_value)(&list, &value),
-            None => (says.did)(did_words(&call.service, lang), &list),
+            None => (says.did)(did_words(service, lang), &list),
         });
     }
     out.join(" ")

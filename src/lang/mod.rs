@@ -65,6 +65,12 @@ pub enum Intent {
     Mute,
     Toggle,
     Stop,
+    /// Brighter or dimmer by a step ("turn up the lights", "jaśniej"); louder or quieter when
+    /// the words are about the volume.
+    Brighter,
+    Dimmer,
+    Louder,
+    Quieter,
     Percent(u8),
     /// A target temperature, in the home's own unit.
     Degrees(u8),

@@ -133,7 +133,7 @@ pub(super) fn service_for(
         (Percent(n), "media_player") if volume => {
             ("volume_set", json!({"volume_level": f64::from(n) / 100.0}))
         }
-        (_, "media_player") if volume && !matches!(intent, Mute) => return None,
+        (_, "media_player") if volume && !matches!(intent, Mute | Louder | Quieter) => return None,
         (Percent(n), "light") => ("turn_on", json!({"brightness_pct": n})),
         (Percent(n), "cover") => ("set_cover_position", json!({"position": n})),
         (Percent(n), "valve") => ("set_valve_position", json!({"position": n})),
@@ -170,11 +170,18 @@ pub(super) fn service_for(
         (Pause, "media_player") => ("media_pause", none()),
         (Resume | Start, "media_player") => ("media_play", none()),
         (Next, "media_player") => ("media_next_track", none()),
+        (Brighter, "light") => ("turn_on", json!({"brightness_step_pct": STEP})),
+        (Dimmer, "light") => ("turn_on", json!({"brightness_step_pct": -STEP})),
+        (Louder, "media_player") => ("volume_up", none()),
+        (Quieter, "media_player") => ("volume_down", none()),
         (Mute, "media_player") => ("volume_mute", json!({"is_volume_muted": true})),
         _ => return None,
     };
     Some(pair)
 }
+
+/// How much brighter or dimmer one step is, in percent of full brightness.
+const STEP: i64 = 20;
 
 /// A percentage in the words ("50%", "50 percent", "50 procent"), the language of its unit,
 /// and the words it used. `percent_at` is the word a `%` followed in the raw text (folding
@@ -403,7 +410,7 @@ fn intent_in_words(
     match (found.len(), percent) {
         (0, Some((n, unit_lang, at))) => Some((Percent(n), unit_lang.unwrap_or(Lang::En), at)),
         // "turn the volume down to 50%", "set it on 50%": the number says what.
-        (1, Some((n, _, at))) if matches!(found[0].0, On | Off) => {
+        (1, Some((n, _, at))) if matches!(found[0].0, On | Off | Brighter | Dimmer) => {
             let mut used = found[0].2.clone();
             used.extend(at);
             Some((Percent(n), found[0].1, used))

@@ -329,6 +329,12 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
         return Plan::Model;
     };
     let volume = words.iter().any(|w| any_has(|l| l.volume, w));
+    // "Turn up the volume": up or down, of a volume, is louder or quieter.
+    let intent = match intent {
+        Brighter if volume => Louder,
+        Dimmer if volume => Quieter,
+        other => other,
+    };
     let every = words.iter().any(|w| is_every(w));
     // "start vacuuming", "clean the living room": only a vacuum cleans.
     let cleaning = words.iter().any(|w| is_cleaning(w));
@@ -362,7 +368,12 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
         .collect();
     let chosen: Vec<&(&Entity, &'static str, Value)> = if query.is_empty() {
         // Nothing named: only a lone device of a kind the request implies.
-        let implied = volume || cleaning || matches!(intent, Dock | Next | Mute | Pause | Resume);
+        let implied = volume
+            || cleaning
+            || matches!(
+                intent,
+                Dock | Next | Mute | Pause | Resume | Louder | Quieter
+            );
         if !implied {
             return Plan::Model;
         }
@@ -574,6 +585,10 @@ fn supports(intent: intent::Intent, entity: &Entity) -> bool {
                     .iter()
                     .any(|m| matches!(m.as_str(), Some("hs" | "xy" | "rgb" | "rgbw" | "rgbww")))
             }),
+        // A step of brightness is for a light that dims (any colour mode but on/off).
+        Brighter | Dimmer => attribute("supported_color_modes")
+            .and_then(Value::as_array)
+            .is_some_and(|modes| modes.iter().any(|m| m.as_str() != Some("onoff"))),
         // ClimateEntityFeature.TARGET_TEMPERATURE is bit 1; a water heater always takes one.
         Degrees(_) if entity.domain() == "climate" => attribute("supported_features")
             .and_then(Value::as_u64)

@@ -451,3 +451,50 @@ fn everything_that_is_on_is_only_what_is_on() {
         );
     }
 }
+
+#[test]
+fn brighter_dimmer_louder_quieter_step_the_device_named() {
+    let mut home = people_home();
+    for (id, name) in [
+        ("light.kitchen_lights", "Kitchen Lights"),
+        ("light.bed_light", "Bed Light"),
+    ] {
+        home.apply_state_changed(&json!({"entity_id": id,
+            "new_state": {"entity_id": id, "state": "on",
+                "attributes": {"friendly_name": name, "supported_color_modes": ["brightness"]},
+                "last_changed": "2030-01-01T00:00:00+00:00", "last_updated": "2030-01-01T00:00:00+00:00"}}));
+    }
+    for (text, call, data) in [
+        (
+            "Make the kitchen lights brighter",
+            "light.turn_on light.kitchen_lights",
+            json!({"brightness_step_pct": 20}),
+        ),
+        (
+            "Przyciemnij światło w sypialni",
+            "light.turn_on light.bed_light",
+            json!({"brightness_step_pct": -20}),
+        ),
+        (
+            "Turn up the volume in the kitchen",
+            "media_player.volume_up media_player.kitchen",
+            json!({}),
+        ),
+        (
+            "Musik in der Küche leiser",
+            "media_player.volume_down media_player.kitchen",
+            json!({}),
+        ),
+        (
+            "Turn down the volume in the kitchen to 20%",
+            "media_player.volume_set media_player.kitchen",
+            json!({"volume_level": 0.2}),
+        ),
+    ] {
+        let (said, datas) = calls(text, &home);
+        assert_eq!(said, vec![call.to_owned()], "{text}");
+        assert_eq!(datas, vec![data], "{text}");
+    }
+    // A light that only switches does not dim.
+    assert_eq!(plan("Make the ceiling lights brighter", &home), Plan::Model);
+}
