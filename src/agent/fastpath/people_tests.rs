@@ -486,6 +486,21 @@ fn brighter_dimmer_louder_quieter_step_the_device_named() {
             json!({}),
         ),
         (
+            "Dim the bed light",
+            "light.turn_on light.bed_light",
+            json!({"brightness_step_pct": -20}),
+        ),
+        (
+            "Turn the kitchen lights up",
+            "light.turn_on light.kitchen_lights",
+            json!({"brightness_step_pct": 20}),
+        ),
+        (
+            "Dim the kitchen lights to 30%",
+            "light.turn_on light.kitchen_lights",
+            json!({"brightness_pct": 30}),
+        ),
+        (
             "Turn down the volume in the kitchen to 20%",
             "media_player.volume_set media_player.kitchen",
             json!({"volume_level": 0.2}),
