@@ -211,6 +211,17 @@ fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
         return Some(format!("{t}°"));
     }
     let says = lang.lexicon().says;
+    if let Some(kelvin) = data
+        .get("color_temp_kelvin")
+        .and_then(serde_json::Value::as_u64)
+    {
+        let white = if kelvin <= 4000 {
+            "warm_white"
+        } else {
+            "cool_white"
+        };
+        return Some(said(says.colour_names, white).unwrap_or(white).to_owned());
+    }
     if let Some(css) = data.get("color_name").and_then(serde_json::Value::as_str) {
         return Some(said(says.colour_names, css).unwrap_or(css).to_owned());
     }

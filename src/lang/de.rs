@@ -9,6 +9,11 @@ pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::De,
     tag: "de",
     intents: &[
+        (&["warmweiss"], White(2700)),
+        (&["warmes", "weiss"], White(2700)),
+        (&["kaltweiss"], White(6500)),
+        (&["kaltes", "weiss"], White(6500)),
+        (&["tageslicht"], White(5000)),
         (&["heller"], Brighter),
         (&["dunkler"], Dimmer),
         (&["lauter"], Louder),
@@ -136,6 +141,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ("pink", &["rosa"]),
         ("white", &["weiss", "weisse", "weissen"]),
     ],
+    speeds: &[("niedrig", 33), ("mittel", 66), ("hoch", 100)],
+    speed_words: &["stufe", "geschwindigkeit"],
     add_item: &[
         ("fuge", &["zu", "zur", "zum"]),
         ("fuege", &["zu", "zur", "zum"]),
@@ -498,6 +505,8 @@ const SAYS: Says = Says {
     did: |words, names| format!("{words}: {names}."),
     set_value: |names, value| format!("{names} auf {value} eingestellt."),
     colour_names: &[
+        ("warm_white", "Warmweiß"),
+        ("cool_white", "Kaltweiß"),
         ("red", "rot"),
         ("blue", "blau"),
         ("green", "grün"),

@@ -8,6 +8,11 @@ pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::En,
     tag: "en",
     intents: &[
+        (&["warm", "white"], White(2700)),
+        (&["soft", "white"], White(2700)),
+        (&["cool", "white"], White(6500)),
+        (&["cold", "white"], White(6500)),
+        (&["daylight"], White(5000)),
         (&["brighter"], Brighter),
         (&["brighten"], Brighter),
         (&["dimmer"], Dimmer),
@@ -148,6 +153,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ("pink", &["pink"]),
         ("white", &["white"]),
     ],
+    speeds: &[("low", 33), ("medium", 66), ("high", 100)],
+    speed_words: &["speed"],
     add_item: &[("add", &["to"]), ("put", &["on", "onto"])],
     list_filler: &["my", "the", "list", "todo", "to", "do"],
     kinds: &[
@@ -530,6 +537,8 @@ const SAYS: Says = Says {
     did: |words, names| format!("{words} {names}."),
     set_value: |names, value| format!("Set {names} to {value}."),
     colour_names: &[
+        ("warm_white", "warm white"),
+        ("cool_white", "cool white"),
         ("red", "red"),
         ("blue", "blue"),
         ("green", "green"),

@@ -9,6 +9,9 @@ pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::Fr,
     tag: "fr",
     intents: &[
+        (&["blanc", "chaud"], White(2700)),
+        (&["blanc", "froid"], White(6500)),
+        (&["lumiere", "du", "jour"], White(5000)),
         (&["monte", "le", "son"], Louder),
         (&["baisse", "le", "son"], Quieter),
         (&["plus", "fort"], Louder),
@@ -175,6 +178,13 @@ pub const LEXICON: Lexicon = Lexicon {
         ("pink", &["rose", "roses"]),
         ("white", &["blanc", "blanche", "blancs", "blanches"]),
     ],
+    speeds: &[
+        ("faible", 33),
+        ("moyen", 66),
+        ("moyenne", 66),
+        ("fort", 100),
+    ],
+    speed_words: &["vitesse"],
     add_item: &[
         ("ajoute", &["a", "au", "sur", "dans"]),
         ("ajouter", &["a", "au", "sur", "dans"]),
@@ -561,6 +571,8 @@ const SAYS: Says = Says {
     did: |words, names| format!("{words} : {names}."),
     set_value: |names, value| format!("{names} réglé sur {value}."),
     colour_names: &[
+        ("warm_white", "blanc chaud"),
+        ("cool_white", "blanc froid"),
         ("red", "rouge"),
         ("blue", "bleu"),
         ("green", "vert"),

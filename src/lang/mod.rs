@@ -78,6 +78,8 @@ pub enum Intent {
     Mode(HvacMode),
     /// A light's colour, by the CSS name Home Assistant's `color_name` takes.
     Color(&'static str),
+    /// A light's white, by its colour temperature in kelvin ("warm white", "zimne białe").
+    White(u16),
 }
 
 /// The HVAC modes a person names ("heat mode", "tryb chłodzenia", "auf Heizen").
@@ -177,6 +179,10 @@ pub struct Lexicon {
     pub temperature_verbs: Words,
     /// CSS colour → its words.
     pub colours: Named,
+    /// Fan speeds said in words ("low", "hoch") and the percentage each means.
+    pub speeds: &'static [(&'static str, u8)],
+    /// Words that say a speed is meant ("speed", "Stufe").
+    pub speed_words: Words,
     /// "add X to L": the verb and the prepositions before the list's name.
     pub add_item: &'static [(&'static str, Words)],
     /// Words around a list's name that do not name it ("my", "the list").

@@ -9,6 +9,12 @@ pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::Pl,
     tag: "pl",
     intents: &[
+        (&["cieple", "biale"], White(2700)),
+        (&["cieply", "bialy"], White(2700)),
+        (&["ciepla", "biel"], White(2700)),
+        (&["zimne", "biale"], White(6500)),
+        (&["zimny", "bialy"], White(6500)),
+        (&["zimna", "biel"], White(6500)),
         (&["jasniej"], Brighter),
         (&["rozjasnij"], Brighter),
         (&["ciemniej"], Dimmer),
@@ -111,6 +117,15 @@ pub const LEXICON: Lexicon = Lexicon {
         ("pink", &["rozowy", "rozowe", "rozowa"]),
         ("white", &["bialy", "biale", "biala"]),
     ],
+    speeds: &[
+        ("niski", 33),
+        ("nisko", 33),
+        ("sredni", 66),
+        ("srednio", 66),
+        ("wysoki", 100),
+        ("wysoko", 100),
+    ],
+    speed_words: &["predkosc", "bieg", "obroty"],
     add_item: &[("dodaj", &["do", "na"])],
     list_filler: &["lista", "listy", "liste", "liscie", "moja", "moje"],
     kinds: &[
@@ -489,6 +504,8 @@ const SAYS: Says = Says {
     did: |words, names| format!("{words}: {names}."),
     set_value: |names, value| format!("Ustawiono {names} na {value}."),
     colour_names: &[
+        ("warm_white", "ciepła biel"),
+        ("cool_white", "zimna biel"),
         ("red", "czerwony"),
         ("blue", "niebieski"),
         ("green", "zielony"),

@@ -166,6 +166,7 @@ pub(super) fn service_for(
         (Degrees(n), "climate" | "water_heater") => ("set_temperature", json!({"temperature": n})),
         (Mode(mode), "climate") => ("set_hvac_mode", json!({"hvac_mode": mode.as_str()})),
         (Color(css), "light") => ("turn_on", json!({"color_name": css})),
+        (White(kelvin), "light") => ("turn_on", json!({"color_temp_kelvin": kelvin})),
         (Pause, "vacuum") => ("pause", none()),
         (Pause, "media_player") => ("media_pause", none()),
         (Resume | Start, "media_player") => ("media_play", none()),
@@ -203,6 +204,31 @@ pub(super) fn percentage(
         })
     {
         return Some((n, Some(lang), vec![i]));
+    }
+    // "Set the fan to high", "Lüfter auf Stufe hoch": a speed said in words, when the words
+    // are about a fan or a speed.
+    let about_speed = words
+        .iter()
+        .any(|w| domain_of_word(w) == Some("fan") || any_has(|l| l.speed_words, w));
+    if about_speed
+        && let Some((i, n, lang)) = words.iter().enumerate().find_map(|(i, w)| {
+            LEXICONS.iter().find_map(|l| {
+                l.speeds
+                    .iter()
+                    .find(|(speed, _)| speed == w)
+                    .map(|(_, n)| (i, *n, l.lang))
+            })
+        })
+    {
+        let mut at = vec![i];
+        at.extend(
+            words
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| any_has(|l| l.speed_words, w))
+                .map(|(j, _)| j),
+        );
+        return Some((n, Some(lang), at));
     }
     for (i, w) in words.iter().enumerate() {
         let Ok(n) = w.parse::<u8>() else {
@@ -372,7 +398,8 @@ fn intent_in_words(
         found[0].2.extend(more);
     }
     // "Make the bed light red", "set the lights to blue", "turn the lamp on, red".
-    if let Some((css, said_in, at)) = colour(words) {
+    let white = found.iter().any(|(i, ..)| matches!(i, White(_)));
+    if !white && let Some((css, said_in, at)) = colour(words) {
         return match found.as_slice() {
             [] => Some((Color(css), said_in, vec![at])),
             [(On, lang, used)] => {

@@ -585,6 +585,10 @@ fn supports(intent: intent::Intent, entity: &Entity) -> bool {
                     .iter()
                     .any(|m| matches!(m.as_str(), Some("hs" | "xy" | "rgb" | "rgbw" | "rgbww")))
             }),
+        // A white by its temperature is for a light that takes one.
+        White(_) => attribute("supported_color_modes")
+            .and_then(Value::as_array)
+            .is_some_and(|modes| modes.iter().any(|m| m.as_str() == Some("color_temp"))),
         // A step of brightness is for a light that dims (any colour mode but on/off).
         Brighter | Dimmer => attribute("supported_color_modes")
             .and_then(Value::as_array)

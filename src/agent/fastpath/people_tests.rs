@@ -513,3 +513,58 @@ fn brighter_dimmer_louder_quieter_step_the_device_named() {
     // A light that only switches does not dim.
     assert_eq!(plan("Make the ceiling lights brighter", &home), Plan::Model);
 }
+
+#[test]
+fn whites_by_temperature_and_fan_speeds_in_words() {
+    let mut home = people_home();
+    for (id, name, attributes) in [
+        (
+            "light.bed_light",
+            "Bed Light",
+            json!({"supported_color_modes": ["color_temp", "hs"]}),
+        ),
+        ("fan.living_room_fan", "Living Room Fan", json!({})),
+    ] {
+        let mut attributes = attributes;
+        attributes["friendly_name"] = json!(name);
+        home.apply_state_changed(&json!({"entity_id": id,
+            "new_state": {"entity_id": id, "state": "on", "attributes": attributes,
+                "last_changed": "2030-01-01T00:00:00+00:00", "last_updated": "2030-01-01T00:00:00+00:00"}}));
+    }
+    for (text, call, data) in [
+        (
+            "Make the bed light warm white",
+            "light.turn_on light.bed_light",
+            json!({"color_temp_kelvin": 2700}),
+        ),
+        (
+            "Ustaw zimne białe światło w sypialni",
+            "light.turn_on light.bed_light",
+            json!({"color_temp_kelvin": 6500}),
+        ),
+        (
+            "Mach das Licht im Schlafzimmer warmweiß",
+            "light.turn_on light.bed_light",
+            json!({"color_temp_kelvin": 2700}),
+        ),
+        (
+            "Set the living room fan to high",
+            "fan.set_percentage fan.living_room_fan",
+            json!({"percentage": 100}),
+        ),
+        (
+            "Stell den Ventilator im Wohnzimmer auf Stufe niedrig",
+            "fan.set_percentage fan.living_room_fan",
+            json!({"percentage": 33}),
+        ),
+    ] {
+        let (said, datas) = calls(text, &home);
+        assert_eq!(said, vec![call.to_owned()], "{text}");
+        assert_eq!(datas, vec![data], "{text}");
+    }
+    // A light that shows no white temperature is not given one.
+    assert_eq!(
+        plan("Make the kitchen lights warm white", &home),
+        Plan::Model
+    );
+}
