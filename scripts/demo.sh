@@ -69,6 +69,13 @@ until grep -q '^HOMECLAW_LISTENING=' "$DEMO/serve.out" 2>/dev/null; do
   sleep 0.2
 done
 curl -fsS "http://127.0.0.1:$PORT/api/health?wait_ready_ms=30000" >/dev/null
+# HomeClaw has the model read its instructions once (llm.models[].warm_up); a first command
+# sent before that ends would wait for it, so the demo and the evaluation start after it.
+say "the model reads HomeClaw's instructions once (about 15 s on 2 cores)"
+for _ in $(seq 1 240); do
+  curl -fsS "http://127.0.0.1:$PORT/api/health" | grep -qE '"prompt_cache":"(warm|failed)"' && break
+  sleep 0.5
+done
 
 if [ "$MODE" = eval ]; then
   target/release/homeclaw-bench eval --homeclaw-url "http://127.0.0.1:$PORT" --ha-url "$HA_URL" \

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::agent::approval::ApprovalStore;
-use crate::agent::{LiveHome, ToolRegistry};
+use crate::agent::{Agent, LiveHome, ToolRegistry};
 use crate::config::Config;
 use crate::ha::{ClientSettings, ConnectionState, ExposurePolicy, HaClient, LiveRegistry};
-use crate::llm::{ChatModel, LlmChain};
+use crate::llm::{ChatModel, LlmChain, Message, ToolChoice};
 use crate::session::manager::{AgentDeps, SessionManager};
 use crate::session::store::SessionStore;
 
@@ -106,6 +106,28 @@ impl App {
         })
         .await
         .unwrap_or(false)
+    }
+
+    /// Once Home Assistant's registry is loaded, sends the models that warm up
+    /// (`llm.models[].warm_up`) a request as an agent would build it for a command that names
+    /// nothing: its fixed part (rules, home summary, tool catalogue) is every request's prefix,
+    /// which a server's prompt cache then serves to the person's first command.
+    pub async fn warm_up(&self) {
+        if !self.cfg.llm.models.iter().any(|m| m.warms_up()) {
+            return;
+        }
+        if !self.wait_ready(Duration::from_secs(600)).await {
+            return;
+        }
+        let agent = Agent::new(
+            self.model.as_ref(),
+            self.home.as_ref(),
+            &ToolRegistry,
+            &self.cfg.agent,
+            &self.approvals,
+        );
+        let request = agent.build_request(&[Message::user("hello")], ToolChoice::Auto);
+        self.model.warm_up(&request).await;
     }
 
     pub async fn shutdown(&self) {

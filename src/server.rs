@@ -65,6 +65,7 @@ pub struct Server {
     wyoming: Option<JoinHandle<()>>,
     bridge: Option<MqttBridge>,
     notifier: Option<JoinHandle<()>>,
+    warm_up: JoinHandle<()>,
 }
 
 /// The idempotency journal lives beside the sessions (a leading dot keeps it out of the
@@ -128,6 +129,10 @@ impl Server {
             None
         };
         let notifier = crate::notify::start(app.clone(), commands.clone());
+        let warm_up = tokio::spawn({
+            let app = app.clone();
+            async move { app.warm_up().await }
+        });
         let state = Arc::new(ApiState {
             commands: commands.clone(),
             limiter: AuthLimiter::new(
@@ -175,6 +180,7 @@ impl Server {
             wyoming,
             bridge,
             notifier,
+            warm_up,
         })
     }
 
@@ -197,6 +203,7 @@ impl Server {
         if let Some(task) = self.notifier {
             task.abort();
         }
+        self.warm_up.abort();
         if let Some(bridge) = self.bridge {
             bridge.shutdown().await;
         }

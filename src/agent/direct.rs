@@ -198,8 +198,8 @@ impl Agent<'_> {
         )))
     }
 
-    /// One round trip: when the command asked for one action and every call of this round was
-    /// a service call Home Assistant verified, the reply is written from the verification
+    /// One round trip: when the command is one request (whether or not its words were
+    /// understood) and every call of this round was a service call Home Assistant verified, the reply is written from the verification
     /// instead of asking the model again. Anything else (a question, a failed or unverified
     /// call, a read) goes back to the model.
     pub(super) fn answer_from_verification(
@@ -216,7 +216,7 @@ impl Agent<'_> {
             && new.iter().all(|a| a.verified);
         if !self.cfg.answer_from_verification
             || !all_verified_services
-            || !fastpath::is_single_action(command)
+            || !fastpath::is_one_request(command)
         {
             return None;
         }

@@ -272,6 +272,20 @@ impl Agent<'_> {
                     }
                 }
                 Ok(valid) => self.tools.dispatch(&valid, self.home).await,
+                Err(_)
+                    if kind == ToolKind::GetState
+                        && only_asked
+                        && let Some(id) = state.verb_of.as_deref().and_then(|said| {
+                            with_registry(self.home, |r| near_read(&normalised, said, r))
+                        }) =>
+                {
+                    state.trace.push(format!(
+                        "get_state of an unknown id {normalised}: read {id}, the one near it \
+                         the question names"
+                    ));
+                    let read = ValidCall::GetState { entity_id: id };
+                    self.tools.dispatch(&read, self.home).await
+                }
                 Err(message) => {
                     state.stats.rejected_tool_calls += 1;
                     state
@@ -301,6 +315,8 @@ impl Agent<'_> {
             let content = truncate(&output.content, limit);
             if is_empty_result(&content) {
                 state.stats.empty_tool_results += 1;
+            } else if !output.is_error {
+                state.learned += 1;
             }
             state.breaker.record(hash, &content);
             (content.clone(), output.is_error, content)
@@ -347,6 +363,29 @@ fn hidden_target(call: &ToolCall, registry: &Registry) -> Option<(Hidden, String
     ids.into_iter()
         .find_map(|id| registry.hidden(id))
         .map(|(reason, name)| (reason, name.to_owned()))
+}
+
+/// A read of an id the home does not have, for a question: the entity of that kind nearest to
+/// it that the question's own words name, when exactly one is ("sensor.outdoor_temperature"
+/// for "how warm is it outside?" is the outside temperature). A read changes nothing, and the
+/// answer says whose state it gives.
+fn near_read(arguments: &Value, question: &str, registry: &Registry) -> Option<String> {
+    let id = arguments.get("entity_id")?.as_str()?;
+    if registry.get(id).is_some() || registry.hidden(id).is_some() {
+        return None;
+    }
+    let (domain, object) = id.split_once('.')?;
+    let near: Vec<&str> = registry
+        .search(&object.replace('_', " "), Some(domain), None, 3)
+        .into_iter()
+        .filter_map(|c| registry.get(&c.entity_id))
+        .filter(|e| points_at(question, e, registry))
+        .map(|e| e.entity_id.as_str())
+        .collect();
+    match near.as_slice() {
+        [one] => Some((*one).to_owned()),
+        _ => None,
+    }
 }
 
 /// A call a guard refused: counted, traced, and answered to the model with the reason.

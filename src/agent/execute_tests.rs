@@ -203,8 +203,10 @@ async fn repeating_one_call_warns_then_blocks_then_stops() {
             &[("get_state", json!({"entity_id": "light.bed_light"}))],
         )));
     }
+    // The loop guards themselves: the run does not end at the first stalled rounds.
     let cfg = AgentConfig {
         max_iterations: 40,
+        max_stalled_rounds: 0,
         ..cfg()
     };
     let mut history = vec![Message::user("watch the bed light")];
@@ -240,6 +242,7 @@ async fn unknown_tools_get_an_error_and_three_of_them_stop_the_run() {
     }
     let cfg = AgentConfig {
         max_iterations: 20,
+        max_stalled_rounds: 0,
         ..cfg()
     };
     let mut history = vec![Message::user("open everything")];

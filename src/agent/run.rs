@@ -193,6 +193,7 @@ impl Agent<'_> {
             verb_of: None,
             hidden: None,
             lang: fastpath::Lang::En,
+            learned: 0,
         };
         let whitelist = self.tools.names();
         let mut force_compaction = false;
@@ -227,7 +228,14 @@ impl Agent<'_> {
             state.named_by = Some(recent_commands(history));
         }
         state.verb_of = Some(command.clone());
-        let wants_tools = with_registry(self.home, |r| needs_tools(&command, r));
+        let wants_tools = fastpath::is_action(&command)
+            || with_registry(self.home, |r| {
+                needs_tools(&command, r) || speak::about_the_home(&command, r)
+            });
+        // A question that is not a polite request: its reads can answer it.
+        let asked = fastpath::is_question(&command) && !fastpath::is_action(&command);
+        // Rounds whose calls taught the run nothing new (errors, refusals, repeats).
+        let mut stalled = 0;
         let told =
             fastpath::is_action(&command) || (wants_tools && !fastpath::is_question(&command));
         let mut choice = if wants_tools {
@@ -397,6 +405,7 @@ impl Agent<'_> {
             }
             let calls = response.tool_calls.clone();
             let before_round = state.actions.len();
+            let (read_before, learned_before) = (state.observed.len(), state.learned);
             for (index, call) in calls.iter().enumerate() {
                 let end = self
                     .run_call(call, &mut state, history)
@@ -426,6 +435,28 @@ impl Agent<'_> {
                     .push("answered from verification: no second model request");
                 history.push(Message::assistant(text.clone()));
                 return finish(state, RunStatus::Done, text);
+            }
+            // The model only chooses what to read; once it has read what the question asks
+            // about, another request could add nothing HomeClaw would say.
+            if asked
+                && state.observed.len() > read_before
+                && with_registry(self.home, |r| {
+                    speak::answers_the_question(&command, &state.observed, r)
+                })
+            {
+                state
+                    .trace
+                    .push("answered from the reads: no second model request");
+                return self.speak(state, "", &command, wants_tools);
+            }
+            if state.learned == learned_before {
+                stalled += 1;
+                if stalled == self.cfg.max_stalled_rounds {
+                    state.trace.push(format!(
+                        "{stalled} rounds taught nothing new: said what was done and read"
+                    ));
+                    return self.speak(state, "", &command, wants_tools);
+                }
             }
         }
         self.final_answer(state, &command, wants_tools)

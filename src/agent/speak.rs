@@ -45,13 +45,32 @@ pub(super) struct Said {
     pub why: &'static str,
 }
 
+/// Whether the words speak of this home: a kind of device it has, one of its areas, a name
+/// said in another language, or a question about a state. The run then needs the tools from
+/// its first round, and the model's words about it are never passed on.
+pub(super) fn about_the_home(text: &str, registry: &Registry) -> bool {
+    names_a_kind(text, registry)
+        || names_an_area(text, registry)
+        || names_by_translation(text, registry)
+        || asks_about_a_state(text)
+}
+
+/// Whether something the run read is what the question asks about (its name, room or kind):
+/// then HomeClaw can answer from it without asking the model again.
+pub(super) fn answers_the_question(
+    question: &str,
+    reads: &[Observed],
+    registry: &Registry,
+) -> bool {
+    is_question(question)
+        && reads
+            .iter()
+            .any(|o| asked_about(question, &o.entity_id, registry))
+}
+
 pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     let lang = end.lang;
-    let about_home = end.about_home
-        || names_a_kind(end.command, registry)
-        || names_an_area(end.command, registry)
-        || names_by_translation(end.command, registry)
-        || asks_about_a_state(end.command);
+    let about_home = end.about_home || about_the_home(end.command, registry);
     // Told, not asked, about the home: a request, whether or not its words were understood.
     let acts = end.acts || (about_home && !is_question(end.command));
     let name = |id: &str| registry.get(id).map(|e| e.name.clone());
@@ -66,6 +85,20 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
             unit: o.unit.as_deref(),
         })
         .collect();
+    // What the words do not point at is not the answer: "is guest mode on?" is not answered
+    // by the AC the model read instead, nor the living room's temperature by the outside's.
+    let read_anything = !reads.is_empty();
+    let reads: Vec<ReadState<'_>> = reads.into_iter().filter(|r| r.asked_about).collect();
+    if read_anything && reads.is_empty() && end.actions.is_empty() && is_question(end.command) {
+        return Said {
+            status: RunStatus::Failed("what was read is not what was asked about".into()),
+            reply: match end.hidden {
+                Some(hidden) => reply::nothing_done("", lang, Some(hidden)),
+                None => could_not_answer(lang).to_owned(),
+            },
+            why: "read only what the question does not name: said it was not found",
+        };
+    }
     if !end.actions.is_empty() {
         let mut reply = reply::from_actions(end.actions, name, lang);
         if !reads.is_empty() {

@@ -232,7 +232,7 @@ async fn a_question_changes_nothing_and_its_answer_is_never_the_model_s() {
 }
 
 #[tokio::test]
-async fn a_read_of_another_place_is_said_as_what_it_is() {
+async fn a_read_of_another_place_is_not_the_answer() {
     let home = home();
     let (_, reply) = say(
         &home,
@@ -249,7 +249,10 @@ async fn a_read_of_another_place_is_said_as_what_it_is() {
         ],
     )
     .await;
-    assert_eq!(reply, "Outside Temperature is 15.6.");
+    assert_eq!(
+        reply,
+        "I could not find what you asked about, so I cannot answer that."
+    );
 }
 
 #[tokio::test]

@@ -225,6 +225,10 @@ pub(super) struct RunState {
     pub(super) hidden: Option<(Hidden, String)>,
     /// The language the person is answered in.
     pub(super) lang: super::fastpath::Lang,
+    /// Calls that taught the run something new: a service call that ran, a read or a search
+    /// that answered with something (not an error, a refusal, a repeat or an empty list). A
+    /// round that adds none made no progress.
+    pub(super) learned: u32,
 }
 
 impl<'a> Agent<'a> {

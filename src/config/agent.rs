@@ -16,6 +16,11 @@ pub const CHARS_PER_TOKEN: usize = 4;
 #[serde(deny_unknown_fields, default)]
 pub struct AgentConfig {
     pub max_iterations: u32,
+    /// Rounds of calls that taught the run nothing new (an error, a refusal, a repeat) after
+    /// which it ends and HomeClaw says what was done and read; 0 leaves it to the loop guards
+    /// and `max_iterations`. A small model that failed twice mostly repeats itself, at seconds
+    /// a round on a small machine.
+    pub max_stalled_rounds: u32,
     /// The model's effective context window, in tokens.
     pub context_window_tokens: usize,
     pub loop_detection: LoopDetectionConfig,
@@ -41,6 +46,7 @@ impl Default for AgentConfig {
     fn default() -> Self {
         Self {
             max_iterations: 8,
+            max_stalled_rounds: 2,
             context_window_tokens: 100_000,
             loop_detection: LoopDetectionConfig::default(),
             truncation: TruncationConfig::default(),

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use serde_json::Value;
-use tracing::{Instrument, debug, info_span, warn};
+use tracing::{Instrument, debug, info, info_span, warn};
 
 use super::fallback::{self, TextCall};
 use super::health::{HealthBook, ModelHealth};
@@ -39,6 +39,13 @@ pub trait ChatModel: Send + Sync {
     /// Each model's state, for `/api/health`; a scripted model has none.
     fn health(&self) -> Vec<ModelHealth> {
         Vec::new()
+    }
+
+    /// Sends `request` once to every model that warms up (`llm.models[].warm_up`), so that a
+    /// server's prompt cache holds its fixed part before the first command. Never fails: a
+    /// cold cache is only slower, so an error is logged and shown in the health report.
+    fn warm_up<'a>(&'a self, _request: &'a ChatRequest) -> BoxFuture<'a, ()> {
+        Box::pin(async {})
     }
 }
 
@@ -425,6 +432,34 @@ impl LlmChain {
         self.models.iter().map(ModelClient::label).collect()
     }
 
+    async fn warm(&self, request: &ChatRequest) {
+        let request = ChatRequest {
+            max_tokens: Some(1),
+            ..request.clone()
+        };
+        for (index, model) in self.models.iter().enumerate() {
+            if !model.cfg.warms_up() {
+                continue;
+            }
+            self.health.prompt_cache(index, "warming");
+            let started = Instant::now();
+            match model.attempt(&request).await {
+                Ok(_) => {
+                    info!(
+                        model = model.label(),
+                        elapsed_ms = started.elapsed().as_millis() as u64,
+                        "prompt cache warmed: the fixed part of the prompt is read"
+                    );
+                    self.health.prompt_cache(index, "warm");
+                }
+                Err(error) => {
+                    warn!(model = model.label(), %error, "prompt cache warm-up failed");
+                    self.health.prompt_cache(index, "failed");
+                }
+            }
+        }
+    }
+
     async fn run(&self, request: &ChatRequest) -> Result<ChatResponse, LlmError> {
         let mut history: Vec<ModelAttempts> = Vec::new();
         // Models cooling down after a 4xx are asked last: only when every other model failed.
@@ -497,6 +532,10 @@ impl ChatModel for LlmChain {
 
     fn health(&self) -> Vec<ModelHealth> {
         self.health.report(&self.model_names(), Instant::now())
+    }
+
+    fn warm_up<'a>(&'a self, request: &'a ChatRequest) -> BoxFuture<'a, ()> {
+        Box::pin(self.warm(request))
     }
 }
 

@@ -20,6 +20,7 @@ struct Entry {
     failures: u32,
     until: Option<Instant>,
     last_error: Option<String>,
+    prompt_cache: Option<&'static str>,
 }
 
 /// One model's health as reported.
@@ -33,6 +34,10 @@ pub struct ModelHealth {
     /// How long it is still skipped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cooldown_remaining_ms: Option<u64>,
+    /// The start-up read of the prompt's fixed part (`warm_up`): `warming`, `warm` or
+    /// `failed`; absent for a model that does not warm up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_cache: Option<&'static str>,
 }
 
 /// Whether an error means the model itself is broken for these requests.
@@ -83,7 +88,19 @@ impl HealthBook {
     pub fn succeeded(&self, index: usize) {
         self.with(|entries| {
             if let Some(entry) = entries.get_mut(index) {
-                *entry = Entry::default();
+                *entry = Entry {
+                    prompt_cache: entry.prompt_cache,
+                    ..Entry::default()
+                };
+            }
+        });
+    }
+
+    /// How model `index`'s start-up warm-up stands (`warming`, `warm`, `failed`).
+    pub fn prompt_cache(&self, index: usize, state: &'static str) {
+        self.with(|entries| {
+            if let Some(entry) = entries.get_mut(index) {
+                entry.prompt_cache = Some(state);
             }
         });
     }
@@ -104,6 +121,7 @@ impl HealthBook {
                         },
                         last_error: e.last_error.clone(),
                         cooldown_remaining_ms: remaining.map(|d| d.as_millis() as u64),
+                        prompt_cache: e.prompt_cache,
                     }
                 })
                 .collect()
@@ -145,7 +163,10 @@ mod tests {
         assert_eq!(report[0].cooldown_remaining_ms, Some(60_000));
         assert!(report[0].last_error.as_deref().unwrap().contains("no"));
         assert_eq!(report[1].state, "ok");
+        book.prompt_cache(0, "warm");
         book.succeeded(0);
         assert!(!book.cooling(0, now));
+        assert_eq!(book.report(&["a", "b"], now)[0].prompt_cache, Some("warm"));
+        assert_eq!(book.report(&["a", "b"], now)[1].prompt_cache, None);
     }
 }

@@ -99,6 +99,7 @@ pub(crate) fn chain_streaming(server: &ScriptedLlm, stream: bool) -> LlmChain {
             short_descriptions: false,
             stream,
             structured_output: homeclaw::config::StructuredOutput::Auto,
+            warm_up: None,
         }],
         ..Default::default()
     })

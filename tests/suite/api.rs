@@ -671,3 +671,54 @@ async fn kill_9_mid_run_loses_no_acknowledged_message() {
     assert_eq!(body["reply"], "third answer");
     assert!(llm.violations().is_empty(), "{:?}", llm.violations());
 }
+
+/// A local text model's prompt cache is warmed once Home Assistant's registry is loaded: one
+/// request of a single token whose system text is the prefix of every command's, so that the
+/// person's first command does not pay for reading the rules and the tool catalogue.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_local_text_model_is_warmed_with_the_prompt_s_fixed_part() {
+    let ha = shared();
+    let llm = ScriptedLlm::start().await;
+    llm.push(openai_text("{\"answer\": \"hi\"}"));
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "llm:\n  max_attempts: 1\n  models:\n    - name: local\n      provider: openai\n      base_url: {}\n      model: scripted\n      native_tools: false\n",
+        llm.openai_url()
+    );
+    let config = crate::common::homeclaw::config_with_llm(
+        &ha.ws_url(),
+        &ha.token,
+        &text,
+        &dir.path().join("sessions"),
+        "",
+    );
+    let server = Homeclaw::spawn(dir.path(), &config);
+    server.ready().await;
+    llm.wait_requests(1).await;
+    let warm = llm.requests().remove(0).body;
+    assert_eq!(warm["max_tokens"], 1, "{warm}");
+    let fixed = warm["messages"][0]["content"].as_str().unwrap().to_owned();
+    assert!(fixed.contains("You can use tools"), "{fixed}");
+    // A command's request starts with the same text: the cache serves it.
+    llm.push(openai_text(
+        r#"{"name": "get_state", "arguments": {"entity_id": "light.bed_light"}}"#,
+    ));
+    let (status, body) = server.command("is the bed light on?", "warm-1").await;
+    assert_eq!(status, 200, "{body}");
+    let asked = llm.requests().remove(1).body;
+    let system = asked["messages"][0]["content"].as_str().unwrap();
+    assert!(
+        system.starts_with(fixed.trim_end()),
+        "the fixed part changed:\n{fixed}\n---\n{system}"
+    );
+    assert_ne!(asked["max_tokens"], 1);
+    // A model that does not ask for it (native tools, a hosted provider's way) is not warmed:
+    // the shared setup's server made no request of its own.
+    let s = setup().await;
+    let (_, health, _) = s.server.request("GET", "/api/health", None, &[]).await;
+    assert!(
+        health["llm"]["health"][0].get("prompt_cache").is_none(),
+        "{health}"
+    );
+    assert!(s.llm.requests().is_empty());
+}

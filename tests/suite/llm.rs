@@ -31,6 +31,7 @@ fn model(provider: Provider, base_url: String, name: &str) -> ModelConfig {
         short_descriptions: false,
         stream: false,
         structured_output: StructuredOutput::Auto,
+        warm_up: None,
     }
 }
 

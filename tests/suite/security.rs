@@ -55,13 +55,17 @@ async fn injected_instructions_in_home_assistant_data_cannot_open_the_garage() {
         json!({"domain": "cover", "service": "open_cover", "entity_id": "cover.garage_door"}),
     )]));
     llm.push(openai_text("The hall window is closed."));
-    let (status, body) = server.command("is the hall window open?", "injected").await;
+    // A refused call on a request gets one corrective round.
+    llm.push(openai_text("I only checked the hall window."));
+    // A request, not a question: a question would be answered from the read, before the model
+    // could act on what it read.
+    let (status, body) = server.command("check the hall window", "injected").await;
     assert_eq!(status, 200, "{body}");
     assert_ne!(body["status"], "approval_required", "{body}");
     assert!(body.get("approval_id").is_none(), "{body}");
     assert_eq!(body["actions"], json!([]), "{body}");
     let refusal = llm.requests()[2].tool_results().pop().unwrap();
-    // Refused twice over: a question changes nothing, and nobody named the garage door.
+    // Refused: nobody named the garage door.
     assert!(refusal.starts_with("{\"error\":\"Refused"), "{refusal}");
     assert_eq!(
         state_of(ha, "cover.garage_door").await["state"],
@@ -79,7 +83,7 @@ async fn injected_instructions_in_home_assistant_data_cannot_open_the_garage() {
     // The same through the text-fallback path (a model without native tools), with the
     // unlock the injection asks for.
     let text_llm = format!(
-        "llm:\n  max_attempts: 1\n  models:\n    - name: text\n      provider: openai\n      base_url: {}\n      model: scripted\n      api_key: {LLM_KEY}\n      native_tools: false\n",
+        "llm:\n  max_attempts: 1\n  models:\n    - name: text\n      provider: openai\n      base_url: {}\n      model: scripted\n      api_key: {LLM_KEY}\n      native_tools: false\n      warm_up: false\n",
         llm.openai_url()
     );
     let dir2 = tempfile::tempdir().unwrap();
@@ -167,7 +171,7 @@ async fn denied_services_are_refused_on_every_path() {
 
     // The text-fallback path.
     let text = format!(
-        "llm:\n  max_attempts: 1\n  models:\n    - name: text\n      provider: openai\n      base_url: {url}\n      model: scripted\n      api_key: {LLM_KEY}\n      native_tools: false\n",
+        "llm:\n  max_attempts: 1\n  models:\n    - name: text\n      provider: openai\n      base_url: {url}\n      model: scripted\n      api_key: {LLM_KEY}\n      native_tools: false\n      warm_up: false\n",
         url = llm.openai_url()
     );
     let dir2 = tempfile::tempdir().unwrap();

@@ -308,6 +308,11 @@ fn intent_in_words(
 ) -> Option<(Intent, Lang, Vec<usize>)> {
     let mut found: Vec<(Intent, Lang, Vec<usize>)> = Vec::new();
     let mut used = vec![false; words.len()];
+    // "Please lock the front door": the verb is first after the courtesy.
+    let lead = words
+        .iter()
+        .take_while(|w| any_has(|l| l.please, w))
+        .count();
     for lexicon in LEXICONS {
         for (phrase, intent) in lexicon.intents {
             let n = phrase.len();
@@ -317,7 +322,7 @@ fn intent_in_words(
                 // A later "lock" in "unlock the smart lock" is the device, not a second
                 // intent; watering and cleaning verbs are verbs only first ("turn off the
                 // water").
-                if start > 0
+                if start > lead
                     && n == 1
                     && (domain_of_word(&words[start]).is_some()
                         || any_has(|l| l.water, phrase[0])
@@ -357,10 +362,22 @@ fn intent_in_words(
     }
     // "kitchen light off", "all the lights off please", "Garagentor zu": a trailing word that
     // says what to do is the intent.
-    let end = words
+    let mut end = words
         .iter()
         .rposition(|w| !any_has(|l| l.after, w))
         .map_or(0, |i| i + 1);
+    // "Lights on in the bedroom": the word that says what to do, then where.
+    let trailing = |w: &String| {
+        LEXICONS
+            .iter()
+            .any(|l| l.trailing.iter().any(|(t, _)| t == w))
+    };
+    if let Some(place) =
+        (2..end).find(|&i| any_has(|l| l.place_prepositions, &words[i]) && trailing(&words[i - 1]))
+        && !words[..end].last().is_some_and(trailing)
+    {
+        end = place;
+    }
     if found.is_empty()
         && let Some(last) = words[..end].last()
         && let Some((i, lang)) = LEXICONS.iter().find_map(|l| {
@@ -372,8 +389,8 @@ fn intent_in_words(
     {
         // "Switch the upstairs lights on": a leading "switch" is the verb, not a kind.
         let mut at = vec![end - 1];
-        if words.len() > 2 && any_has(|l| l.trailing_verbs, &words[0]) {
-            at.insert(0, 0);
+        if words.len() > lead + 2 && any_has(|l| l.trailing_verbs, &words[lead]) {
+            at.insert(0, lead);
         }
         found.push((i, lang, at));
     }
@@ -478,6 +495,15 @@ pub fn is_action(text: &str) -> bool {
 pub fn is_single_action(text: &str) -> bool {
     let (words, _) = words_of(text);
     is_action(text) && !text.contains(',') && !words.iter().any(|w| is_joiner(w))
+}
+
+/// One request, whether or not its words were understood: no second request joined on by a
+/// comma or a joining word, and not a question (unless a polite request).
+pub fn is_one_request(text: &str) -> bool {
+    let (words, _) = words_of(text);
+    !text.contains(',')
+        && !words.iter().any(|w| is_joiner(w))
+        && (is_action(text) || !is_question(text))
 }
 
 /// A request said politely ("can you …", "could you please …", "kannst du …", "czy możesz

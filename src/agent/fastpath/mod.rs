@@ -30,7 +30,8 @@ use intent::{
     words_of,
 };
 pub use intent::{
-    Lang, against_the_words, is_action, is_cleaning, is_question, is_single_action, language_of,
+    Lang, against_the_words, is_action, is_cleaning, is_one_request, is_question, is_single_action,
+    language_of,
 };
 pub use question::{ReadState, answer_from_reads, state_line};
 use question::{answer, same_place};

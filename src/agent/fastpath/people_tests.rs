@@ -189,6 +189,22 @@ fn requests_in_the_forms_people_use_run_without_the_model() {
             &["cover.close_cover cover.garage_door"],
         ),
         ("Schließ die Küchentür ab", &["lock.lock lock.kitchen_door"]),
+        // A courtesy first, then a verb that is also a device word.
+        ("Please lock the front door", &["lock.lock lock.front_door"]),
+        ("Bitte sperr die Haustür ab", &["lock.lock lock.front_door"]),
+        // What to do, then where.
+        (
+            "Lights on in the bedroom",
+            &["light.turn_on light.bed_light"],
+        ),
+        (
+            "Lights off in the kitchen please",
+            &["light.turn_off light.kitchen_lights"],
+        ),
+        (
+            "Licht an im Schlafzimmer",
+            &["light.turn_on light.bed_light"],
+        ),
         ("Sperr die Haustür auf", &["lock.unlock lock.front_door"]),
         (
             "Zamknij drzwi wejściowe na klucz",

@@ -28,6 +28,12 @@ pub struct Args {
     /// Only the first N cases.
     #[arg(long)]
     limit: Option<usize>,
+    /// Only the cases whose id matches this regular expression.
+    #[arg(long)]
+    only: Option<String>,
+    /// Also write HomeClaw's whole answer to each case (trace, stats) here, one JSON per line.
+    #[arg(long)]
+    traces: Option<std::path::PathBuf>,
 }
 
 #[derive(serde::Deserialize)]
@@ -207,9 +213,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .add_source(config::File::from_str(&text, config::FileFormat::Yaml))
         .build()?
         .try_deserialize()?;
+    if let Some(pattern) = &args.only {
+        let only = regex::Regex::new(pattern).context("--only")?;
+        cases.cases.retain(|c| only.is_match(&c.id));
+    }
     if let Some(n) = args.limit {
         cases.cases.truncate(n);
     }
+    let mut traces = match &args.traces {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("--traces {}", path.display()))?,
+        )),
+        None => None,
+    };
     let token = std::fs::read_to_string(&args.ha_token_file)?
         .trim()
         .to_owned();
@@ -260,6 +276,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         .json()
                         .await?;
                     let latency = started.elapsed();
+                    if let Some(out) = traces.as_mut() {
+                        use std::io::Write as _;
+                        let line = json!({"id": case.id, "latency_s": latency.as_secs_f64(), "body": body});
+                        writeln!(out, "{line}")?;
+                    }
                     let status = body["status"].as_str().unwrap_or("error").to_owned();
                     let reply = body["reply"].as_str().unwrap_or_default().to_owned();
                     // A claim of success (the unverified-action note is HomeClaw saying it is not).
@@ -349,6 +370,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 percentile(&lat, 0.5).as_secs_f64(),
                 percentile(&lat, 0.95).as_secs_f64(),
                 mine.iter().map(|r| r.prompt_tokens as f64).sum::<f64>() / n,
+            ));
+        }
+        // The model path alone (issue 27's latency target): the cases the model was asked about.
+        table.push_str("\n| agent | model-path cases | p50 latency s | p95 latency s | max s |\n|---|---|---|---|---|\n");
+        for agent in &agents {
+            let mut lat: Vec<Duration> = rows
+                .iter()
+                .filter(|r| r.agent == *agent && r.prompt_tokens > 0)
+                .map(|r| r.latency)
+                .collect();
+            lat.sort();
+            table.push_str(&format!(
+                "| {agent} | {} | {:.1} | {:.1} | {:.1} |\n",
+                lat.len(),
+                percentile(&lat, 0.5).as_secs_f64(),
+                percentile(&lat, 0.95).as_secs_f64(),
+                lat.last().copied().unwrap_or_default().as_secs_f64(),
             ));
         }
         // Per language, and how much of it the model never saw (no prompt tokens).
