@@ -67,8 +67,10 @@ const MIN_SCORE: f64 = 0.2;
 /// The entities the command's words point at (best first): what the grounding lists and what
 /// the reply schema offers by id.
 pub fn candidates(registry: &Registry, command: &str) -> Vec<String> {
+    // "heat pump" finds the device named "HeatPump".
+    let command = super::fastpath::join_compounds(command, registry);
     registry
-        .search(command, None, None, MAX_CANDIDATES)
+        .search(&command, None, None, MAX_CANDIDATES)
         .into_iter()
         .filter(|c| c.score >= MIN_SCORE)
         .map(|c| c.entity_id)
@@ -181,6 +183,13 @@ mod tests {
             services,
             ["light services: toggle, turn_off, turn_on"],
             "{lines}"
+        );
+        // A name said as two words ("heat pump" for "HeatPump") is found.
+        assert_eq!(
+            candidates(&registry, "heat pump to 20 please")
+                .first()
+                .map(String::as_str),
+            Some("climate.heatpump")
         );
         let none = grounding(&registry, &candidates(&registry, "tell me a joke"));
         assert!(none.is_none(), "{none:?}");

@@ -230,7 +230,8 @@ impl Agent<'_> {
         state.verb_of = Some(command.clone());
         let wants_tools = fastpath::is_action(&command)
             || with_registry(self.home, |r| {
-                needs_tools(&command, r) || speak::about_the_home(&command, r)
+                let joined = fastpath::join_compounds(&command, r);
+                needs_tools(&joined, r) || speak::about_the_home(&joined, r)
             });
         // A question that is not a polite request: its reads can answer it.
         let asked = fastpath::is_question(&command) && !fastpath::is_action(&command);

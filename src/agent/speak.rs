@@ -146,7 +146,9 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
             why: "the model asked which: asked about the candidates it named",
         };
     }
-    if acts || end.tried_a_change {
+    // A question whose model tried a change (refused) is still a question: it is answered
+    // that what it asks about was not found, not that nothing was changed.
+    if acts || (end.tried_a_change && !is_question(end.command)) {
         return Said {
             status: RunStatus::Failed("the request asked for an action and none ran".into()),
             reply: reply::nothing_done("", lang, end.hidden),

@@ -330,3 +330,36 @@ async fn a_verified_action_is_said_as_verified_whatever_the_model_adds() {
     assert_ne!(status, RunStatus::Done, "{reply}");
     assert_eq!(home.state("light.bed_light").as_deref(), Some("off"));
 }
+
+/// "Is guest mode on?" in a home without it: the model read an id that does not exist, then
+/// tried to turn the AC on (refused: a question changes nothing). The person is told that what
+/// they asked about was not found, not the AC's state and not that nothing was changed.
+#[tokio::test]
+async fn a_question_about_something_missing_is_not_answered_by_what_the_model_tried() {
+    let home = home();
+    let (status, reply) = say(
+        &home,
+        "Is guest mode on?",
+        vec![
+            calls_reply(
+                "1",
+                &[("get_state", json!({"entity_id": "switch.guest_mode"}))],
+            ),
+            calls_reply(
+                "2",
+                &[(
+                    "call_service",
+                    json!({"domain": "switch", "service": "turn_on", "entity_id": "switch.ac"}),
+                )],
+            ),
+            text_reply("Guest mode is now on."),
+        ],
+    )
+    .await;
+    assert_eq!(
+        reply,
+        "I could not find what you asked about, so I cannot answer that."
+    );
+    assert!(matches!(status, RunStatus::Failed(_)), "{status:?}");
+    assert_eq!(home.state("switch.ac").as_deref(), Some("off"));
+}

@@ -203,7 +203,7 @@ fn all_but(text: &str, registry: &Registry, device_id: Option<&str>) -> Option<P
 /// "Heat pump" for a device the home names "HeatPump": two words said apart that are one word
 /// of a name here are joined, so the first is not read as a verb ("heat") and the second does
 /// not stand alone ("pump").
-fn join_compounds(text: &str, registry: &Registry) -> String {
+pub fn join_compounds(text: &str, registry: &Registry) -> String {
     let raw: Vec<&str> = text.split_whitespace().collect();
     let mut out: Vec<String> = Vec::with_capacity(raw.len());
     let mut i = 0;

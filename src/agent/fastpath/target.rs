@@ -199,91 +199,126 @@ fn place_words(words: &[String]) -> Vec<String> {
 /// - of their words that name something in the home, one names it or its room; or, when none
 ///   does, its kind or a word of its name is named.
 pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
-    let (words, percent_at) = words_of(text);
-    let used = intent(&words, percent_at)
-        .map(|(_, _, used)| used)
-        .unwrap_or_default();
-    let rest: Vec<&str> = words
-        .iter()
-        .enumerate()
-        // A cleaning verb ("vacuuming") also names the device that cleans.
-        .filter(|(i, w)| is_cleaning(w) || (!used.contains(i) && !is_filler(w)))
-        .map(|(_, w)| w.as_str())
-        .collect();
-    let query = query_of(&rest, registry);
-    let hay = &entity.haystack;
-    let in_name = |q: &str| {
-        hay.name
+    Pointing::new(text, registry).at(entity, registry)
+}
+
+/// A person's words parsed once, to ask of many entities whether the words point at them
+/// ([`points_at`]): asked of every entity of the home, parsing the words again for each, and
+/// scanning the home again for each word, was most of a command's time in a large home.
+pub struct Pointing {
+    query: Query,
+    watering: bool,
+    /// The words after "in" (where, even a word that is also a kind).
+    places: Vec<String>,
+    /// Per word of the query, once asked: whether it names anything in this home.
+    names_something: Vec<std::cell::OnceCell<bool>>,
+}
+
+impl Pointing {
+    pub fn new(text: &str, registry: &Registry) -> Self {
+        let (words, percent_at) = words_of(text);
+        let used = intent(&words, percent_at)
+            .map(|(_, _, used)| used)
+            .unwrap_or_default();
+        let rest: Vec<&str> = words
             .iter()
-            .chain(&hay.object_id)
-            .any(|w| word_matches(q, w))
-    };
-    let device_class = entity
-        .attributes
-        .get("device_class")
-        .and_then(serde_json::Value::as_str);
-    let of_kind = |word: &str, domain: &str| {
-        // A measure ("temperature", "humidity") is a sensor's, and a thermostat's too: it
-        // shows the temperature and is set to one.
-        let measured = domain == "sensor"
-            && entity.domain() == "climate"
-            && !["sensor", "czujnik"].contains(&word);
-        let kind = measured
-            || domain == entity.domain()
-            || hay.name.iter().any(|w| word_score(domain, w) > 0.0);
-        let specific = specific_class(word).is_none_or(|class| device_class == Some(class));
-        kind && specific
-    };
-    let mut kinds: Vec<(&str, &str)> = query
-        .words
-        .iter()
-        .filter(|q| !in_name(q))
-        .filter_map(|q| {
-            let domain = domain_of_word(q).or(is_cleaning(q).then_some("vacuum"));
-            domain.map(|d| (q.as_str(), d))
-        })
-        .collect();
-    // "Water the garden" asks for a valve, whatever else is called "garden".
-    if watering(&words) {
-        kinds.push(("water", "valve"));
+            .enumerate()
+            // A cleaning verb ("vacuuming") also names the device that cleans.
+            .filter(|(i, w)| is_cleaning(w) || (!used.contains(i) && !is_filler(w)))
+            .map(|(_, w)| w.as_str())
+            .collect();
+        let query = query_of(&rest, registry);
+        let names_something = vec![std::cell::OnceCell::new(); query.words.len()];
+        Self {
+            watering: watering(&words),
+            places: place_words(&words),
+            query,
+            names_something,
+        }
     }
-    if !kinds.is_empty() && !kinds.iter().any(|(w, d)| of_kind(w, d)) {
-        return false;
-    }
-    // Words that name something in this home (a device or a room): one of them must name
-    // this entity or its room ("the desk lamp" is not the floor lamp). Words naming nothing
-    // here ("please", "sauna") say nothing either way.
-    let in_hay = |e: &Entity, q: &str| {
-        let hay = &e.haystack;
-        hay.name
+
+    /// Whether the words point at `entity` (see [`points_at`]).
+    pub fn at(&self, entity: &Entity, registry: &Registry) -> bool {
+        let query = &self.query;
+        let hay = &entity.haystack;
+        let in_name = |q: &str| {
+            hay.name
+                .iter()
+                .chain(&hay.object_id)
+                .any(|w| word_matches(q, w))
+        };
+        let device_class = entity
+            .attributes
+            .get("device_class")
+            .and_then(serde_json::Value::as_str);
+        let of_kind = |word: &str, domain: &str| {
+            // A measure ("temperature", "humidity") is a sensor's, and a thermostat's too: it
+            // shows the temperature and is set to one.
+            let measured = domain == "sensor"
+                && entity.domain() == "climate"
+                && !["sensor", "czujnik"].contains(&word);
+            let kind = measured
+                || domain == entity.domain()
+                || hay.name.iter().any(|w| word_score(domain, w) > 0.0);
+            let specific = specific_class(word).is_none_or(|class| device_class == Some(class));
+            kind && specific
+        };
+        let mut kinds: Vec<(&str, &str)> = query
+            .words
             .iter()
-            .chain(&hay.object_id)
-            .chain(&hay.area)
-            .any(|w| word_matches(q, w))
-    };
-    // A word after "in" says where, even one that is also a kind ("the TV in the garage" is
-    // not the garage door).
-    let places = place_words(&words);
-    // Whether a word names anything here: this entity first (the usual case, and then no
-    // scan of the home is needed), then every other.
-    let names_something = |q: &str| in_hay(entity, q) || registry.entities().any(|e| in_hay(e, q));
-    let informative: Vec<&String> = query
-        .words
-        .iter()
-        .filter(|q| domain_of_word(q).is_none() || places.contains(q))
-        .filter(|q| names_something(q))
-        .collect();
-    // A room or place the words name that nothing here is in ("the bathroom window" in a home
-    // without a bathroom): the person meant a place this home does not have.
-    let missing_place = query
-        .words
-        .iter()
-        .any(|q| is_place_word(q) && !names_something(q));
-    if missing_place {
-        return false;
+            .filter(|q| !in_name(q))
+            .filter_map(|q| {
+                let domain = domain_of_word(q).or(is_cleaning(q).then_some("vacuum"));
+                domain.map(|d| (q.as_str(), d))
+            })
+            .collect();
+        // "Water the garden" asks for a valve, whatever else is called "garden".
+        if self.watering {
+            kinds.push(("water", "valve"));
+        }
+        if !kinds.is_empty() && !kinds.iter().any(|(w, d)| of_kind(w, d)) {
+            return false;
+        }
+        // Words that name something in this home (a device or a room): one of them must name
+        // this entity or its room ("the desk lamp" is not the floor lamp). Words naming nothing
+        // here ("please", "sauna") say nothing either way.
+        let in_hay = |e: &Entity, q: &str| {
+            let hay = &e.haystack;
+            hay.name
+                .iter()
+                .chain(&hay.object_id)
+                .chain(&hay.area)
+                .any(|w| word_matches(q, w))
+        };
+        // Whether word `i` names anything here: this entity first (the usual case, and then
+        // no scan of the home is needed), then every other, once per word.
+        let names_something = |i: usize| {
+            let q = query.words[i].as_str();
+            in_hay(entity, q)
+                || *self.names_something[i]
+                    .get_or_init(|| registry.entities().any(|e| in_hay(e, q)))
+        };
+        let informative: Vec<&String> = query
+            .words
+            .iter()
+            .enumerate()
+            .filter(|(_, q)| domain_of_word(q).is_none() || self.places.contains(q))
+            .filter(|(i, _)| names_something(*i))
+            .map(|(_, q)| q)
+            .collect();
+        // A room or place the words name that nothing here is in ("the bathroom window" in a
+        // home without a bathroom): the person meant a place this home does not have.
+        let missing_place = query
+            .words
+            .iter()
+            .enumerate()
+            .any(|(i, q)| is_place_word(q) && !names_something(i));
+        if missing_place {
+            return false;
+        }
+        if !informative.is_empty() {
+            return informative.iter().any(|q| in_hay(entity, q));
+        }
+        query.words.iter().any(|q| in_name(q)) || !kinds.is_empty()
     }
-    if !informative.is_empty() {
-        return informative.iter().any(|q| in_hay(entity, q));
-    }
-    query.words.iter().any(|q| in_name(q)) || !kinds.is_empty()
 }

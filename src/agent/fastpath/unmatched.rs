@@ -5,7 +5,7 @@
 //! device Home Assistant has is kept from HomeClaw.
 
 use super::intent::{Intent, intent, is_every, is_filler, is_single_action, words_of};
-use super::target::points_at;
+use super::target::Pointing;
 use crate::ha::registry::{Hidden, Registry};
 use crate::text::fold;
 
@@ -44,15 +44,16 @@ pub fn unmatched(said: &[String], registry: &Registry) -> Option<Unmatched> {
     {
         return None;
     }
+    let pointing: Vec<Pointing> = said.iter().map(|t| Pointing::new(t, registry)).collect();
     let pointed = registry
         .entities()
-        .any(|e| said.iter().any(|text| points_at(text, e, registry)));
+        .any(|e| pointing.iter().any(|p| p.at(e, registry)));
     if pointed {
         return None;
     }
     if let Some((reason, name)) = registry
         .hidden_entities()
-        .find(|e| points_at(command, e, registry))
+        .find(|e| pointing[0].at(e, registry))
         .and_then(|e| registry.hidden(&e.entity_id))
     {
         return Some(Unmatched::Hidden {
