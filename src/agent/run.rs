@@ -80,7 +80,11 @@ impl Agent<'_> {
             );
             ids.sort_unstable();
             ids.dedup();
-            let schema = schema::reply_schema(self.tools, r, &choice, &ids);
+            let schema = self
+                .model
+                .uses_reply_schema()
+                .then(|| schema::reply_schema(self.tools, r, &choice, &ids))
+                .flatten();
             (system_prompt(r), self.tools.definitions(r), schema, context)
         });
         if let Some(language) = &self.language {

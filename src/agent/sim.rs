@@ -95,6 +95,10 @@ impl ScriptedModel {
 }
 
 impl ChatModel for ScriptedModel {
+    fn uses_reply_schema(&self) -> bool {
+        true
+    }
+
     fn chat<'a>(
         &'a self,
         request: &'a ChatRequest,

@@ -41,6 +41,13 @@ pub trait ChatModel: Send + Sync {
         Vec::new()
     }
 
+    /// Whether a request's `reply_schema` is of use to this model (a text model asked for
+    /// structured output): the agent builds the schema only then, as it costs more than the
+    /// rest of a request's building. A test model says yes, to be shown what a real one gets.
+    fn uses_reply_schema(&self) -> bool {
+        false
+    }
+
     /// Sends `request` once to every model that warms up (`llm.models[].warm_up`), so that a
     /// server's prompt cache holds its fixed part before the first command. Never fails: a
     /// cold cache is only slower, so an error is logged and shown in the health report.
@@ -97,6 +104,13 @@ impl ModelClient {
     /// rather than the whole request timeout.
     fn streams(&self) -> bool {
         self.cfg.stream && self.cfg.provider == Provider::Openai && self.cfg.native_tools
+    }
+
+    /// Whether any request of this model may go out with `response_format`.
+    fn may_structure(&self) -> bool {
+        !self.cfg.native_tools
+            && self.cfg.provider == Provider::Openai
+            && self.cfg.structured_output != StructuredOutput::Off
     }
 
     /// Whether this request goes out with `response_format`: a text model of the OpenAI
@@ -536,6 +550,10 @@ impl ChatModel for LlmChain {
 
     fn warm_up<'a>(&'a self, request: &'a ChatRequest) -> BoxFuture<'a, ()> {
         Box::pin(self.warm(request))
+    }
+
+    fn uses_reply_schema(&self) -> bool {
+        self.models.iter().any(ModelClient::may_structure)
     }
 }
 

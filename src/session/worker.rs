@@ -177,11 +177,18 @@ impl Shared {
         saved: &mut Saved,
     ) -> Result<(), StoreError> {
         let store = &self.store;
-        match *saved {
-            Saved::Upto(n) if n <= history.len() => {
-                store.append(id, &history[..n], &history[n..])?;
-            }
-            _ => store.rewrite(id, history)?,
+        let write = || match *saved {
+            Saved::Upto(n) if n <= history.len() => store.append(id, &history[..n], &history[n..]),
+            _ => store.rewrite(id, history),
+        };
+        // The write ends with an fsync: on a multi-threaded runtime the thread says it
+        // blocks, so the other sessions' work moves on meanwhile.
+        let multi = tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+        if multi {
+            tokio::task::block_in_place(write)?;
+        } else {
+            write()?;
         }
         *saved = Saved::Upto(history.len());
         Ok(())

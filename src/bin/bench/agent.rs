@@ -23,6 +23,12 @@ struct TimedModel {
 }
 
 impl ChatModel for TimedModel {
+    /// The agent's time as a text model with structured output costs it: the reply schema
+    /// is built for every request.
+    fn uses_reply_schema(&self) -> bool {
+        true
+    }
+
     fn chat<'a>(
         &'a self,
         request: &'a ChatRequest,
