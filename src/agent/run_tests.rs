@@ -940,3 +940,25 @@ async fn a_question_s_read_of_a_near_miss_id_reads_what_the_words_name() {
         result.trace
     );
 }
+
+/// "Heat pump to 20 please": the model's call on the device named "HeatPump" is on what the
+/// person named, said as two words.
+#[tokio::test]
+async fn a_name_said_as_two_words_is_what_the_model_may_act_on() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "climate", "service": "set_temperature",
+                       "entity_id": "climate.heatpump", "data": {"temperature": 20}}),
+            )],
+        ),
+        text_reply("Done."),
+    ]);
+    let mut history = vec![Message::user("Heat pump to 20 please")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(home.calls().len(), 1, "{:?}", result.trace);
+    assert_eq!(result.stats.rejected_tool_calls, 0, "{:?}", result.trace);
+}

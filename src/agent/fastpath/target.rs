@@ -216,7 +216,8 @@ pub struct Pointing {
 
 impl Pointing {
     pub fn new(text: &str, registry: &Registry) -> Self {
-        let (words, percent_at) = words_of(text);
+        // "heat pump" points at the device named "HeatPump".
+        let (words, percent_at) = words_of(&super::join_compounds(text, registry));
         let used = intent(&words, percent_at)
             .map(|(_, _, used)| used)
             .unwrap_or_default();
