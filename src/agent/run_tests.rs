@@ -4,7 +4,9 @@ use serde_json::json;
 
 use super::*;
 use crate::agent::approval::ApprovalStore;
-use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
+use crate::agent::sim::{
+    MemoryHome, ScriptedModel, calls_reply, service_reply, synthetic_home, text_reply,
+};
 use crate::agent::tools::ToolRegistry;
 use crate::config::AgentConfig;
 
@@ -810,15 +812,7 @@ async fn a_failed_call_gets_one_round_to_be_corrected() {
 #[tokio::test]
 async fn two_rounds_that_teach_nothing_end_the_run() {
     let home = MemoryHome::new(synthetic_home(20));
-    let invented = || {
-        calls_reply(
-            "x",
-            &[(
-                "call_service",
-                json!({"domain": "light", "service": "turn_on", "entity_id": "light.sauna"}),
-            )],
-        )
-    };
+    let invented = || service_reply("x", "light", "turn_on", "light.sauna");
     let model = ScriptedModel::new(vec![invented(), invented(), invented(), invented()]);
     let mut history = vec![Message::user("turn on the sauna light")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
@@ -842,13 +836,7 @@ async fn two_rounds_that_teach_nothing_end_the_run() {
     let model = ScriptedModel::new(vec![
         invented(),
         calls_reply("s", &[("search_entities", json!({"query": "bed light"}))]),
-        calls_reply(
-            "b",
-            &[(
-                "call_service",
-                json!({"domain": "light", "service": "turn_on", "entity_id": "light.bed_light"}),
-            )],
-        ),
+        service_reply("b", "light", "turn_on", "light.bed_light"),
         text_reply("Done."),
     ]);
     let mut history = vec![Message::user("turn on the bed light")];
@@ -880,13 +868,7 @@ async fn a_question_ends_at_the_read_of_what_it_asks_about() {
 #[tokio::test]
 async fn one_request_ends_at_its_verified_call() {
     let home = MemoryHome::new(synthetic_home(20));
-    let call = calls_reply(
-        "1",
-        &[(
-            "call_service",
-            json!({"domain": "light", "service": "turn_on", "entity_id": "light.bed_light"}),
-        )],
-    );
+    let call = service_reply("1", "light", "turn_on", "light.bed_light");
     let model = ScriptedModel::new(vec![call, text_reply("The bed light is now on.")]);
     let cfg = AgentConfig {
         answer_from_verification: true,
@@ -898,13 +880,7 @@ async fn one_request_ends_at_its_verified_call() {
     assert_eq!(result.reply, "Turned on Bed Light.");
     // Two requests joined: the model may have more to do.
     let model = ScriptedModel::new(vec![
-        calls_reply(
-            "2",
-            &[(
-                "call_service",
-                json!({"domain": "light", "service": "turn_off", "entity_id": "light.bed_light"}),
-            )],
-        ),
+        service_reply("2", "light", "turn_off", "light.bed_light"),
         text_reply("Done."),
     ]);
     let mut history = vec![Message::user(

@@ -39,6 +39,17 @@ pub fn text_reply(text: &str) -> ChatResponse {
     }
 }
 
+/// A reply that makes one service call on one entity.
+pub fn service_reply(salt: &str, domain: &str, service: &str, entity_id: &str) -> ChatResponse {
+    calls_reply(
+        salt,
+        &[(
+            "call_service",
+            json!({"domain": domain, "service": service, "entity_id": entity_id}),
+        )],
+    )
+}
+
 /// A reply with these calls; ids are `call_<n>` in order, unique per reply via `salt`.
 pub fn calls_reply(salt: &str, calls: &[(&str, Value)]) -> ChatResponse {
     ChatResponse {

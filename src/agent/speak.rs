@@ -92,10 +92,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     if read_anything && reads.is_empty() && end.actions.is_empty() && is_question(end.command) {
         return Said {
             status: RunStatus::Failed("what was read is not what was asked about".into()),
-            reply: match end.hidden {
-                Some(hidden) => reply::nothing_done("", lang, Some(hidden)),
-                None => could_not_answer(lang).to_owned(),
-            },
+            reply: not_found(lang, end.hidden),
             why: "read only what the question does not name: said it was not found",
         };
     }
@@ -189,10 +186,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     if about_home || names_home {
         return Said {
             status: RunStatus::Failed("nothing in the home was read".into()),
-            reply: match end.hidden {
-                Some(hidden) => reply::nothing_done("", lang, Some(hidden)),
-                None => could_not_answer(lang).to_owned(),
-            },
+            reply: not_found(lang, end.hidden),
             why: "about the home, nothing read: the model's words stay in the trace",
         };
     }
@@ -431,6 +425,15 @@ fn which_one(named: &[&Entity], lang: Lang) -> String {
         [] => says.which_device.into(),
         [one] => (says.do_you_mean)(one),
         [first @ .., last] => (says.which_of)(&first.join(", "), last),
+    }
+}
+
+/// What a question whose subject was not read is answered: why a device Home Assistant keeps
+/// from HomeClaw cannot be read, else that nothing was found.
+fn not_found(lang: Lang, hidden: Option<&(Hidden, String)>) -> String {
+    match hidden {
+        Some(hidden) => reply::nothing_done("", lang, Some(hidden)),
+        None => could_not_answer(lang).to_owned(),
     }
 }
 
