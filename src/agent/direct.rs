@@ -199,9 +199,9 @@ impl Agent<'_> {
     }
 
     /// One round trip: when the command is one request (whether or not its words were
-    /// understood) and every call of this round was a service call Home Assistant verified, the reply is written from the verification
-    /// instead of asking the model again. Anything else (a question, a failed or unverified
-    /// call, a read) goes back to the model.
+    /// understood) and every call of this round was a service call Home Assistant verified,
+    /// the reply is written from the verification instead of asking the model again. Anything
+    /// else (a question, a failed or unverified call, a read) goes back to the model.
     pub(super) fn answer_from_verification(
         &self,
         command: &str,

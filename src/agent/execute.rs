@@ -11,7 +11,7 @@ use serde_json::Value;
 use tracing::debug;
 
 use super::approval::{PendingAction, needs_approval};
-use super::fastpath::points_at;
+use super::fastpath::{Pointing, points_at};
 use super::guards::Verdict;
 use super::home::with_registry;
 use super::normalize::{call_hash, normalise_args, result_hash};
@@ -371,15 +371,14 @@ fn hidden_target(call: &ToolCall, registry: &Registry) -> Option<(Hidden, String
 /// answer says whose state it gives.
 fn near_read(arguments: &Value, question: &str, registry: &Registry) -> Option<String> {
     let id = arguments.get("entity_id")?.as_str()?;
-    if registry.get(id).is_some() || registry.hidden(id).is_some() {
+    if !id.contains('.') || registry.get(id).is_some() || registry.hidden(id).is_some() {
         return None;
     }
-    let (domain, object) = id.split_once('.')?;
-    let near: Vec<&str> = registry
-        .search(&object.replace('_', " "), Some(domain), None, 3)
-        .into_iter()
-        .filter_map(|c| registry.get(&c.entity_id))
-        .filter(|e| points_at(question, e, registry))
+    let pointing = Pointing::new(question, registry);
+    let near: Vec<&str> = super::tools::near_of_its_kind(id, registry)
+        .iter()
+        .filter_map(|id| registry.get(id))
+        .filter(|e| pointing.at(e, registry))
         .map(|e| e.entity_id.as_str())
         .collect();
     match near.as_slice() {

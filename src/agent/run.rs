@@ -232,17 +232,20 @@ impl Agent<'_> {
             state.named_by = Some(recent_commands(history));
         }
         state.verb_of = Some(command.clone());
-        let wants_tools = fastpath::is_action(&command)
+        let (acts, question) = (
+            fastpath::is_action(&command),
+            fastpath::is_question(&command),
+        );
+        let wants_tools = acts
             || with_registry(self.home, |r| {
                 let joined = fastpath::join_compounds(&command, r);
                 needs_tools(&joined, r) || speak::about_the_home(&joined, r)
             });
         // A question that is not a polite request: its reads can answer it.
-        let asked = fastpath::is_question(&command) && !fastpath::is_action(&command);
+        let asked = question && !acts;
         // Rounds whose calls taught the run nothing new (errors, refusals, repeats).
         let mut stalled = 0;
-        let told =
-            fastpath::is_action(&command) || (wants_tools && !fastpath::is_question(&command));
+        let told = acts || (wants_tools && !question);
         let mut choice = if wants_tools {
             state
                 .trace

@@ -448,6 +448,18 @@ impl ToolRegistry {
     }
 }
 
+/// The entities of an id's domain whose names are nearest to its object id (at most 3, best
+/// first): what the model may have meant by an id the home does not have.
+pub(super) fn near_of_its_kind(id: &str, registry: &Registry) -> Vec<String> {
+    let words = id.split_once('.').map_or(id, |(_, o)| o).replace('_', " ");
+    let domain = id.split_once('.').map(|(d, _)| d);
+    registry
+        .search(&words, domain, None, 3)
+        .into_iter()
+        .map(|c| c.entity_id)
+        .collect()
+}
+
 fn unknown_entity(id: &str, registry: &Registry) -> String {
     // An entity that exists but is kept from the agent gets the reason, so the person learns
     // what to change rather than that the device "does not exist".
@@ -455,12 +467,7 @@ fn unknown_entity(id: &str, registry: &Registry) -> String {
         return reason.explain(id);
     }
     let words = id.split_once('.').map_or(id, |(_, o)| o).replace('_', " ");
-    let domain = id.split_once('.').map(|(d, _)| d);
-    let mut suggestions: Vec<String> = registry
-        .search(&words, domain, None, 3)
-        .into_iter()
-        .map(|c| c.entity_id)
-        .collect();
+    let mut suggestions = near_of_its_kind(id, registry);
     if suggestions.is_empty() {
         suggestions = registry
             .search(&words, None, None, 3)

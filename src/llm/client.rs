@@ -116,13 +116,9 @@ impl ModelClient {
     /// Whether this request goes out with `response_format`: a text model of the OpenAI
     /// format, a reply schema to hold it to, and (with `auto`) a server that has not refused it.
     fn structured(&self, request: &ChatRequest) -> bool {
-        let able = !self.cfg.native_tools && self.cfg.provider == Provider::Openai;
-        let wanted = match self.cfg.structured_output {
-            StructuredOutput::Off => false,
-            StructuredOutput::On => true,
-            StructuredOutput::Auto => !self.structured_refused.load(Ordering::Relaxed),
-        };
-        able && wanted && request.reply_schema.is_some()
+        let refused = self.cfg.structured_output == StructuredOutput::Auto
+            && self.structured_refused.load(Ordering::Relaxed);
+        self.may_structure() && !refused && request.reply_schema.is_some()
     }
 
     fn build(&self, request: &ChatRequest, stream: bool, structured: bool) -> (String, Value) {

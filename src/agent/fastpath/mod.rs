@@ -36,8 +36,8 @@ pub use intent::{
 pub use question::{ReadState, answer_from_reads, state_line};
 use question::{answer, same_place};
 pub use read::{Asked, Day};
+pub use target::{Pointing, points_at, translations};
 use target::{covers, named, of_specific_kind, query_of, word_matches};
-pub use target::{points_at, translations};
 use todo::add_item;
 pub use unmatched::{Unmatched, unmatched};
 
