@@ -13,6 +13,7 @@ pub mod command;
 pub mod config;
 pub mod glob;
 pub mod ha;
+pub mod journal;
 pub mod lang;
 pub mod llm;
 pub mod mqtt;

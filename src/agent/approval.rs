@@ -61,6 +61,25 @@ pub enum ApprovalError {
     Expired(String),
     #[error("{0} is denied and can never be executed")]
     Denied(String),
+    /// The operating system gave no randomness for an id: nothing is held, since a guessable
+    /// id would approve the action for whoever guessed it.
+    #[error("no approval id could be drawn from the operating system's random source: {0}")]
+    NoRandomness(String),
+}
+
+/// Bits of an approval id drawn from the operating system's CSPRNG.
+pub const APPROVAL_ID_BITS: usize = 128;
+
+/// A new approval id. It travels in a phone notification's action and a panel URL, and whoever
+/// holds it can approve the action: it is a bearer token, so it comes from the operating
+/// system's CSPRNG (`getrandom`), never from a fast, predictable generator.
+pub fn new_approval_id() -> Result<String, ApprovalError> {
+    let mut bytes = [0u8; APPROVAL_ID_BITS / 8];
+    getrandom::fill(&mut bytes).map_err(|e| ApprovalError::NoRandomness(e.to_string()))?;
+    Ok(bytes.iter().fold(String::from("appr_"), |mut id, b| {
+        id.push_str(&format!("{b:02x}"));
+        id
+    }))
 }
 
 /// Remembered used ids, so a second approval says "already used" rather than "unknown".
@@ -107,15 +126,15 @@ impl ApprovalStore {
         }
     }
 
-    /// Records a call awaiting approval; returns its id.
+    /// Records a call awaiting approval under a new id.
     pub fn request(
         &self,
         call: CheckedCall,
         targets: Vec<String>,
         session_id: Option<String>,
         reason: String,
-    ) -> PendingAction {
-        let id = format!("appr_{:016x}{:016x}", fastrand::u64(..), fastrand::u64(..));
+    ) -> Result<PendingAction, ApprovalError> {
+        let id = new_approval_id()?;
         let action = PendingAction {
             id: id.clone(),
             call,
@@ -132,7 +151,7 @@ impl ApprovalStore {
             action: Box::new(action.clone()),
             expires_in: ttl,
         });
-        action
+        Ok(action)
     }
 
     /// Held and ended actions from now on.
@@ -311,15 +330,40 @@ mod tests {
     }
 
     #[test]
+    fn approval_ids_carry_128_random_bits_and_do_not_repeat() {
+        let ids: std::collections::HashSet<String> =
+            (0..256).map(|_| new_approval_id().unwrap()).collect();
+        assert_eq!(ids.len(), 256);
+        for id in &ids {
+            let hex = id.strip_prefix("appr_").unwrap();
+            assert_eq!(hex.len() * 4, APPROVAL_ID_BITS);
+            assert!(hex.chars().all(|c| c.is_ascii_hexdigit()));
+        }
+        // Every bit position takes both values across the ids: no half of the id is fixed,
+        // as it would be were it built from a narrower source.
+        let bits = |id: &String| u128::from_str_radix(&id[5..], 16).unwrap();
+        let ones = ids.iter().fold(0u128, |acc, id| acc | bits(id));
+        let zeros = ids.iter().fold(0u128, |acc, id| acc | !bits(id));
+        assert_eq!((ones, zeros), (u128::MAX, u128::MAX));
+        // The source is the operating system's CSPRNG, not the fast generator of jitter.
+        let source = include_str!("approval.rs");
+        let body = &source[source.find("pub fn new_approval_id").unwrap()..];
+        let body = &body[..body.find("\n}").unwrap()];
+        assert!(body.contains("getrandom::fill") && !body.contains("fastrand"));
+    }
+
+    #[test]
     fn an_approval_is_taken_exactly_once() {
         let registry = synthetic_home(10);
         let store = ApprovalStore::new(Duration::from_secs(60));
-        let pending = store.request(
-            call("lock", "unlock", "lock.front_door"),
-            vec!["lock.front_door".into()],
-            None,
-            "r".into(),
-        );
+        let pending = store
+            .request(
+                call("lock", "unlock", "lock.front_door"),
+                vec!["lock.front_door".into()],
+                None,
+                "r".into(),
+            )
+            .unwrap();
         assert_eq!(
             store.take(&pending.id, &registry).unwrap().call.service,
             "unlock"
@@ -338,12 +382,14 @@ mod tests {
     fn a_session_answers_only_its_own_action_and_wrong_pins_cancel_it() {
         let store = ApprovalStore::new(Duration::from_secs(60));
         let mut events = store.subscribe();
-        let held = store.request(
-            call("lock", "unlock", "lock.front_door"),
-            vec!["lock.front_door".into()],
-            Some("a".into()),
-            "r".into(),
-        );
+        let held = store
+            .request(
+                call("lock", "unlock", "lock.front_door"),
+                vec!["lock.front_door".into()],
+                Some("a".into()),
+                "r".into(),
+            )
+            .unwrap();
         assert!(matches!(
             events.try_recv(),
             Ok(ApprovalEvent::Held { action, .. }) if action.id == held.id
@@ -370,23 +416,27 @@ mod tests {
     fn expired_and_denied_approvals_are_refused() {
         let registry = synthetic_home(10);
         let store = ApprovalStore::new(Duration::ZERO);
-        let pending = store.request(
-            call("lock", "unlock", "lock.front_door"),
-            vec![],
-            None,
-            "r".into(),
-        );
+        let pending = store
+            .request(
+                call("lock", "unlock", "lock.front_door"),
+                vec![],
+                None,
+                "r".into(),
+            )
+            .unwrap();
         assert_eq!(
             store.take(&pending.id, &registry),
             Err(ApprovalError::Expired(pending.id.clone()))
         );
         let store = ApprovalStore::new(Duration::from_secs(60));
-        let restart = store.request(
-            call("homeassistant", "restart", "x"),
-            vec![],
-            None,
-            "r".into(),
-        );
+        let restart = store
+            .request(
+                call("homeassistant", "restart", "x"),
+                vec![],
+                None,
+                "r".into(),
+            )
+            .unwrap();
         assert!(matches!(
             store.take(&restart.id, &registry),
             Err(ApprovalError::Denied(_))

@@ -64,9 +64,13 @@ impl Agent<'_> {
             });
         }
         if let Some(reason) = risk {
-            return Err(self
+            return match self
                 .approvals
-                .request(checked, targets, self.session_id.clone(), reason));
+                .request(checked, targets, self.session_id.clone(), reason)
+            {
+                Ok(pending) => Err(pending),
+                Err(e) => Ok(ToolOutput::error(format!("not run: {e}"))),
+            };
         }
         let before = before_states(self.home, &targets);
         let mut output = self

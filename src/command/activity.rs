@@ -11,8 +11,6 @@
 //! - A journal that cannot be written is logged once per failure; the records stay in memory.
 
 use std::collections::VecDeque;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -121,21 +119,31 @@ impl Activity {
         }
     }
 
-    /// Backed by the journal at `path`, whose newest records are read back; unreadable lines
-    /// (a torn last line after a crash) are skipped.
+    /// Backed by the journal at `path`, whose newest records are read back. Damaged lines
+    /// (invalid JSON or UTF-8) are skipped and counted; a torn last line (a crash mid-append)
+    /// is cut off, so the next record does not land on its end.
     pub fn open(path: &Path, secrets: Vec<String>) -> Self {
         let mut records = VecDeque::new();
         let mut lines = 0;
-        if let Ok(file) = File::open(path) {
-            for line in BufReader::new(file).lines().map_while(Result::ok) {
-                lines += 1;
-                if let Ok(record) = serde_json::from_str::<Record>(&line) {
-                    records.push_back(record);
-                    if records.len() > KEEP {
-                        records.pop_front();
+        match crate::journal::read::<Record>(path) {
+            Ok(read) => {
+                let damaged = read.damaged().count();
+                if damaged > 0 {
+                    warn!(path = %path.display(), damaged, "Skipped damaged activity journal lines");
+                }
+                lines = read.lines;
+                if let Some(torn) = read.torn() {
+                    match crate::journal::cut(path, torn.start) {
+                        Ok(()) => lines -= 1,
+                        Err(e) => {
+                            warn!(error = %e, path = %path.display(), "Cannot cut a torn activity line")
+                        }
                     }
                 }
+                let skip = read.items.len().saturating_sub(KEEP);
+                records.extend(read.items.into_iter().skip(skip));
             }
+            Err(e) => warn!(error = %e, path = %path.display(), "Cannot read the activity journal"),
         }
         Self {
             records: Mutex::new(records),
@@ -167,9 +175,10 @@ impl Activity {
         };
         let mut journal = journal.lock().unwrap_or_else(PoisonError::into_inner);
         let written = if journal.lines >= 2 * KEEP {
-            rewrite(&journal.path, records.iter()).map(|()| records.len())
+            let all: Vec<&Record> = records.iter().collect();
+            crate::journal::rewrite(&journal.path, &all).map(|()| records.len())
         } else {
-            append(&journal.path, &record).map(|()| journal.lines + 1)
+            crate::journal::append(&journal.path, &[&record]).map(|()| journal.lines + 1)
         };
         match written {
             Ok(lines) => journal.lines = lines,
@@ -190,27 +199,6 @@ impl Activity {
             .cloned()
             .collect()
     }
-}
-
-fn append(path: &Path, record: &Record) -> std::io::Result<()> {
-    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
-    let mut line = serde_json::to_vec(record)?;
-    line.push(b'\n');
-    file.write_all(&line)
-}
-
-/// Writes `records` to a new file and moves it over the journal, so a crash leaves the old
-/// journal or the new one, never half of either.
-fn rewrite<'a>(path: &Path, records: impl Iterator<Item = &'a Record>) -> std::io::Result<()> {
-    let fresh = path.with_extension("jsonl.new");
-    let mut file = File::create(&fresh)?;
-    for record in records {
-        let mut line = serde_json::to_vec(record)?;
-        line.push(b'\n');
-        file.write_all(&line)?;
-    }
-    file.sync_all()?;
-    std::fs::rename(&fresh, path)
 }
 
 #[cfg(test)]
@@ -242,16 +230,19 @@ mod tests {
         let path = dir.path().join(".activity.jsonl");
         let activity = Activity::open(&path, Vec::new());
         activity.record(record("one"));
+        // A damaged line in the middle (invalid UTF-8) does not hide the records after it.
+        crate::journal::append_raw(&path, b"{\"at_ms\": \xff}\n").unwrap();
         activity.record(record("two"));
-        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
-        file.write_all(b"{\"at_ms\": 1, \"sour").unwrap();
+        crate::journal::append_raw(&path, b"{\"at_ms\": 1, \"sour").unwrap();
         let again = Activity::open(&path, Vec::new());
-        let texts: Vec<String> = again
-            .recent(10, |_| true)
-            .into_iter()
-            .map(|r| r.text)
-            .collect();
-        assert_eq!(texts, vec!["two", "one"]);
+        // The torn line was cut: the next record is a line of its own.
+        again.record(record("three"));
+        let texts = |a: &Activity| -> Vec<String> {
+            a.recent(10, |_| true).into_iter().map(|r| r.text).collect()
+        };
+        assert_eq!(texts(&again), vec!["three", "two", "one"]);
+        let third = Activity::open(&path, Vec::new());
+        assert_eq!(texts(&third), vec!["three", "two", "one"]);
     }
 
     #[test]

@@ -11,8 +11,6 @@
 //! acknowledged). A torn or damaged journal line is skipped, never fatal.
 
 use std::collections::{HashMap, VecDeque};
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -179,26 +177,12 @@ impl IdempotencyStore {
     pub fn open(path: &Path, ttl: Duration, capacity: usize) -> Result<Self, JournalError> {
         let err = |e: &dyn std::fmt::Display| JournalError::at(path, e);
         let mut store = Self::new(ttl, capacity);
-        let mut skipped = 0usize;
-        let lines = match File::open(path) {
-            Ok(file) => {
-                let mut lines = Vec::new();
-                for raw in BufReader::new(file).split(b'\n') {
-                    let raw = raw.map_err(|e| err(&e))?;
-                    match serde_json::from_slice::<JournalLine>(&raw) {
-                        Ok(line) => lines.push(line),
-                        Err(_) if raw.iter().all(u8::is_ascii_whitespace) => {}
-                        Err(_) => skipped += 1,
-                    }
-                }
-                lines
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(err(&e)),
-        };
+        let read = crate::journal::read::<JournalLine>(path).map_err(|e| err(&e))?;
+        let skipped = read.bad.len();
         if skipped > 0 {
             warn!(path = %path.display(), skipped, "Skipped damaged idempotency journal lines");
         }
+        let lines = read.items;
         let now = unix_now();
         {
             let entries = store
@@ -267,24 +251,9 @@ impl IdempotencyStore {
             .collect()
     }
 
-    /// Writes `lines` to a temporary file, fsyncs and renames it over `path`.
+    /// Replaces the journal with `lines` (atomic and durable: see [`crate::journal`]).
     fn rewrite(path: &Path, lines: &[JournalLine]) -> std::io::Result<()> {
-        let tmp = path.with_extension("jsonl.tmp");
-        {
-            let mut file = File::create(&tmp)?;
-            for line in lines {
-                serde_json::to_writer(&mut file, line)?;
-                file.write_all(b"\n")?;
-            }
-            file.sync_all()?;
-        }
-        std::fs::rename(&tmp, path)?;
-        if let Some(dir) = path.parent()
-            && let Ok(dir) = File::open(dir)
-        {
-            let _ = dir.sync_all();
-        }
-        Ok(())
+        crate::journal::rewrite(path, lines)
     }
 
     /// Claims `key` in `scope` for a request whose canonical bytes are `request`.
@@ -363,15 +332,7 @@ impl IdempotencyStore {
         let mut journal = journal.lock().unwrap_or_else(PoisonError::into_inner);
         let path = journal.path.clone();
         let err = |e: &dyn std::fmt::Display| JournalError::at(&path, e);
-        let mut buf = serde_json::to_vec(line).map_err(|e| err(&e))?;
-        buf.push(b'\n');
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map_err(|e| err(&e))?;
-        file.write_all(&buf).map_err(|e| err(&e))?;
-        file.sync_data().map_err(|e| err(&e))?;
+        crate::journal::append(&path, std::slice::from_ref(line)).map_err(|e| err(&e))?;
         journal.lines += 1;
         if journal.lines > self.capacity.saturating_mul(2) {
             let mut lines = self.snapshot();

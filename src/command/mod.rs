@@ -270,6 +270,8 @@ impl From<ExecuteError> for CommandError {
             ExecuteError::Approval(ApprovalError::AlreadyUsed(_)) => ErrorKind::AlreadyUsed,
             ExecuteError::Approval(ApprovalError::Expired(_)) => ErrorKind::Expired,
             ExecuteError::Approval(ApprovalError::Denied(_)) => ErrorKind::Denied,
+            // The action could not be held: nothing ran, and a retry may succeed.
+            ExecuteError::Approval(ApprovalError::NoRandomness(_)) => ErrorKind::Storage,
             ExecuteError::Call(CallError::Ha(_)) => ErrorKind::HaError,
             ExecuteError::Call(_) => ErrorKind::InvalidCall,
         };

@@ -3,10 +3,11 @@
 
 use super::HvacMode::{Cool, Heat};
 use super::Intent::*;
-use super::{Claim, Lang, Lexicon, Says};
+use super::{Claim, Lang, Lexicon, Plural, Says};
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::De,
+    plural,
     tag: "de",
     intents: &[
         (&["warmweiss"], White(2700)),
@@ -321,7 +322,7 @@ pub const LEXICON: Lexicon = Lexicon {
     counted: |n, total, state, listed| {
         format!(
             "{n} von {total} {} {state}{listed}.",
-            if n == 1 { "ist" } else { "sind" }
+            plural(n as u64).of(["ist", "sind", "sind"])
         )
     },
     which_one: |list| format!("Welches meinst du: {list}?"),
@@ -464,6 +465,11 @@ pub const LEXICON: Lexicon = Lexicon {
     says: &SAYS,
 };
 
+/// German plural categories: "one" for 1 alone, the rest "many".
+fn plural(n: u64) -> Plural {
+    if n == 1 { Plural::One } else { Plural::Many }
+}
+
 const SAYS: Says = Says {
     nothing_changed: "Ich habe nichts geändert.",
     nothing_matches: |words| {
@@ -562,8 +568,8 @@ const SAYS: Says = Says {
     },
     pin_wrong: |what, left| {
         format!(
-            "Die PIN stimmt nicht; {what} wartet weiter (noch {left} Versuche). Nichts wurde \
-             geändert."
+            "Die PIN stimmt nicht; {what} wartet weiter (noch {left} {}). Nichts wurde geändert.",
+            plural(left.into()).of(["Versuch", "Versuche", "Versuche"])
         )
     },
     pin_required_here: |what, id| {
@@ -587,8 +593,10 @@ const SAYS: Says = Says {
     could_not_read: |name| format!("Ich konnte {name} nicht lesen."),
     items: |name, n, items| match n {
         0 => format!("{name} ist leer."),
-        1 => format!("{name} hat 1 Eintrag: {items}."),
-        _ => format!("{name} hat {n} Einträge: {items}."),
+        _ => format!(
+            "{name} hat {n} {}: {items}.",
+            plural(n as u64).of(["Eintrag", "Einträge", "Einträge"])
+        ),
     },
     weekdays: [
         "Montag",

@@ -2,10 +2,11 @@
 
 use super::HvacMode::{Auto, Cool, Dry, Heat};
 use super::Intent::*;
-use super::{Claim, Lang, Lexicon, Says};
+use super::{Claim, Lang, Lexicon, Plural, Says};
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::En,
+    plural,
     tag: "en",
     intents: &[
         (&["warm", "white"], White(2700)),
@@ -303,7 +304,7 @@ pub const LEXICON: Lexicon = Lexicon {
     counted: |n, total, state, listed| {
         format!(
             "{n} of {total} {} {state}{listed}.",
-            if n == 1 { "is" } else { "are" }
+            plural(n as u64).of(["is", "are", "are"])
         )
     },
     which_one: |list| format!("Which one do you mean: {list}?"),
@@ -498,6 +499,11 @@ pub const LEXICON: Lexicon = Lexicon {
     says: &SAYS,
 };
 
+/// English plural categories: "one" for 1 alone, the rest "many".
+fn plural(n: u64) -> Plural {
+    if n == 1 { Plural::One } else { Plural::Many }
+}
+
 const SAYS: Says = Says {
     nothing_changed: "I did not change anything.",
     nothing_matches: |words| {
@@ -592,8 +598,8 @@ const SAYS: Says = Says {
     },
     pin_wrong: |what, left| {
         format!(
-            "That PIN is not right; {what} still waits ({left} attempts left). Nothing was \
-             changed."
+            "That PIN is not right; {what} still waits ({left} {} left). Nothing was changed.",
+            plural(left.into()).of(["attempt", "attempts", "attempts"])
         )
     },
     pin_required_here: |what, id| {
@@ -614,8 +620,10 @@ const SAYS: Says = Says {
     could_not_read: |name| format!("I could not read {name}."),
     items: |name, n, items| match n {
         0 => format!("{name} is empty."),
-        1 => format!("{name} has 1 item: {items}."),
-        _ => format!("{name} has {n} items: {items}."),
+        _ => format!(
+            "{name} has {n} {}: {items}.",
+            plural(n as u64).of(["item", "items", "items"])
+        ),
     },
     weekdays: [
         "Monday",

@@ -3,10 +3,11 @@
 
 use super::HvacMode::{Auto, Cool, Dry, Heat};
 use super::Intent::*;
-use super::{Claim, Lang, Lexicon, Says};
+use super::{Claim, Lang, Lexicon, Plural, Says};
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::Fr,
+    plural,
     tag: "fr",
     intents: &[
         (&["blanc", "chaud"], White(2700)),
@@ -532,6 +533,11 @@ pub const LEXICON: Lexicon = Lexicon {
     says: &SAYS,
 };
 
+/// French plural categories: "one" for 0 and 1 ("0 essai", "1,5 essai"), the rest "many".
+fn plural(n: u64) -> Plural {
+    if n <= 1 { Plural::One } else { Plural::Many }
+}
+
 const SAYS: Says = Says {
     nothing_changed: "Je n'ai rien changé.",
     nothing_matches: |words| {
@@ -630,8 +636,9 @@ const SAYS: Says = Says {
     },
     pin_wrong: |what, left| {
         format!(
-            "Ce code PIN n'est pas le bon ; {what} attend toujours (encore {left} essais). \
-             Rien n'a été changé."
+            "Ce code PIN n'est pas le bon ; {what} attend toujours (encore {left} {}). Rien \
+             n'a été changé.",
+            plural(left.into()).of(["essai", "essais", "essais"])
         )
     },
     pin_required_here: |what, id| {
@@ -655,8 +662,10 @@ const SAYS: Says = Says {
     could_not_read: |name| format!("Je n'ai pas pu lire {name}."),
     items: |name, n, items| match n {
         0 => format!("{name} est vide."),
-        1 => format!("{name} contient 1 élément : {items}."),
-        _ => format!("{name} contient {n} éléments : {items}."),
+        _ => format!(
+            "{name} contient {n} {} : {items}.",
+            plural(n as u64).of(["élément", "éléments", "éléments"])
+        ),
     },
     weekdays: [
         "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",

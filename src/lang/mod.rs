@@ -112,11 +112,37 @@ pub type Separable = (Words, &'static [(&'static str, Intent)]);
 /// A key (a domain, a state, an English word, a CSS colour …) and the words that say it.
 pub type Named = &'static [(&'static str, Words)];
 
+/// The plural category of a count, as far as our languages tell them apart (CLDR's cardinal
+/// categories: English and German say "one" for 1 only, French for 0 and 1, Polish also has
+/// "few" for 2–4, 22–24, … but not 12–14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plural {
+    One,
+    Few,
+    Many,
+}
+
+/// A word in each plural category: one, few, many (a language without "few" repeats "many").
+pub type Forms<'a> = [&'a str; 3];
+
+impl Plural {
+    /// The form of `forms` for this category.
+    pub fn of(self, [one, few, many]: Forms<'_>) -> &str {
+        match self {
+            Self::One => one,
+            Self::Few => few,
+            Self::Many => many,
+        }
+    }
+}
+
 /// One language: every word the fast path understands and every text it answers with.
 pub struct Lexicon {
     pub lang: Lang,
     /// The language tag's first two letters.
     pub tag: &'static str,
+    /// The plural category a count takes: every counted word in `Says` agrees with it.
+    pub plural: fn(u64) -> Plural,
 
     // --- Requests ---
     /// Contiguous words that name an intent, tried in order (a longer phrase before the

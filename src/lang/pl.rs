@@ -3,10 +3,11 @@
 
 use super::HvacMode::{Cool, Heat};
 use super::Intent::*;
-use super::{Claim, Lang, Lexicon, Says};
+use super::{Claim, Lang, Lexicon, Plural, Says};
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::Pl,
+    plural,
     tag: "pl",
     intents: &[
         (&["cieple", "biale"], White(2700)),
@@ -454,14 +455,14 @@ pub const LEXICON: Lexicon = Lexicon {
     says: &SAYS,
 };
 
-/// Polish plural forms: 1 / 2–4 (not 12–14) / the rest.
-fn plural<'a>(n: usize, one: &'a str, few: &'a str, many: &'a str) -> &'a str {
+/// Polish plural categories: 1 / 2–4, 22–24, … (not 12–14) / the rest.
+fn plural(n: u64) -> Plural {
     if n == 1 {
-        one
+        Plural::One
     } else if (2..=4).contains(&(n % 10)) && !(12..=14).contains(&(n % 100)) {
-        few
+        Plural::Few
     } else {
-        many
+        Plural::Many
     }
 }
 
@@ -560,7 +561,11 @@ const SAYS: Says = Says {
         format!("Zbyt wiele błędnych PIN-ów: {what} anulowano. Niczego nie zmieniłem.")
     },
     pin_wrong: |what, left| {
-        format!("Błędny PIN; {what} nadal czeka (pozostało prób: {left}). Niczego nie zmieniłem.")
+        format!(
+            "Błędny PIN; {what} nadal czeka ({} {left} {}). Niczego nie zmieniłem.",
+            plural(left.into()).of(["pozostała", "pozostały", "pozostało"]),
+            plural(left.into()).of(["próba", "próby", "prób"])
+        )
     },
     pin_required_here: |what, id| {
         format!(
@@ -582,7 +587,7 @@ const SAYS: Says = Says {
         0 => format!("Lista {name} jest pusta."),
         _ => format!(
             "{name}: {n} {}: {items}.",
-            plural(n, "pozycja", "pozycje", "pozycji")
+            plural(n as u64).of(["pozycja", "pozycje", "pozycji"])
         ),
     },
     weekdays: [

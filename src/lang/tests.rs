@@ -177,3 +177,48 @@ fn no_two_lists_fight_over_a_word() {
         assert!(both.is_empty(), "{what}: {both:?}");
     }
 }
+
+#[test]
+fn counts_take_their_plural_form_in_every_language() {
+    let wrong_pin = |lang: Lang, n| (lang.lexicon().says.pin_wrong)("X", n);
+    let items = |lang: Lang, n| (lang.lexicon().says.items)("L", n, "a");
+    let cases: [(Lang, u32, &str, &str); 13] = [
+        (Lang::En, 1, "(1 attempt left)", "has 1 item:"),
+        (Lang::En, 2, "(2 attempts left)", "has 2 items:"),
+        (Lang::De, 1, "(noch 1 Versuch)", "hat 1 Eintrag:"),
+        (Lang::De, 2, "(noch 2 Versuche)", "hat 2 Einträge:"),
+        (Lang::Fr, 1, "(encore 1 essai)", "contient 1 élément :"),
+        (Lang::Fr, 2, "(encore 2 essais)", "contient 2 éléments :"),
+        (Lang::Pl, 1, "(pozostała 1 próba)", "L: 1 pozycja:"),
+        (Lang::Pl, 2, "(pozostały 2 próby)", "L: 2 pozycje:"),
+        (Lang::Pl, 4, "(pozostały 4 próby)", "L: 4 pozycje:"),
+        (Lang::Pl, 5, "(pozostało 5 prób)", "L: 5 pozycji:"),
+        (Lang::Pl, 12, "(pozostało 12 prób)", "L: 12 pozycji:"),
+        (Lang::Pl, 22, "(pozostały 22 próby)", "L: 22 pozycje:"),
+        (Lang::Pl, 25, "(pozostało 25 prób)", "L: 25 pozycji:"),
+    ];
+    for (lang, n, pin, listed) in cases {
+        assert!(
+            wrong_pin(lang, n).contains(pin),
+            "{lang:?} {n}: {}",
+            wrong_pin(lang, n)
+        );
+        assert!(
+            items(lang, n as usize).contains(listed),
+            "{lang:?} {n}: {}",
+            items(lang, n as usize)
+        );
+    }
+    // Every language's rule: 1 is "one", 2 and 5 are not; French counts 0 as one, the others do not.
+    for l in LEXICONS {
+        assert_eq!((l.plural)(1), Plural::One, "{:?}", l.lang);
+        assert_ne!((l.plural)(2), Plural::One, "{:?}", l.lang);
+        assert_eq!((l.plural)(5), Plural::Many, "{:?}", l.lang);
+        assert_eq!(
+            (l.plural)(0) == Plural::One,
+            l.lang == Lang::Fr,
+            "{:?}",
+            l.lang
+        );
+    }
+}

@@ -3,16 +3,15 @@
 //! Invariants:
 //! - A message is validated before it is written (pairing rules); an invalid one is an error,
 //!   never a line on disk. Oversized messages are cut to the caps, with a marker.
-//! - Writes are append + flush + fsync; a rewrite (after compaction) goes to a temporary file
-//!   that is fsynced and renamed over the old one, so a crash leaves the old or the new file.
+//! - Writes go through [`crate::journal`]: append + fsync; a rewrite (after compaction) goes to
+//!   a temporary file that is fsynced and renamed over the old one, then the directory is
+//!   fsynced, so a crash leaves the old or the new file.
 //! - A torn last line (crash mid-write) is dropped on load with a warning and cut from the file.
 //! - A file that is corrupt elsewhere is moved aside and the session starts fresh with a note;
 //!   loading never fails the caller.
 //! - Session ids are checked before they touch the file system (no path tricks).
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -122,84 +121,63 @@ impl SessionStore {
     fn read(&self, id: &str, repair: bool) -> Result<Loaded, StoreError> {
         validate_id(id)?;
         let path = self.path(id);
-        let file = match File::open(&path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::default()),
-            Err(e) => return Err(Self::io(id, e)),
-        };
-        let mut lines: Vec<(usize, String)> = Vec::new();
-        let mut offset = 0usize;
-        let mut reader = BufReader::new(file);
-        loop {
-            let mut buf = Vec::new();
-            let n = reader
-                .read_until(b'\n', &mut buf)
-                .map_err(|e| Self::io(id, e))?;
-            if n == 0 {
-                break;
+        let read = crate::journal::read::<Line>(&path).map_err(|e| Self::io(id, e))?;
+        // A damaged line in a conversation cannot be skipped: the messages around it (a tool
+        // call and its result) belong together. The file is set aside whole.
+        if let Some(bad) = read.damaged().next() {
+            if !repair {
+                return Ok(Loaded {
+                    messages: Vec::new(),
+                    warnings: vec![format!(
+                        "line {} of the conversation is damaged; it will be set aside when the \
+                         conversation continues",
+                        bad.number
+                    )],
+                });
             }
-            lines.push((offset, String::from_utf8_lossy(&buf).into_owned()));
-            offset += n;
+            return self.set_aside(id, &path, bad.number);
         }
-        let mut loaded = Loaded::default();
-        let last = lines.len().saturating_sub(1);
-        for (index, (start, line)) in lines.iter().enumerate() {
-            let complete = line.ends_with('\n');
-            match serde_json::from_str::<Line>(line.trim_end()) {
-                Ok(parsed) if complete => loaded.messages.push(parsed.message),
-                _ if index == last && !complete => {
-                    // A torn last line: the process died mid-write. Cut it off.
-                    loaded
-                        .warnings
-                        .push("the last message was cut off by a crash and was dropped".into());
-                    if !repair {
-                        continue;
-                    }
-                    warn!(session = id, "Dropping a torn last line");
-                    let file = OpenOptions::new()
-                        .write(true)
-                        .open(&path)
-                        .map_err(|e| Self::io(id, e))?;
-                    file.set_len(*start as u64).map_err(|e| Self::io(id, e))?;
-                    file.sync_all().map_err(|e| Self::io(id, e))?;
-                }
-                _ if !repair => {
-                    return Ok(Loaded {
-                        messages: Vec::new(),
-                        warnings: vec![format!(
-                            "line {} of the conversation is damaged; it will be set aside when \
-                             the conversation continues",
-                            index + 1
-                        )],
-                    });
-                }
-                _ => {
-                    let aside = self.dir.join(format!(
-                        "{id}.jsonl.corrupt-{}",
-                        std::time::SystemTime::now()
-                            .duration_since(std::time::UNIX_EPOCH)
-                            .map(|d| d.as_millis())
-                            .unwrap_or_default()
-                    ));
-                    std::fs::rename(&path, &aside).map_err(|e| Self::io(id, e))?;
-                    warn!(session = id, aside = %aside.display(), "Corrupt session file set aside");
-                    let note = format!(
-                        "[HomeClaw] The earlier conversation could not be read (line {} is \
-                         damaged) and was set aside as {}; this conversation starts fresh.",
-                        index + 1,
-                        aside
-                            .file_name()
-                            .map(|n| n.to_string_lossy())
-                            .unwrap_or_default()
-                    );
-                    return Ok(Loaded {
-                        messages: Vec::new(),
-                        warnings: vec![note],
-                    });
-                }
+        let torn = read.torn();
+        let mut loaded = Loaded {
+            messages: read.items.into_iter().map(|l| l.message).collect(),
+            warnings: Vec::new(),
+        };
+        if let Some(torn) = torn {
+            // The process died mid-write: the torn line is cut off.
+            loaded
+                .warnings
+                .push("the last message was cut off by a crash and was dropped".into());
+            if repair {
+                warn!(session = id, "Dropping a torn last line");
+                crate::journal::cut(&path, torn.start).map_err(|e| Self::io(id, e))?;
             }
         }
         Ok(loaded)
+    }
+
+    /// Moves a damaged session file aside; the conversation starts fresh with a note saying so.
+    fn set_aside(&self, id: &str, path: &Path, line: usize) -> Result<Loaded, StoreError> {
+        let aside = self.dir.join(format!(
+            "{id}.jsonl.corrupt-{}",
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis())
+                .unwrap_or_default()
+        ));
+        std::fs::rename(path, &aside).map_err(|e| Self::io(id, e))?;
+        warn!(session = id, aside = %aside.display(), "Corrupt session file set aside");
+        let note = format!(
+            "[HomeClaw] The earlier conversation could not be read (line {line} is damaged) and \
+             was set aside as {}; this conversation starts fresh.",
+            aside
+                .file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default()
+        );
+        Ok(Loaded {
+            messages: Vec::new(),
+            warnings: vec![note],
+        })
     }
 
     /// Checks `new` against `existing` and applies the size caps.
@@ -285,16 +263,7 @@ impl SessionStore {
         for message in prepared {
             text.push_str(&self.encode(id, message)?);
         }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(self.path(id))
-            .map_err(|e| Self::io(id, e))?;
-        file.write_all(text.as_bytes())
-            .map_err(|e| Self::io(id, e))?;
-        file.flush().map_err(|e| Self::io(id, e))?;
-        file.sync_data().map_err(|e| Self::io(id, e))?;
-        Ok(())
+        crate::journal::append_raw(&self.path(id), text.as_bytes()).map_err(|e| Self::io(id, e))
     }
 
     /// Replaces the whole session atomically (after compaction or a reset).
@@ -302,20 +271,11 @@ impl SessionStore {
         validate_id(id)?;
         let prepared = self.prepare(&[], messages)?;
         std::fs::create_dir_all(&self.dir).map_err(|e| Self::io(id, e))?;
-        let tmp = self.dir.join(format!(".{id}.jsonl.tmp"));
-        {
-            let mut file = File::create(&tmp).map_err(|e| Self::io(id, e))?;
-            for message in prepared {
-                file.write_all(self.encode(id, message)?.as_bytes())
-                    .map_err(|e| Self::io(id, e))?;
-            }
-            file.sync_all().map_err(|e| Self::io(id, e))?;
+        let mut text = String::new();
+        for message in prepared {
+            text.push_str(&self.encode(id, message)?);
         }
-        std::fs::rename(&tmp, self.path(id)).map_err(|e| Self::io(id, e))?;
-        if let Ok(dir) = File::open(&self.dir) {
-            let _ = dir.sync_all();
-        }
-        Ok(())
+        crate::journal::rewrite_raw(&self.path(id), text.as_bytes()).map_err(|e| Self::io(id, e))
     }
 
     /// One line of a session file. Secrets (a token a user pasted, a key a model repeated) are
@@ -339,6 +299,8 @@ mod tests {
     use crate::llm::ToolCall;
     use pretty_assertions::assert_eq;
     use serde_json::json;
+    use std::fs::OpenOptions;
+    use std::io::Write;
 
     fn store(dir: &tempfile::TempDir) -> SessionStore {
         SessionStore::new(dir.path(), 20_000, 100_000)
