@@ -3,10 +3,14 @@
 //! live registry's state for the current weather), in the person's language; nothing is
 //! inferred beyond counting and dating what was read.
 //!
-//! Dates: Home Assistant returns event times in its own time zone with their offset
-//! (`2025-04-02T19:00:00+10:00`), so "today" and "tomorrow" are that offset's days; an all-day
-//! event (a bare date) is dated in the offset of the other events, else UTC.
+//! Dates: "today" and "tomorrow" are the home's, in Home Assistant's `time_zone` (from
+//! `get_config`, followed on `core_config_updated`), DST included; event times are placed in
+//! it whatever offset they were written in, and an all-day event (a bare date) is that date.
+//! Only without a zone name does the offset of Home Assistant's own timestamps stand in.
 
+use jiff::Timestamp;
+use jiff::civil::{Date, DateTime};
+use jiff::tz::{Offset, TimeZone};
 use serde_json::Value;
 
 use super::fastpath::{Asked, Day, Lang};
@@ -28,6 +32,8 @@ pub fn compose(
             .map_or_else(|| id.to_owned(), |e| e.name.clone())
     };
     let response = |id: &str| responses.iter().find_map(|r| r.get(id)).cloned();
+    let zone = home_zone(registry.time_zone(), responses);
+    let today = today_in(&zone, now);
     match asked {
         Asked::Items { lists } => lists
             .iter()
@@ -47,7 +53,7 @@ pub fn compose(
                     *day,
                     counting.as_deref(),
                     lang,
-                    now,
+                    (&zone, today),
                 )
             })
             .collect::<Vec<_>>()
@@ -57,7 +63,7 @@ pub fn compose(
                 return unknown(entity, lang);
             };
             if *tomorrow {
-                forecast_tomorrow(&state.name, response(entity).as_ref(), lang, now)
+                forecast_tomorrow(&state.name, response(entity).as_ref(), lang, (&zone, today))
             } else {
                 weather_now(&state.name, &state.state, &state.attributes, lang)
             }
@@ -83,93 +89,91 @@ fn items(name: &str, response: Option<&Value>, lang: Lang) -> String {
     (lang.lexicon().says.items)(name, n, &joined)
 }
 
-/// A moment as Home Assistant writes it: a date, or a date and time with its offset.
+/// A moment as Home Assistant writes it, placed in the home's time zone.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct When {
-    /// Days since 1970-01-01 in the moment's own offset.
-    day: i64,
-    /// Minutes after midnight; `None` for a bare date.
+    date: Date,
+    /// Minutes after midnight; `None` for a bare date (an all-day event).
     minute: Option<i64>,
-    offset_secs: Option<i64>,
 }
 
-fn number(text: &str) -> Option<i64> {
-    text.parse().ok()
-}
-
-fn parse_when(text: &str) -> Option<When> {
-    let text = text.trim();
-    let date = text.get(..10)?;
-    let mut parts = date.split('-');
-    let (y, m, d) = (
-        number(parts.next()?)?,
-        number(parts.next()?)?,
-        number(parts.next()?)?,
-    );
-    let day = days_from_civil(y, m, d);
-    let rest = text.get(10..).unwrap_or("");
-    if rest.is_empty() {
-        return Some(When {
-            day,
-            minute: None,
-            offset_secs: None,
-        });
+/// The home's time zone: Home Assistant's `time_zone`. Without one (an older Home Assistant,
+/// or a name this machine's zone database lacks), the offset Home Assistant's own timestamps
+/// in `responses` carry, else UTC.
+fn home_zone(name: Option<&str>, responses: &[Value]) -> TimeZone {
+    if let Some(zone) = name.and_then(|n| TimeZone::get(n).ok()) {
+        return zone;
     }
-    let rest = rest.strip_prefix(['T', ' '])?;
-    let minute = number(rest.get(..2)?)? * 60 + number(rest.get(3..5)?)?;
-    // The offset: the last `+hh:mm` / `-hh:mm`, or `Z`.
-    let offset_secs = if rest.ends_with('Z') {
-        Some(0)
-    } else {
-        rest.rfind(['+', '-']).filter(|at| *at >= 5).and_then(|at| {
-            let sign = if rest[at..].starts_with('-') { -1 } else { 1 };
-            let hh = number(rest.get(at + 1..at + 3)?)?;
-            let mm = number(rest.get(at + 4..at + 6).unwrap_or("00")).unwrap_or(0);
-            Some(sign * (hh * 3600 + mm * 60))
+    let stamps = responses.iter().flat_map(|r| {
+        r.as_object().into_iter().flat_map(|by_entity| {
+            by_entity.values().flat_map(|read| {
+                let events = read["events"].as_array().into_iter().flatten();
+                let forecast = read["forecast"].as_array().into_iter().flatten();
+                events
+                    .filter_map(|e| e["start"].as_str())
+                    .chain(forecast.filter_map(|f| f["datetime"].as_str()))
+            })
         })
+    });
+    stamps
+        .filter_map(offset_of)
+        .next()
+        .map_or(TimeZone::UTC, TimeZone::fixed)
+}
+
+/// The UTC offset a timestamp is written in ("…T19:00:00+10:00" → +10).
+fn offset_of(text: &str) -> Option<Offset> {
+    let text = text.trim();
+    let instant: Timestamp = text.parse().ok()?;
+    let wall: DateTime = text.get(..19)?.parse().ok()?;
+    let wall = wall.to_zoned(TimeZone::UTC).ok()?.timestamp();
+    let seconds = wall.as_second() - instant.as_second();
+    Offset::from_seconds(i32::try_from(seconds).ok()?).ok()
+}
+
+/// A date ("2025-04-06"), an instant with its offset ("2025-04-02T19:00:00+10:00", placed in
+/// `zone`), or a wall-clock time without one (taken as the home's).
+fn parse_when(text: &str, zone: &TimeZone) -> Option<When> {
+    let text = text.trim();
+    let (date, time) = if text.len() == 10 {
+        (text.parse::<Date>().ok()?, None)
+    } else if let Ok(instant) = text.parse::<Timestamp>() {
+        let here = instant.to_zoned(zone.clone());
+        (here.date(), Some(here.time()))
+    } else {
+        let wall: DateTime = text.parse().ok()?;
+        (wall.date(), Some(wall.time()))
     };
     Some(When {
-        day,
-        minute: Some(minute),
-        offset_secs,
+        date,
+        minute: time.map(|t| i64::from(t.hour()) * 60 + i64::from(t.minute())),
     })
 }
 
-/// Days since 1970-01-01 of a civil date (proleptic Gregorian).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+/// The home's date at `now` (seconds since the Unix epoch).
+fn today_in(zone: &TimeZone, now: i64) -> Date {
+    Timestamp::from_second(now)
+        .unwrap_or(Timestamp::UNIX_EPOCH)
+        .to_zoned(zone.clone())
+        .date()
 }
 
-/// (month, day of month) of a day since 1970-01-01.
-fn month_day(days: i64) -> (usize, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (m as usize, d)
+/// The day before: an exclusive end date's last day.
+fn day_before(date: Date) -> Date {
+    date.yesterday().unwrap_or(date)
 }
 
 /// "today", "tomorrow", or "Saturday 5 Apr" in the person's language.
-fn day_label(day: i64, today: i64, lang: Lang) -> String {
+fn day_label(date: Date, today: Date, lang: Lang) -> String {
     let says = lang.lexicon().says;
-    match day - today {
-        0 => says.today.into(),
-        1 => says.tomorrow.into(),
-        _ => {
-            let weekday = says.weekdays[(day + 3).rem_euclid(7) as usize];
-            let (month, d) = month_day(day);
-            (says.date)(weekday, d, says.months[month - 1])
-        }
+    if date == today {
+        says.today.into()
+    } else if today.tomorrow().ok() == Some(date) {
+        says.tomorrow.into()
+    } else {
+        let weekday = says.weekdays[date.weekday().to_monday_zero_offset() as usize];
+        let month = says.months[(date.month() - 1) as usize];
+        (says.date)(weekday, i64::from(date.day()), month)
     }
 }
 
@@ -191,7 +195,7 @@ fn events(
     day: Option<Day>,
     counting: Option<&[String]>,
     lang: Lang,
-    now: i64,
+    (zone, today): (&TimeZone, Date),
 ) -> String {
     let Some(list) = response.and_then(|r| r["events"].as_array()) else {
         return unknown(name, lang);
@@ -200,19 +204,16 @@ fn events(
         .iter()
         .filter_map(|e| {
             Some(Event {
-                start: parse_when(e["start"].as_str()?)?,
-                end: e["end"].as_str().and_then(parse_when),
+                start: parse_when(e["start"].as_str()?, zone)?,
+                end: e["end"].as_str().and_then(|t| parse_when(t, zone)),
                 summary: e["summary"].as_str().unwrap_or(""),
                 location: e["location"].as_str().filter(|l| !l.trim().is_empty()),
             })
         })
         .collect();
-    // Home Assistant's day: the offset its timed events carry.
-    let offset = read.iter().find_map(|e| e.start.offset_secs).unwrap_or(0);
-    let today = (now + offset).div_euclid(86_400);
     let wanted = match day {
         Some(Day::Today) => Some(today),
-        Some(Day::Tomorrow) => Some(today + 1),
+        Some(Day::Tomorrow) => today.tomorrow().ok(),
         None => None,
     };
     // An event belongs to a day it covers (a running or all-day one to every day it spans).
@@ -220,12 +221,12 @@ fn events(
         wanted.is_none_or(|d| {
             let last = match (e.end, e.start.minute) {
                 // A bare end date is exclusive; a timed end at midnight ends the day before.
-                (Some(end), None) => end.day - 1,
-                (Some(end), Some(_)) if end.minute == Some(0) => end.day - 1,
-                (Some(end), _) => end.day,
-                (None, _) => e.start.day,
+                (Some(end), None) => day_before(end.date),
+                (Some(end), Some(_)) if end.minute == Some(0) => day_before(end.date),
+                (Some(end), _) => end.date,
+                (None, _) => e.start.date,
             };
-            e.start.day <= d && d <= last.max(e.start.day)
+            e.start.date <= d && d <= last.max(e.start.date)
         })
     });
     let says = lang.lexicon().says;
@@ -238,13 +239,13 @@ fn events(
         return (says.nothing_on)(name, window);
     }
     let line = |e: &Event| {
-        let label = day_label(e.start.day, today, lang);
+        let label = day_label(e.start.date, today, lang);
         let at = e.location.map(says.at_place).unwrap_or_default();
         match e.start.minute {
             Some(start) => {
                 let until = e
                     .end
-                    .and_then(|end| end.minute.filter(|_| end.day == e.start.day))
+                    .and_then(|end| end.minute.filter(|_| end.date == e.start.date))
                     .map(|m| format!("–{}", clock(m)))
                     .unwrap_or_default();
                 format!("{label} {}{until} {}{at}", clock(start), e.summary)
@@ -323,18 +324,22 @@ fn weather_now(
     format!("{name}: {}.", parts.join(", "))
 }
 
-fn forecast_tomorrow(name: &str, response: Option<&Value>, lang: Lang, now: i64) -> String {
+fn forecast_tomorrow(
+    name: &str,
+    response: Option<&Value>,
+    lang: Lang,
+    (zone, today): (&TimeZone, Date),
+) -> String {
     let entries = response
         .and_then(|r| r["forecast"].as_array())
         .cloned()
         .unwrap_or_default();
     let dated: Vec<(When, &Value)> = entries
         .iter()
-        .filter_map(|f| Some((parse_when(f["datetime"].as_str()?)?, f)))
+        .filter_map(|f| Some((parse_when(f["datetime"].as_str()?, zone)?, f)))
         .collect();
-    let offset = dated.iter().find_map(|(w, _)| w.offset_secs).unwrap_or(0);
-    let tomorrow = (now + offset).div_euclid(86_400) + 1;
-    let Some((_, entry)) = dated.iter().find(|(w, _)| w.day == tomorrow) else {
+    let tomorrow = today.tomorrow().ok();
+    let Some((_, entry)) = dated.iter().find(|(w, _)| Some(w.date) == tomorrow) else {
         return (lang.lexicon().says.no_forecast)(name);
     };
     let attr = |k: &str| value(&entry[k]);
@@ -362,24 +367,116 @@ mod tests {
     /// 2025-04-02 08:30 at +10:00, in seconds since the epoch.
     const NOW: i64 = 1_743_546_600;
 
+    fn zone(name: &str) -> TimeZone {
+        TimeZone::get(name).unwrap()
+    }
+
+    /// Brisbane: UTC+10 all year, the home of the calendar fixtures.
+    fn brisbane() -> (TimeZone, Date) {
+        let zone = zone("Australia/Brisbane");
+        let today = today_in(&zone, NOW);
+        (zone, today)
+    }
+
+    fn date(y: i16, m: i8, d: i8) -> Date {
+        jiff::civil::date(y, m, d)
+    }
+
     #[test]
-    fn dates_round_trip_and_name_their_weekday() {
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        let d = days_from_civil(2025, 4, 2);
-        assert_eq!(month_day(d), (4, 2));
-        assert_eq!(day_label(d, d, Lang::En), "today");
-        assert_eq!(day_label(d + 1, d, Lang::De), "morgen");
-        assert_eq!(day_label(d + 4, d, Lang::En), "Sunday 6 Apr");
-        assert_eq!(day_label(d + 4, d, Lang::Pl), "niedziela 6 kwietnia");
-        let w = parse_when("2025-04-02T19:00:00+10:00").unwrap();
+    fn dates_are_placed_in_the_home_s_zone_and_name_their_weekday() {
+        let (z, today) = brisbane();
+        assert_eq!(today, date(2025, 4, 2));
+        assert_eq!(day_label(today, today, Lang::En), "today");
+        assert_eq!(day_label(date(2025, 4, 3), today, Lang::De), "morgen");
+        assert_eq!(day_label(date(2025, 4, 6), today, Lang::En), "Sunday 6 Apr");
         assert_eq!(
-            (w.day, w.minute, w.offset_secs),
-            (d, Some(19 * 60), Some(36_000))
+            day_label(date(2025, 4, 6), today, Lang::Pl),
+            "niedziela 6 kwietnia"
         );
-        assert_eq!(parse_when("2025-04-06").unwrap().minute, None);
+        let w = parse_when("2025-04-02T19:00:00+10:00", &z).unwrap();
+        assert_eq!((w.date, w.minute), (today, Some(19 * 60)));
+        // The same instant written in UTC is the same wall-clock time at home.
+        assert_eq!(parse_when("2025-04-02T09:00:00Z", &z), Some(w));
+        assert_eq!(parse_when("2025-04-06", &z).unwrap().minute, None);
         assert_eq!(
-            parse_when("2025-04-02T01:00:00-05:30").unwrap().offset_secs,
-            Some(-19_800)
+            offset_of("2025-04-02T01:00:00-05:30"),
+            Offset::from_seconds(-19_800).ok()
+        );
+        // Without a zone name, the offset Home Assistant wrote its times in stands in.
+        let read = json!({"calendar.x": {"events": [{"start": "2025-04-02T19:00:00+10:00"}]}});
+        assert_eq!(today_in(&home_zone(None, &[read]), NOW), date(2025, 4, 2));
+        assert_eq!(
+            today_in(&home_zone(Some("Nowhere/Else"), &[]), NOW),
+            date(2025, 4, 1)
+        );
+    }
+
+    /// All-day events only: nothing carries an offset, so only the home's zone can say which
+    /// day "today" is.
+    fn holidays() -> Value {
+        calendar(json!([
+            {"start": "2025-04-01", "end": "2025-04-02", "summary": "Bin day"},
+            {"start": "2025-04-02", "end": "2025-04-03", "summary": "School holidays start"}
+        ]))
+    }
+
+    #[test]
+    fn today_is_the_home_s_day_in_a_utc_plus_10_home_with_only_all_day_events() {
+        // 08:00 on 2 April in Brisbane is still 1 April in UTC.
+        let now = NOW - 30 * 60;
+        let z = zone("Australia/Brisbane");
+        let today = events(
+            "Family",
+            Some(&holidays()),
+            Some(Day::Today),
+            None,
+            Lang::En,
+            (&z, today_in(&z, now)),
+        );
+        assert_eq!(
+            today,
+            "Family, for the rest of today: today (all day) School holidays start."
+        );
+    }
+
+    #[test]
+    fn today_is_the_home_s_day_in_a_utc_minus_8_home() {
+        // 20:00 on 1 April in Los Angeles (PDT, −7) / 18:00 on 26 Nov (PST, −8) is the next
+        // day in UTC.
+        let z = zone("America/Los_Angeles");
+        let evening = 1_743_562_800; // 2025-04-02T03:00:00Z
+        assert_eq!(today_in(&z, evening), date(2025, 4, 1));
+        let winter = 1_764_208_800; // 2025-11-27T02:00:00Z, 18:00 PST on the 26th
+        assert_eq!(today_in(&z, winter), date(2025, 11, 26));
+        let read = calendar(json!([
+            {"start": "2025-11-26", "end": "2025-11-27", "summary": "Thanksgiving prep"},
+            {"start": "2025-11-27T03:30:00Z", "end": "2025-11-27T05:00:00Z", "summary": "Dinner"},
+            {"start": "2025-11-27", "end": "2025-11-28", "summary": "Thanksgiving"}
+        ]));
+        let today = events(
+            "Family",
+            Some(&read),
+            Some(Day::Today),
+            None,
+            Lang::En,
+            (&z, today_in(&z, winter)),
+        );
+        assert_eq!(
+            today,
+            "Family, for the rest of today: today (all day) Thanksgiving prep; today 19:30–21:00 \
+             Dinner."
+        );
+        let forecast = json!({"forecast": [
+            {"datetime": "2025-11-27T08:00:00+00:00", "condition": "sunny", "temperature": 18},
+            {"datetime": "2025-11-28T08:00:00+00:00", "condition": "rainy", "temperature": 12}]});
+        assert_eq!(
+            forecast_tomorrow(
+                "Weather",
+                Some(&forecast),
+                Lang::En,
+                (&z, today_in(&z, winter))
+            ),
+            "Weather, tomorrow: sunny, 18°."
         );
     }
 
@@ -400,8 +497,10 @@ mod tests {
     }
 
     #[test]
-    fn events_are_dated_in_home_assistant_s_offset_and_filtered_by_the_day_asked() {
-        let all = events("Personal", Some(&loft()), None, None, Lang::En, NOW);
+    fn events_are_dated_in_the_home_s_zone_and_filtered_by_the_day_asked() {
+        let (zone, today) = brisbane();
+        let here = (&zone, today);
+        let all = events("Personal", Some(&loft()), None, None, Lang::En, here);
         assert_eq!(
             all,
             "Personal, in the next 7 days: today 11:00–11:55 Chemistry class; today 19:00–20:30 \
@@ -414,7 +513,7 @@ mod tests {
             Some(Day::Today),
             None,
             Lang::En,
-            NOW,
+            here,
         );
         assert!(
             today.contains("Chemistry") && !today.contains("Cook"),
@@ -426,22 +525,38 @@ mod tests {
             Some(Day::Tomorrow),
             None,
             Lang::De,
-            NOW,
+            here,
         );
         assert_eq!(tomorrow, "Nichts im Kalender Personal morgen.");
     }
 
     #[test]
     fn how_many_counts_the_events_the_question_names() {
+        let (zone, today) = brisbane();
+        let here = (&zone, today);
         let words = vec!["cook".to_owned()];
-        let counted = events("Personal", Some(&loft()), None, Some(&words), Lang::En, NOW);
+        let counted = events(
+            "Personal",
+            Some(&loft()),
+            None,
+            Some(&words),
+            Lang::En,
+            here,
+        );
         assert!(
             counted.starts_with("1 on Personal in the next 7 days: Friday"),
             "{counted}"
         );
         // Nothing named matches: every event is listed, uncounted.
         let words = vec!["swim".to_owned()];
-        let listed = events("Personal", Some(&loft()), None, Some(&words), Lang::En, NOW);
+        let listed = events(
+            "Personal",
+            Some(&loft()),
+            None,
+            Some(&words),
+            Lang::En,
+            here,
+        );
         assert!(
             listed.starts_with("Personal, in the next 7 days:"),
             "{listed}"
@@ -473,6 +588,8 @@ mod tests {
 
     #[test]
     fn the_weather_is_read_as_home_assistant_reports_it() {
+        let (zone, today) = brisbane();
+        let here = (&zone, today);
         let attributes = json!({"temperature": 16.7, "temperature_unit": "°C", "humidity": 60,
             "wind_speed": 8, "wind_speed_unit": "km/h"});
         assert_eq!(
@@ -493,11 +610,11 @@ mod tests {
             {"datetime": "2025-04-03T00:00:00+10:00", "condition": "rainy", "temperature": 14,
              "templow": 9, "precipitation_probability": 80}]});
         assert_eq!(
-            forecast_tomorrow("Weather", Some(&forecast), Lang::En, NOW),
+            forecast_tomorrow("Weather", Some(&forecast), Lang::En, here),
             "Weather, tomorrow: rainy, 14/9°, chance of rain 80%."
         );
         assert_eq!(
-            forecast_tomorrow("Weather", Some(&json!({"forecast": []})), Lang::En, NOW),
+            forecast_tomorrow("Weather", Some(&json!({"forecast": []})), Lang::En, here),
             "Weather has no forecast for tomorrow."
         );
     }

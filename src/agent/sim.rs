@@ -423,6 +423,7 @@ pub fn home_of(
     let snapshot = Snapshot {
         ha_version: "sim".into(),
         location_name: Some("Sim Home".into()),
+        time_zone: None,
         states,
         entity_registry: links,
         devices: Vec::new(),

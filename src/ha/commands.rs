@@ -28,6 +28,9 @@ pub struct HaConfigInfo {
     pub location_name: Option<String>,
     #[serde(default)]
     pub state: Option<String>,
+    /// The home's IANA time zone ("Australia/Brisbane"): what "today" means to the household.
+    #[serde(default)]
+    pub time_zone: Option<String>,
 }
 
 /// The target of a service call; empty parts are left out of the wire message.
@@ -200,6 +203,7 @@ impl HaClient {
         let snapshot = Snapshot {
             ha_version: config.version,
             location_name: config.location_name,
+            time_zone: config.time_zone,
             states,
             entity_registry,
             devices,

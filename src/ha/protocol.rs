@@ -41,12 +41,15 @@ pub const EVENT_AREA_REGISTRY_UPDATED: &str = "area_registry_updated";
 pub const EVENT_FLOOR_REGISTRY_UPDATED: &str = "floor_registry_updated";
 pub const EVENT_SERVICE_REGISTERED: &str = "service_registered";
 pub const EVENT_SERVICE_REMOVED: &str = "service_removed";
+/// The core configuration changed (name, time zone, units): `get_config` is read again.
+pub const EVENT_CORE_CONFIG_UPDATED: &str = "core_config_updated";
 /// Fired by the Home Assistant companion app when a notification's button is pressed.
 pub const EVENT_NOTIFICATION_ACTION: &str = "mobile_app_notification_action";
 /// Every event the live registry follows: states, Home Assistant's start, and the registries
 /// and services a person changes in the UI while HomeClaw runs (an entity moved to another
-/// area or exposed to Assist, a renamed area, an integration that adds services).
-pub const REGISTRY_EVENTS: [&str; 8] = [
+/// area or exposed to Assist, a renamed area, an integration that adds services, the home's
+/// time zone).
+pub const REGISTRY_EVENTS: [&str; 9] = [
     EVENT_STATE_CHANGED,
     EVENT_HOMEASSISTANT_STARTED,
     EVENT_ENTITY_REGISTRY_UPDATED,
@@ -55,6 +58,7 @@ pub const REGISTRY_EVENTS: [&str; 8] = [
     EVENT_FLOOR_REGISTRY_UPDATED,
     EVENT_SERVICE_REGISTERED,
     EVENT_SERVICE_REMOVED,
+    EVENT_CORE_CONFIG_UPDATED,
 ];
 
 /// Error codes Home Assistant puts in failed results; the string is kept for unknown ones.

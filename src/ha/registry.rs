@@ -150,6 +150,8 @@ pub struct ServiceInfo {
 pub struct Snapshot {
     pub ha_version: String,
     pub location_name: Option<String>,
+    /// Home Assistant's `time_zone` (IANA name), when it said one.
+    pub time_zone: Option<String>,
     pub states: Vec<StateObject>,
     pub entity_registry: Vec<EntityRegistryEntry>,
     pub devices: Vec<DeviceEntry>,
@@ -253,6 +255,7 @@ pub struct Registry {
     policy: ExposurePolicy,
     ha_version: String,
     location_name: Option<String>,
+    time_zone: Option<String>,
     entities: BTreeMap<String, Entity>,
     /// Visible entities per domain, kept in step with `entities` (asked for on every request).
     domain_counts: BTreeMap<String, usize>,
@@ -292,6 +295,7 @@ impl Registry {
             policy,
             ha_version: String::new(),
             location_name: None,
+            time_zone: None,
             entities: BTreeMap::new(),
             domain_counts: BTreeMap::new(),
             areas: BTreeMap::new(),
@@ -312,6 +316,7 @@ impl Registry {
         let Snapshot {
             ha_version,
             location_name,
+            time_zone,
             states,
             entity_registry,
             devices,
@@ -331,6 +336,7 @@ impl Registry {
             policy,
             ha_version,
             location_name,
+            time_zone,
             entities: BTreeMap::new(),
             domain_counts: BTreeMap::new(),
             areas: areas.into_iter().map(|a| (a.area_id.clone(), a)).collect(),
@@ -547,6 +553,17 @@ impl Registry {
 
     pub fn location_name(&self) -> Option<&str> {
         self.location_name.as_deref()
+    }
+
+    /// Home Assistant's time zone (an IANA name), when it said one.
+    pub fn time_zone(&self) -> Option<&str> {
+        self.time_zone.as_deref()
+    }
+
+    /// The core configuration read again (`core_config_updated`).
+    pub fn set_core_config(&mut self, location_name: Option<String>, time_zone: Option<String>) {
+        self.location_name = location_name;
+        self.time_zone = time_zone;
     }
 
     /// Visible entities, in entity-id order.

@@ -19,6 +19,7 @@ fn state(id: &str, st: &str, name: &str, updated: &str) -> StateObject {
 fn home() -> Registry {
     let snapshot = Snapshot {
         ha_version: "2025.4.4".into(),
+        time_zone: Some("Europe/Warsaw".into()),
         states: vec![
             state(
                 "light.kitchen_lights",

@@ -78,6 +78,7 @@ mod tests {
         let snapshot = Snapshot {
             ha_version: "2025.4.4".into(),
             location_name: Some("Test Home".into()),
+            time_zone: None,
             states: vec![StateObject {
                 entity_id: "light.a".into(),
                 state: "on".into(),

@@ -24,9 +24,9 @@ use tracing::{debug, info, warn};
 use super::connection::{ClientEvent, HaClient, HaError};
 use super::exposure::ExposurePolicy;
 use super::protocol::{
-    EVENT_AREA_REGISTRY_UPDATED, EVENT_DEVICE_REGISTRY_UPDATED, EVENT_ENTITY_REGISTRY_UPDATED,
-    EVENT_FLOOR_REGISTRY_UPDATED, EVENT_HOMEASSISTANT_STARTED, EVENT_SERVICE_REGISTERED,
-    EVENT_SERVICE_REMOVED, EVENT_STATE_CHANGED, HaEvent,
+    EVENT_AREA_REGISTRY_UPDATED, EVENT_CORE_CONFIG_UPDATED, EVENT_DEVICE_REGISTRY_UPDATED,
+    EVENT_ENTITY_REGISTRY_UPDATED, EVENT_FLOOR_REGISTRY_UPDATED, EVENT_HOMEASSISTANT_STARTED,
+    EVENT_SERVICE_REGISTERED, EVENT_SERVICE_REMOVED, EVENT_STATE_CHANGED, HaEvent,
 };
 use super::registry::Registry;
 
@@ -259,6 +259,8 @@ struct Pending {
     areas: bool,
     floors: bool,
     services: bool,
+    /// The core configuration (the home's name, its time zone).
+    config: bool,
     /// Home Assistant finished starting: a full sync replaces everything else.
     started: bool,
 }
@@ -281,13 +283,15 @@ impl Pending {
             EVENT_AREA_REGISTRY_UPDATED => self.areas = true,
             EVENT_FLOOR_REGISTRY_UPDATED => self.floors = true,
             EVENT_SERVICE_REGISTERED | EVENT_SERVICE_REMOVED => self.services = true,
+            EVENT_CORE_CONFIG_UPDATED => self.config = true,
             EVENT_HOMEASSISTANT_STARTED => self.started = true,
             _ => {}
         }
     }
 
     fn is_empty(&self) -> bool {
-        self.entities.is_empty() && !(self.devices || self.areas || self.floors || self.services)
+        self.entities.is_empty()
+            && !(self.devices || self.areas || self.floors || self.services || self.config)
     }
 }
 
@@ -309,6 +313,7 @@ async fn apply_pending(
     let areas = maybe(pending.areas, client.area_registry()).await?;
     let floors = maybe(pending.floors, client.floor_registry()).await?;
     let services = maybe(pending.services, client.get_services()).await?;
+    let config = maybe(pending.config, client.get_config()).await?;
 
     let mut guard = registry.write().unwrap_or_else(PoisonError::into_inner);
     if let Some(floors) = floors {
@@ -329,6 +334,9 @@ async fn apply_pending(
     if let Some(services) = services {
         guard.set_services(services);
     }
+    if let Some(config) = config {
+        guard.set_core_config(config.location_name, config.time_zone);
+    }
     drop(guard);
     info!(
         entities = pending.entities.len(),
@@ -336,6 +344,7 @@ async fn apply_pending(
         areas = pending.areas,
         floors = pending.floors,
         services = pending.services,
+        config = pending.config,
         "Applied Home Assistant registry changes"
     );
     Ok(())

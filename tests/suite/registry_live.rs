@@ -195,6 +195,23 @@ async fn changes_made_in_home_assistant_count_without_a_reconnect() {
     })
     .await;
 
+    // The home's time zone: read from `get_config`, and followed when a person changes it
+    // (`core_config_updated`), so "today" is the household's day.
+    wait_for(&f.home, "Home Assistant's time zone", |r| {
+        r.time_zone() == Some("UTC")
+    })
+    .await;
+    ws(
+        client,
+        "config/core/update",
+        json!({"time_zone": "Australia/Brisbane"}),
+    )
+    .await;
+    wait_for(&f.home, "the new time zone", |r| {
+        r.time_zone() == Some("Australia/Brisbane")
+    })
+    .await;
+
     assert_eq!(
         f.home.registry.generation(),
         generation,

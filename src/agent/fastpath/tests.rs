@@ -67,6 +67,7 @@ pub(super) fn home_on_floors(
         Snapshot {
             ha_version: "test".into(),
             location_name: None,
+            time_zone: None,
             states,
             entity_registry,
             devices: Vec::new(),
