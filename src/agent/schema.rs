@@ -43,7 +43,7 @@ pub fn reply_schema(
             ToolChoice::Auto | ToolChoice::Required => true,
         };
         if wanted && tools.names().contains(&kind.name()) {
-            branches.extend(tool_branches(kind, tools, registry, candidates));
+            branches.extend(tool_branches(kind, registry, candidates));
         }
     }
     if *choice == ToolChoice::Auto {
@@ -106,7 +106,6 @@ fn service_call(domain: Value, service: Value, entity_id: Value) -> Value {
 
 fn tool_branches(
     kind: ToolKind,
-    tools: &ToolRegistry,
     registry: &Registry,
     candidates: &[&str],
 ) -> Vec<Value> {
@@ -167,12 +166,9 @@ fn tool_branches(
             }
             branches
         }
-        ToolKind::SearchEntities | ToolKind::ListAreas => tools
-            .definitions(registry)
-            .into_iter()
-            .filter(|d| d.name == kind.name())
-            .map(|d| call(kind.name(), d.parameters))
-            .collect(),
+        ToolKind::SearchEntities | ToolKind::ListAreas => {
+            vec![call(kind.name(), kind.parameters(registry))]
+        }
     }
 }
 

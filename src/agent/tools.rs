@@ -94,7 +94,7 @@ impl ToolKind {
         }
     }
 
-    fn parameters(self, registry: &Registry) -> Value {
+    pub(super) fn parameters(self, registry: &Registry) -> Value {
         match self {
             Self::GetState => json!({
                 "type": "object",

@@ -582,8 +582,10 @@ impl Registry {
         self.entities.len()
     }
 
+    /// Visible entities: asked for on every model request, so counted from the per-domain
+    /// tallies rather than by walking the home.
     pub fn len(&self) -> usize {
-        self.entities().count()
+        self.domain_counts.values().sum()
     }
 
     pub fn is_empty(&self) -> bool {

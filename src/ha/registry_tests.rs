@@ -485,3 +485,19 @@ fn renamed_areas_and_moved_devices_carry_their_entities() {
         Some("lock.front_door")
     );
 }
+
+#[test]
+fn the_visible_count_follows_every_change() {
+    let mut r = home();
+    let walked = |r: &Registry| r.entities().count();
+    assert_eq!(r.len(), walked(&r));
+    r.apply_state_changed(&serde_json::json!({"entity_id": "light.new_lamp",
+        "new_state": {"entity_id": "light.new_lamp", "state": "on", "attributes": {},
+        "last_updated": "z"}}));
+    assert_eq!(r.len(), walked(&r));
+    r.apply_state_changed(&serde_json::json!({"entity_id": "light.new_lamp", "new_state": null}));
+    r.apply_state_changed(&serde_json::json!({"entity_id": "light.kitchen_lights", "new_state": null}));
+    assert_eq!(r.len(), walked(&r));
+    r.set_entity_entries(Vec::new());
+    assert_eq!(r.len(), walked(&r));
+}

@@ -59,6 +59,8 @@ pub fn run(entities: usize, runs: usize) -> anyhow::Result<()> {
     let approvals = ApprovalStore::new(Duration::from_secs(60));
     let agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
     let mut iterations: Vec<Duration> = Vec::with_capacity(runs * 3);
+    // Each gap on its own: where a change moved the time (the p50 above sits between them).
+    let mut steps: [Vec<Duration>; 4] = Default::default();
     for i in 0..runs {
         model.inner.push(Ok(calls_reply(
             &format!("s{i}"),
@@ -84,6 +86,9 @@ pub fn run(entities: usize, runs: usize) -> anyhow::Result<()> {
             std::mem::take(&mut *model.stamps.lock().unwrap_or_else(PoisonError::into_inner));
         stamps.insert(0, start);
         stamps.push(end);
+        for (step, w) in steps.iter_mut().zip(stamps.windows(2)) {
+            step.push(w[1] - w[0]);
+        }
         iterations.extend(stamps.windows(2).map(|w| w[1] - w[0]));
     }
     iterations.sort();
@@ -100,6 +105,22 @@ pub fn run(entities: usize, runs: usize) -> anyhow::Result<()> {
         "us",
         1e6,
     );
+    let names = [
+        "prepare + 1st request",
+        "search + 2nd request",
+        "call + 3rd request",
+        "answer",
+    ];
+    for (name, mut step) in names.into_iter().zip(steps) {
+        step.sort();
+        print_quantiles(
+            &format!("  {name}"),
+            &step,
+            &[("p50", 0.50), ("p99", 0.99)],
+            "us",
+            1e6,
+        );
+    }
     println!(
         "target: p99 < 2 ms: {}",
         if percentile(&iterations, 0.99) < Duration::from_millis(2) {
