@@ -16,16 +16,13 @@ impl Agent<'_> {
     /// to the model (also when a planned call was refused: the model sees why).
     pub(super) async fn fast_path(
         &self,
-        command: &str,
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Option<Result<(RunStatus, String), CallEnd>> {
-        let plan = with_registry(self.home, |r| {
-            fastpath::plan_from(command, r, self.device_id.as_deref())
-        });
+        let plan = with_registry(self.home, |r| state.said.plan(r, self.device_id.as_deref()));
         let language = |lang: Lang| self.language.as_deref().map_or(lang, Lang::from_tag);
         match plan {
-            Plan::Model => self.nothing_to_act_on(command, history, state),
+            Plan::Model => self.nothing_to_act_on(history, state),
             Plan::Answer { text, lang } => {
                 if self.language.is_some() && language(lang) != lang {
                     return None;
@@ -169,14 +166,12 @@ impl Agent<'_> {
     /// person spoke to whose own entities the model might use.
     fn nothing_to_act_on(
         &self,
-        command: &str,
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Option<Result<(RunStatus, String), CallEnd>> {
         if !self.cfg.named_targets {
             return None;
         }
-        let said = super::run::recent_commands(history);
         let unmatched = with_registry(self.home, |r| {
             let speaker_has_entities = self
                 .device_id
@@ -185,9 +180,9 @@ impl Agent<'_> {
             if speaker_has_entities {
                 return None;
             }
-            fastpath::unmatched(&said, r)
+            state.said.unmatched(r)
         })?;
-        let text = reply::nothing_found(&unmatched, self.reply_lang(command));
+        let text = reply::nothing_found(&unmatched, state.lang());
         state
             .trace
             .push("fast path: the words point at nothing HomeClaw may act on");
@@ -204,7 +199,6 @@ impl Agent<'_> {
     /// else (a question, a failed or unverified call, a read) goes back to the model.
     pub(super) fn answer_from_verification(
         &self,
-        command: &str,
         calls: &[ToolCall],
         state: &RunState,
         before_round: usize,
@@ -214,23 +208,12 @@ impl Agent<'_> {
             && new.len() == calls.len()
             && calls.iter().all(|c| c.name == "call_service")
             && new.iter().all(|a| a.verified);
-        if !self.cfg.answer_from_verification
-            || !all_verified_services
-            || !fastpath::is_one_request(command)
-        {
+        if !self.cfg.answer_from_verification || !all_verified_services || !state.said.one_request {
             return None;
         }
-        let lang = self.reply_lang(command);
+        let lang = state.lang();
         Some(with_registry(self.home, |r| {
             reply::from_actions(new, |id| r.get(id).map(|e| e.name.clone()), lang)
         }))
-    }
-
-    /// The language to reply in: the request's, else the one the command was recognised in.
-    pub(super) fn reply_lang(&self, command: &str) -> Lang {
-        match &self.language {
-            Some(tag) => Lang::from_tag(tag),
-            None => fastpath::language_of(command),
-        }
     }
 }

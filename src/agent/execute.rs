@@ -11,10 +11,10 @@ use serde_json::Value;
 use tracing::debug;
 
 use super::approval::{PendingAction, needs_approval};
-use super::fastpath::{Pointing, points_at};
 use super::guards::Verdict;
 use super::home::with_registry;
 use super::normalize::{call_hash, normalise_args, result_hash};
+use super::parsed::Parsed;
 use super::state::{Agent, CallEnd, Observed, RunState};
 use super::tools::{ToolKind, ToolOutput, ValidCall};
 use super::truncate::truncate;
@@ -120,7 +120,10 @@ impl Agent<'_> {
         checked: &crate::ha::services::CheckedCall,
         state: &RunState,
     ) -> Option<String> {
-        let said = state.named_by.as_ref()?;
+        if !state.check_named {
+            return None;
+        }
+        let said = &state.said;
         let targets = target_entities(self.home, checked);
         let unnamed: Vec<String> = with_registry(self.home, |r| {
             targets
@@ -128,7 +131,7 @@ impl Agent<'_> {
                 .filter_map(|id| r.get(id))
                 // The device the person spoke to is what "the volume" means.
                 .filter(|e| self.device_id.is_none() || e.device_id != self.device_id)
-                .filter(|e| !said.iter().any(|text| points_at(text, e, r)))
+                .filter(|e| !said.named(e, r))
                 .map(|e| format!("{} ({:?})", e.entity_id, e.name))
                 .collect()
         });
@@ -188,143 +191,140 @@ impl Agent<'_> {
             }
             _ => {}
         }
-        let (mut content, is_error, raw_for_hash) = if let Some(earlier) =
-            state.breaker.earlier_result(hash)
-        {
-            state.stats.breaker_hits += 1;
-            state
-                .trace
-                .push(format!("breaker: {} {normalised} already ran", call.name));
-            let raw = state.breaker.raw(hash).unwrap_or_default().to_owned();
-            (earlier, false, raw)
-        } else {
-            let validated = with_registry(self.home, |r| self.tools.validate(call, r));
-            let unnamed = match &validated {
-                Ok(ValidCall::CallService(checked)) => self.unnamed_targets(checked, state),
-                _ => None,
-            };
-            // The person's verb bounds the service: "lock it" never becomes an unlock.
-            let against = match &validated {
-                Ok(ValidCall::CallService(checked)) => state.verb_of.as_ref().and_then(|said| {
-                    super::fastpath::against_the_words(said, &checked.domain, &checked.service)
-                }),
-                _ => None,
-            };
-            // A question about the home changes nothing ("which lights are on?" is no
-            // request to turn one on); a polite request in question form is a request.
-            let only_asked = state.verb_of.as_deref().is_some_and(|said| {
-                super::fastpath::is_question(said) && !super::fastpath::is_action(said)
-            });
-            let output = match validated {
-                Ok(ValidCall::CallService(checked)) if only_asked => refuse(
-                    state,
-                    format!(
-                        "refused {}.{}: the user asked a question",
-                        checked.domain, checked.service
-                    ),
-                    "Refused: the user asked a question; nothing may be changed. Read the \
+        let (mut content, is_error, raw_for_hash) =
+            if let Some(earlier) = state.breaker.earlier_result(hash) {
+                state.stats.breaker_hits += 1;
+                state
+                    .trace
+                    .push(format!("breaker: {} {normalised} already ran", call.name));
+                let raw = state.breaker.raw(hash).unwrap_or_default().to_owned();
+                (earlier, false, raw)
+            } else {
+                let validated = with_registry(self.home, |r| self.tools.validate(call, r));
+                let unnamed = match &validated {
+                    Ok(ValidCall::CallService(checked)) => self.unnamed_targets(checked, state),
+                    _ => None,
+                };
+                // The person's verb bounds the service: "lock it" never becomes an unlock.
+                let against = match &validated {
+                    Ok(ValidCall::CallService(checked)) if state.check_verb => {
+                        state.said.against(&checked.domain, &checked.service)
+                    }
+                    _ => None,
+                };
+                // A question about the home changes nothing ("which lights are on?" is no
+                // request to turn one on); a polite request in question form is a request.
+                let only_asked = state.check_verb && state.said.only_asks();
+                let output = match validated {
+                    Ok(ValidCall::CallService(checked)) if only_asked => refuse(
+                        state,
+                        format!(
+                            "refused {}.{}: the user asked a question",
+                            checked.domain, checked.service
+                        ),
+                        "Refused: the user asked a question; nothing may be changed. Read the \
                      state with get_state and answer."
-                        .to_owned(),
-                ),
-                Ok(ValidCall::CallService(checked)) if against.is_some() => {
-                    let asked = against.unwrap_or_default();
-                    refuse(
-                        state,
-                        format!(
-                            "refused {}.{}: the user asked {asked}",
-                            checked.domain, checked.service
-                        ),
-                        format!(
-                            "Refused: {}.{} is the opposite of what the user asked ({asked}). \
+                            .to_owned(),
+                    ),
+                    Ok(ValidCall::CallService(checked)) if against.is_some() => {
+                        let asked = against.unwrap_or_default();
+                        refuse(
+                            state,
+                            format!(
+                                "refused {}.{}: the user asked {asked}",
+                                checked.domain, checked.service
+                            ),
+                            format!(
+                                "Refused: {}.{} is the opposite of what the user asked ({asked}). \
                              Call the service that does what they said, or ask them.",
-                            checked.domain, checked.service
-                        ),
-                    )
-                }
-                Ok(ValidCall::CallService(checked)) if unnamed.is_some() => {
-                    let unnamed = unnamed.unwrap_or_default();
-                    refuse(
-                        state,
-                        format!(
-                            "refused {}.{} on {unnamed}: nothing the user said points at it",
-                            checked.domain, checked.service
-                        ),
-                        format!(
-                            "Refused: the user did not ask about {unnamed}; nothing they said \
+                                checked.domain, checked.service
+                            ),
+                        )
+                    }
+                    Ok(ValidCall::CallService(checked)) if unnamed.is_some() => {
+                        let unnamed = unnamed.unwrap_or_default();
+                        refuse(
+                            state,
+                            format!(
+                                "refused {}.{} on {unnamed}: nothing the user said points at it",
+                                checked.domain, checked.service
+                            ),
+                            format!(
+                                "Refused: the user did not ask about {unnamed}; nothing they said \
                              names it, its room or its kind. Act only on what the user named. \
                              If nothing in the home matches, tell the user you could not find \
                              it, and that nothing was changed."
-                        ),
-                    )
-                }
-                Ok(ValidCall::CallService(checked)) => {
-                    match self.service_call(checked, call, state).await {
-                        Ok(output) => output,
-                        Err(pending) => {
-                            push(
-                                history,
-                                serde_json::json!({
-                                    "status": "awaiting the user's approval",
-                                    "approval_id": pending.id,
-                                    "reason": pending.reason,
-                                })
-                                .to_string(),
-                                false,
-                            );
-                            return CallEnd::Approval(Box::new(pending));
+                            ),
+                        )
+                    }
+                    Ok(ValidCall::CallService(checked)) => {
+                        match self.service_call(checked, call, state).await {
+                            Ok(output) => output,
+                            Err(pending) => {
+                                push(
+                                    history,
+                                    serde_json::json!({
+                                        "status": "awaiting the user's approval",
+                                        "approval_id": pending.id,
+                                        "reason": pending.reason,
+                                    })
+                                    .to_string(),
+                                    false,
+                                );
+                                return CallEnd::Approval(Box::new(pending));
+                            }
                         }
                     }
-                }
-                Ok(valid) => self.tools.dispatch(&valid, self.home).await,
-                Err(_)
-                    if kind == ToolKind::GetState
-                        && only_asked
-                        && let Some(id) = state.verb_of.as_deref().and_then(|said| {
-                            with_registry(self.home, |r| near_read(&normalised, said, r))
-                        }) =>
-                {
-                    state.trace.push(format!(
-                        "get_state of an unknown id {normalised}: read {id}, the one near it \
+                    Ok(valid) => self.tools.dispatch(&valid, self.home).await,
+                    Err(_)
+                        if kind == ToolKind::GetState
+                            && only_asked
+                            && let Some(id) = with_registry(self.home, |r| {
+                                near_read(&normalised, &state.said, r)
+                            }) =>
+                    {
+                        state.trace.push(format!(
+                            "get_state of an unknown id {normalised}: read {id}, the one near it \
                          the question names"
-                    ));
-                    let read = ValidCall::GetState { entity_id: id };
-                    self.tools.dispatch(&read, self.home).await
-                }
-                Err(message) => {
-                    state.stats.rejected_tool_calls += 1;
-                    state
-                        .trace
-                        .push(format!("invalid {} call: {message}", call.name));
-                    // An entity kept from HomeClaw is something the person can change:
-                    // the reply names it and where, whatever the model makes of it.
-                    if let Some(hidden) = with_registry(self.home, |r| hidden_target(call, r)) {
-                        state.hidden = Some(hidden);
+                        ));
+                        let read = ValidCall::GetState { entity_id: id };
+                        self.tools.dispatch(&read, self.home).await
                     }
-                    ToolOutput::error(message)
+                    Err(message) => {
+                        state.stats.rejected_tool_calls += 1;
+                        state
+                            .trace
+                            .push(format!("invalid {} call: {message}", call.name));
+                        // An entity kept from HomeClaw is something the person can change:
+                        // the reply names it and where, whatever the model makes of it.
+                        if let Some(hidden) = with_registry(self.home, |r| hidden_target(call, r)) {
+                            state.hidden = Some(hidden);
+                        }
+                        ToolOutput::error(message)
+                    }
+                };
+                if output.performed.is_none() && !output.is_error {
+                    state.trace.push(format!("{} {normalised}: ok", call.name));
+                    if kind == ToolKind::GetState {
+                        state.reads += 1;
+                        state
+                            .observed
+                            .extend(Observed::from_result(&output.content));
+                    }
                 }
+                let limit = self
+                    .cfg
+                    .truncation
+                    .result_limit(self.cfg.context_window_tokens);
+                let content = truncate(&output.content, limit);
+                if is_empty_result(&content) {
+                    state.stats.empty_tool_results += 1;
+                } else if !output.is_error {
+                    state.learned += 1;
+                }
+                state.breaker.record(hash, &content);
+                (content.clone(), output.is_error, content)
             };
-            if output.performed.is_none() && !output.is_error {
-                state.trace.push(format!("{} {normalised}: ok", call.name));
-                if kind == ToolKind::GetState {
-                    state.reads += 1;
-                    state
-                        .observed
-                        .extend(Observed::from_result(&output.content));
-                }
-            }
-            let limit = self
-                .cfg
-                .truncation
-                .result_limit(self.cfg.context_window_tokens);
-            let content = truncate(&output.content, limit);
-            if is_empty_result(&content) {
-                state.stats.empty_tool_results += 1;
-            } else if !output.is_error {
-                state.learned += 1;
-            }
-            state.breaker.record(hash, &content);
-            (content.clone(), output.is_error, content)
-        };
         let after = state.detector.after_call(result_hash(&raw_for_hash));
         let verdict = before.max(after);
         let end = match verdict {
@@ -373,16 +373,15 @@ fn hidden_target(call: &ToolCall, registry: &Registry) -> Option<(Hidden, String
 /// it that the question's own words name, when exactly one is ("sensor.outdoor_temperature"
 /// for "how warm is it outside?" is the outside temperature). A read changes nothing, and the
 /// answer says whose state it gives.
-fn near_read(arguments: &Value, question: &str, registry: &Registry) -> Option<String> {
+fn near_read(arguments: &Value, said: &Parsed, registry: &Registry) -> Option<String> {
     let id = arguments.get("entity_id")?.as_str()?;
     if !id.contains('.') || registry.get(id).is_some() || registry.hidden(id).is_some() {
         return None;
     }
-    let pointing = Pointing::new(question, registry);
     let near: Vec<&str> = super::tools::near_of_its_kind(id, registry)
         .iter()
         .filter_map(|id| registry.get(id))
-        .filter(|e| pointing.at(e, registry))
+        .filter(|e| said.points_at(e, registry))
         .map(|e| e.entity_id.as_str())
         .collect();
     match near.as_slice() {

@@ -11,6 +11,7 @@ pub mod guards;
 pub mod home;
 pub mod honesty;
 pub mod normalize;
+mod parsed;
 pub mod prompt;
 pub mod reading;
 pub mod repair;

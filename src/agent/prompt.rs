@@ -68,9 +68,16 @@ const MIN_SCORE: f64 = 0.2;
 /// the reply schema offers by id.
 pub fn candidates(registry: &Registry, command: &str) -> Vec<String> {
     // "heat pump" finds the device named "HeatPump".
-    let command = super::fastpath::join_compounds(command, registry);
+    candidates_joined(
+        registry,
+        &super::fastpath::join_compounds(command, registry),
+    )
+}
+
+/// [`candidates`] for words whose compound names are already joined.
+pub fn candidates_joined(registry: &Registry, command: &str) -> Vec<String> {
     registry
-        .search(&command, None, None, MAX_CANDIDATES)
+        .search(command, None, None, MAX_CANDIDATES)
         .into_iter()
         .filter(|c| c.score >= MIN_SCORE)
         .map(|c| c.entity_id)

@@ -1,33 +1,41 @@
 //! The sampling loop: a pure, deterministic core that takes its model and its home through
 //! traits, so every guardrail is unit-tested with scripted replies and no sockets.
 //!
+//! A run reads as its steps: parse the command once ([`Parsed`]) → the fast path → per round:
+//! take input that joined the turn → compact if needed → sample → screen the reply (a text
+//! answer, or calls) → run the calls → decide the end. Each step answers with what happens
+//! next ([`Next`]); how a run ends is one [`End`], turned into the person's reply in one
+//! place.
+//!
 //! Invariants:
 //! - The request is rebuilt from the session history on every iteration, after repair.
 //! - The tool calls of one reply run in order; their results are appended in call order, one
 //!   result for every call, whatever happens (blocked, refused, stopped).
-//! - After the last iteration one more sampling runs with tools disabled, so the user always
-//!   gets a text answer.
+//! - When the round budget is spent, HomeClaw says what the run did and read: no further model
+//!   request, so the user always gets an answer the record backs.
 //! - Guards are per run: a new command starts with an empty breaker and loop history.
+
+use std::sync::Arc;
 
 use tracing::{Instrument, info_span};
 
 use super::approval::PendingAction;
 use super::compaction::{CompactionError, compact, estimate_tokens, refresh_note};
-use super::fastpath;
-use super::guards::{CircuitBreaker, LoopDetector, Verdict};
+use super::guards::Verdict;
 use super::home::with_registry;
 use super::honesty::{
-    claims_action, claims_action_or_observation, echoes_internal_note, is_call_as_text, needs_tools,
+    claims_action, claims_action_or_observation, echoes_internal_note, is_call_as_text,
 };
-use super::prompt::{candidates, device_entities, grounding, speaker_line, system_prompt};
+use super::parsed::Parsed;
+use super::prompt::{device_entities, grounding, speaker_line, system_prompt};
 use super::repair::repair;
 use super::reply;
 use super::schema;
 use super::speak;
-use super::state::{Agent, CallEnd, Observed, RunResult, RunState, RunStatus, Stats, Trace};
+use super::state::{Agent, CallEnd, Observed, RunResult, RunState, RunStatus};
 use super::tools::ToolOutput;
 use super::truncate::budget_history;
-use crate::llm::{ChatRequest, ChatResponse, LlmError, Message, ToolChoice};
+use crate::llm::{ChatRequest, ChatResponse, LlmError, Message, ToolCall, ToolChoice};
 
 pub const CORRECTIVE_NOTE: &str = "[HomeClaw] You said you did or checked something, but you \
 made no tool call for this request. Nothing has been done or checked. Use the tools now to \
@@ -47,13 +55,69 @@ pub const CALL_FAILED_NOTE: &str = "[HomeClaw] Nothing was done: the call above 
 its error, then make the corrected call now: the entity the user named (see the likely targets), \
 a service its domain offers, and only the data that service takes.";
 
+/// How a run ends; turned into the person's reply in one place ([`Agent::end`]).
+enum End {
+    /// Said as it is.
+    Finish(RunStatus, String),
+    /// A guard stopped the run: a question back instead of a dead end.
+    Stuck(String),
+    /// A high-risk call was recorded: the run asks for approval.
+    Held(Box<PendingAction>),
+    /// HomeClaw speaks from the record; the model's last words ("" for none) stay in the trace
+    /// unless nothing in the home was touched or named.
+    Speak(String),
+    /// The provider kept rejecting the history: the session starts over.
+    Reset(LlmError),
+}
+
+/// What a step leaves the loop to do.
+enum Next {
+    /// On to the next step (or round).
+    Go,
+    /// Sample again now, with this tool choice (a re-prompt).
+    Again(ToolChoice),
+    End(End),
+}
+
+/// What the loop carries from round to round (the flags of a turn).
+#[derive(Default)]
+struct Turn {
+    choice: ToolChoice,
+    /// The provider reported more input than the window: compact before the next sampling.
+    force_compaction: bool,
+    /// The history was just compacted: the next answer's claims are audited.
+    audit_pending: bool,
+    /// The provider rejected the history once and it was summarised.
+    recovered: bool,
+    /// A request whose call was wrong (refused, invalid, or answered with an error by Home
+    /// Assistant) got its one more round to correct it: a small model often explains the
+    /// error instead of fixing the call. A device kept from HomeClaw is not the model's to fix.
+    corrected: bool,
+    /// Rounds whose calls taught the run nothing new (errors, refusals, repeats).
+    stalled: u32,
+}
+
 impl Agent<'_> {
-    /// The request for the current history.
+    /// The request for the current history, outside a run (the warm-up, the benchmarks): the
+    /// newest command is parsed for its grounding.
     pub fn build_request(&self, history: &[Message], choice: ToolChoice) -> ChatRequest {
-        let command = history.iter().rev().find_map(|m| match m {
-            Message::User { content } if !content.starts_with("[HomeClaw]") => Some(content),
-            _ => None,
+        let said = with_registry(self.home, |r| {
+            Parsed::new(
+                newest_command(history).unwrap_or_default(),
+                self.language.as_deref(),
+                r,
+            )
         });
+        self.request_for(history, choice, &said)
+    }
+
+    /// The request for the current history of the run answering `said`.
+    fn request_for(&self, history: &[Message], choice: ToolChoice, said: &Parsed) -> ChatRequest {
+        // A message that joined the turn is a command of its own: grounded on its own words.
+        let joined = newest_command(history)
+            .filter(|c| !said.is(c))
+            .map(|c| with_registry(self.home, |r| Parsed::new(c, self.language.as_deref(), r)));
+        let said = joined.as_ref().unwrap_or(said);
         // The system text is the same for every request of this home (a prompt cache serves
         // it); what belongs to this command goes into `context`, rendered after it.
         let (system, tools, reply_schema, mut context) = with_registry(self.home, |r| {
@@ -65,11 +129,12 @@ impl Agent<'_> {
                 context.push_str(&line);
                 ids.extend(device_entities(r, device));
             }
-            let found = match command {
-                Some(c) if self.cfg.grounding => self.candidates_for(r, c),
-                _ => Vec::new(),
+            let found = if self.cfg.grounding && newest_command(history).is_some() {
+                said.candidates(r)
+            } else {
+                &[]
             };
-            if let Some(lines) = grounding(r, &found) {
+            if let Some(lines) = grounding(r, found) {
                 context.push_str(&lines);
             }
             ids.extend(
@@ -104,66 +169,6 @@ impl Agent<'_> {
         }
     }
 
-    /// A command in a language HomeClaw has no words for: its words cannot tell small talk from
-    /// a request, so the model's words are held as if it were about the home. Known by the
-    /// person's language tag, else by letters none of our lexicons writes (ñ, å, Cyrillic, …).
-    fn unknown_language(&self, command: &str, text: &str) -> bool {
-        match self.language.as_deref() {
-            Some(tag) => fastpath::Lang::known(tag).is_none(),
-            None => command
-                .chars()
-                .chain(text.chars())
-                .flat_map(char::to_lowercase)
-                .any(|c| {
-                    c.is_alphabetic()
-                        && !c.is_ascii()
-                        && !crate::lang::LEXICONS.iter().any(|l| l.letters.contains(c))
-                }),
-        }
-    }
-
-    /// A high-risk call was recorded: the run ends asking for approval, in the person's words.
-    fn held(&self, mut state: RunState, pending: PendingAction, command: &str) -> RunResult {
-        let names: Vec<String> = with_registry(self.home, |r| {
-            pending
-                .targets
-                .iter()
-                .map(|id| r.get(id).map_or_else(|| id.clone(), |e| e.name.clone()))
-                .collect()
-        });
-        let question = reply::approval_question(
-            &pending,
-            &names,
-            self.reply_lang(command),
-            self.cfg.approval.confirm_in_conversation,
-        );
-        state
-            .trace
-            .push(format!("approval required: {}", pending.id));
-        state.approval = Some(pending);
-        finish(state, RunStatus::ApprovalRequired, question)
-    }
-
-    /// The entities `command` points at, searched once per command.
-    fn candidates_for(
-        &self,
-        registry: &crate::ha::registry::Registry,
-        command: &str,
-    ) -> Vec<String> {
-        let mut held = self
-            .grounded
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        match held.as_ref() {
-            Some((said, found)) if said == command => found.clone(),
-            _ => {
-                let found = candidates(registry, command);
-                *held = Some((command.to_owned(), found.clone()));
-                found
-            }
-        }
-    }
-
     /// Runs one command. `history` ends with the user's message; the run appends to it.
     pub async fn run(&self, history: &mut Vec<Message>) -> RunResult {
         let result = self.run_inner(history).await;
@@ -182,292 +187,357 @@ impl Agent<'_> {
     }
 
     async fn run_inner(&self, history: &mut Vec<Message>) -> RunResult {
-        let mut state = RunState {
-            reads: 0,
-            observed: Vec::new(),
-            detector: LoopDetector::new(self.cfg.loop_detection.clone()),
-            breaker: CircuitBreaker::default(),
-            stats: Stats::default(),
-            trace: Trace::new(self.secrets.clone()),
-            actions: Vec::new(),
-            approval: None,
-            compacted: false,
-            reset: false,
-            named_by: None,
-            verb_of: None,
-            hidden: None,
-            lang: fastpath::Lang::En,
-            learned: 0,
-        };
-        let whitelist = self.tools.names();
-        let mut force_compaction = false;
-        let mut audit_pending = false;
-        let mut recovered = false;
-        // A request whose call was wrong (refused, invalid, or answered with an error by Home
-        // Assistant) gets one more round to correct it: a small model often explains the
-        // error instead of fixing the call. A device kept from HomeClaw is not the model's to fix.
-        let mut corrected = false;
         let command = history
             .iter()
             .rev()
             .find_map(|m| match m {
-                Message::User { content } => Some(content.clone()),
+                Message::User { content } => Some(content.as_str()),
                 _ => None,
             })
             .unwrap_or_default();
-        state.lang = self.reply_lang(&command);
+        let before = recent_commands(history).into_iter().nth(1);
+        let said = with_registry(self.home, |r| {
+            Parsed::new(command, self.language.as_deref(), r).after(before)
+        });
+        let mut state = RunState::new(
+            Arc::new(said),
+            self.cfg.loop_detection.clone(),
+            self.secrets.clone(),
+        );
         if self.cfg.fast_path
             && matches!(history.last(), Some(Message::User { .. }))
-            && let Some(end) = self.fast_path(&command, history, &mut state).await
+            && let Some(end) = self.fast_path(history, &mut state).await
         {
-            return match end {
-                Ok((status, reply)) => finish(state, status, reply),
-                Err(CallEnd::Approval(pending)) => self.held(state, *pending, &command),
-                Err(CallEnd::Stop(reason)) => stuck(state, reason),
+            let end = match end {
+                Ok((status, reply)) => End::Finish(status, reply),
+                Err(CallEnd::Approval(pending)) => End::Held(pending),
+                Err(CallEnd::Stop(reason)) => End::Stuck(reason),
                 // The fast path answers `None` to go on; it never ends with `Continue`.
-                Err(CallEnd::Continue) => stuck(state, "nothing to do".into()),
+                Err(CallEnd::Continue) => End::Stuck("nothing to do".into()),
             };
+            return self.end(history, state, end);
         }
-        if self.cfg.named_targets {
-            state.named_by = Some(recent_commands(history));
-        }
-        state.verb_of = Some(command.clone());
-        let (acts, question) = (
-            fastpath::is_action(&command),
-            fastpath::is_question(&command),
-        );
-        let wants_tools = acts
-            || with_registry(self.home, |r| {
-                let joined = fastpath::join_compounds(&command, r);
-                needs_tools(&joined, r) || speak::about_the_home(&joined, r)
-            });
-        // A question that is not a polite request: its reads can answer it.
-        let asked = question && !acts;
-        // Rounds whose calls taught the run nothing new (errors, refusals, repeats).
-        let mut stalled = 0;
-        let told = acts || (wants_tools && !question);
-        let mut choice = if wants_tools {
+        state.check_named = self.cfg.named_targets;
+        state.check_verb = true;
+        let mut turn = Turn::default();
+        if state.said.wants_tools {
             state
                 .trace
                 .push("command acts or asks about the home: tool call required");
-            ToolChoice::Required
-        } else {
-            ToolChoice::Auto
-        };
+            turn.choice = ToolChoice::Required;
+        }
         for round in 1..=self.cfg.max_iterations {
-            let span = info_span!("round", round);
-            if round > 1
-                && let Some(inbox) = self.inbox
-            {
-                for text in inbox() {
-                    let duplicate = matches!(history.last(), Some(Message::User { content }) if *content == text);
-                    if duplicate {
-                        state
-                            .trace
-                            .push("input joined: identical to the last message, kept once");
-                    } else {
-                        state.trace.push("input joined the turn");
-                        history.push(Message::user(text));
-                    }
-                }
-            }
-            if let Some(policy) = &self.compaction
-                && (force_compaction || estimate_tokens(history) > policy.limit_tokens)
-            {
-                force_compaction = false;
-                match self
-                    .compact_now(history, policy.keep_tokens, &mut state)
-                    .await
-                {
-                    Ok(()) => audit_pending = true,
-                    Err(CompactionError::NothingToCompact) => {
-                        state.trace.push("compaction: nothing older to summarise");
-                    }
-                    Err(e) => {
-                        state.trace.push(format!("{e}"));
-                        return finish(state, RunStatus::Failed(e.to_string()), String::new());
-                    }
-                }
-            }
-            let report = repair(history, &whitelist);
-            state.stats.repaired_messages += report.changes() as u32;
-            for line in report.trace {
-                state.trace.push(line);
-            }
-            let request = self.build_request(history, std::mem::take(&mut choice));
-            let response = match self.model.chat(&request).instrument(span.clone()).await {
-                Ok(r) => r,
-                Err(e) if e.is_request_rejected() && !recovered => {
-                    // The provider rejects the history itself: summarise it and retry once.
-                    recovered = true;
-                    state.trace.push(format!(
-                        "provider rejected the history ({e}); compacting to recover"
-                    ));
-                    match self.compact_now(history, 0, &mut state).await {
-                        Ok(()) => continue,
-                        Err(_) => return self.reset(history, state, e),
-                    }
-                }
-                Err(e) if e.is_request_rejected() => return self.reset(history, state, e),
-                Err(e) => {
-                    state.trace.push(format!("model failed: {e}"));
-                    // Whatever already ran is said, so a retry does not repeat it blindly.
-                    let reply = reply::fallback_summary(&state.actions, state.lang);
-                    return finish(state, RunStatus::ModelUnavailable(e.to_string()), reply);
-                }
-            };
-            note_response(&mut state, &response);
-            if let (Some(policy), Some(usage)) = (&self.compaction, response.usage)
-                && usage.input_tokens as usize > policy.usage_ceiling_tokens
-            {
-                force_compaction = true;
-            }
-            let audit_now = std::mem::take(&mut audit_pending);
-            let mut response = response;
-            super::repair::unique_call_ids(&mut response.tool_calls, history);
-            history.push(response.to_message());
-            for rejected in &response.rejected {
-                state.stats.rejected_tool_calls += 1;
-                if rejected.name == "call_service" {
-                    state.stats.service_calls += 1;
-                }
-                state.trace.push(format!(
-                    "rejected tool {:?}: {}",
-                    rejected.name, rejected.reason
-                ));
-                if let Verdict::Critical(reason) = state.detector.unknown_tool(&rejected.name) {
-                    return stuck(state, reason);
-                }
-                history.push(Message::user(format!(
-                    "[HomeClaw] That was not run: {}",
-                    rejected.reason
-                )));
-            }
-            if response.tool_calls.is_empty() {
-                if !response.rejected.is_empty() {
-                    continue;
-                }
-                let mut text = response.text;
-                if echoes_internal_note(&text) {
-                    state
-                        .trace
-                        .push("the reply echoed a guard note; not passed on");
-                    text.clear();
-                }
-                if is_call_as_text(&text) {
-                    let excerpt: String = text.chars().take(160).collect();
-                    state.trace.push(format!("call written as text: {excerpt}"));
-                    if state.stats.hallucination_retries == 0 {
-                        choice = demand_tools(
-                            &mut state,
-                            history,
-                            "the reply was a call written as text; retrying",
-                            CALL_AS_TEXT_NOTE,
-                        );
-                        continue;
-                    }
-                    state
-                        .trace
-                        .push("the reply stayed a call written as text; not passing it on");
-                    text.clear();
-                }
-                if audit_now && claims_action_or_observation(&text) {
-                    choice = demand_tools(
-                        &mut state,
-                        history,
-                        "post-compaction audit: claim without a tool call; retrying",
-                        AUDIT_NOTE,
-                    );
-                    continue;
-                }
-                // A claim with nothing behind it: the model is asked once to use the tools;
-                // whatever it then says, HomeClaw speaks from the record.
-                let unbacked = (state.stats.tool_calls == 0 && claims_action_or_observation(&text))
-                    || (claims_action(&text) && !state.actions.iter().any(|a| a.verified));
-                if unbacked && state.stats.hallucination_retries == 0 {
-                    choice = demand_tools(
-                        &mut state,
-                        history,
-                        "hallucination guard: claim without a tool call; retrying",
-                        CORRECTIVE_NOTE,
-                    );
-                    continue;
-                }
-                if told
-                    && !corrected
-                    && state.actions.is_empty()
-                    && state.hidden.is_none()
-                    && (state.stats.rejected_tool_calls > 0 || home_refused_a_call(history))
-                {
-                    corrected = true;
-                    choice = demand_tools(
-                        &mut state,
-                        history,
-                        "a call failed and nothing was done; asking for the corrected call",
-                        CALL_FAILED_NOTE,
-                    );
-                    continue;
-                }
-                state.trace.push(format!("answer after {round} round(s)"));
-                return self.speak(state, &text, &command, wants_tools);
-            }
-            let calls = response.tool_calls.clone();
-            let before_round = state.actions.len();
-            let (read_before, learned_before) = (state.observed.len(), state.learned);
-            for (index, call) in calls.iter().enumerate() {
-                let end = self
-                    .run_call(call, &mut state, history)
-                    .instrument(span.clone())
-                    .await;
-                if matches!(end, CallEnd::Continue) {
-                    continue;
-                }
-                for skipped in &calls[index + 1..] {
-                    history.push(Message::tool_result(
-                        skipped,
-                        ToolOutput::error("not run: the run ended before this call").content,
-                        true,
-                    ));
-                }
-                match end {
-                    CallEnd::Stop(reason) => return stuck(state, reason),
-                    CallEnd::Approval(pending) => return self.held(state, *pending, &command),
-                    CallEnd::Continue => {}
-                }
-            }
-            if let Some(text) =
-                self.answer_from_verification(&command, &calls, &state, before_round)
-            {
-                state
-                    .trace
-                    .push("answered from verification: no second model request");
-                history.push(Message::assistant(text.clone()));
-                return finish(state, RunStatus::Done, text);
-            }
-            // The model only chooses what to read; once it has read what the question asks
-            // about, another request could add nothing HomeClaw would say.
-            if asked
-                && state.observed.len() > read_before
-                && with_registry(self.home, |r| {
-                    speak::answers_the_question(&command, &state.observed, r)
-                })
-            {
-                state
-                    .trace
-                    .push("answered from the reads: no second model request");
-                return self.speak(state, "", &command, wants_tools);
-            }
-            if state.learned == learned_before {
-                stalled += 1;
-                if stalled == self.cfg.max_stalled_rounds {
-                    state.trace.push(format!(
-                        "{stalled} rounds taught nothing new: said what was done and read"
-                    ));
-                    return self.speak(state, "", &command, wants_tools);
-                }
+            let next = self.round(round, history, &mut state, &mut turn).await;
+            match next {
+                Next::Go => {}
+                Next::Again(choice) => turn.choice = choice,
+                Next::End(end) => return self.end(history, state, end),
             }
         }
-        self.final_answer(state, &command, wants_tools)
+        state.stats.max_iterations_reached = true;
+        state.trace.push(format!(
+            "reached {} rounds; said what was done and read",
+            self.cfg.max_iterations
+        ));
+        self.end(history, state, End::Speak(String::new()))
+    }
+
+    /// One round: input that joined the turn, compaction, one sampling, then its answer or
+    /// its calls.
+    async fn round(
+        &self,
+        round: u32,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+        turn: &mut Turn,
+    ) -> Next {
+        let span = info_span!("round", round);
+        if round > 1 {
+            self.take_input(history, state);
+        }
+        if let Next::End(end) = self.compact_if_needed(history, state, turn).await {
+            return Next::End(end);
+        }
+        let response = match self
+            .sample(history, state, turn)
+            .instrument(span.clone())
+            .await
+        {
+            Ok(response) => response,
+            Err(next) => return next,
+        };
+        let audit_now = std::mem::take(&mut turn.audit_pending);
+        if let Next::End(end) = self.screen_rejected(&response, history, state) {
+            return Next::End(end);
+        }
+        if response.tool_calls.is_empty() {
+            if !response.rejected.is_empty() {
+                return Next::Go;
+            }
+            return self.screen_answer(response.text, round, audit_now, history, state, turn);
+        }
+        self.run_round(&response.tool_calls, history, state, turn)
+            .instrument(span)
+            .await
+    }
+
+    /// Input that arrived for this session while the run is in progress joins the turn.
+    fn take_input(&self, history: &mut Vec<Message>, state: &mut RunState) {
+        let Some(inbox) = self.inbox else {
+            return;
+        };
+        for text in inbox() {
+            let duplicate =
+                matches!(history.last(), Some(Message::User { content }) if *content == text);
+            if duplicate {
+                state
+                    .trace
+                    .push("input joined: identical to the last message, kept once");
+            } else {
+                state.trace.push("input joined the turn");
+                history.push(Message::user(text));
+            }
+        }
+    }
+
+    /// Compacts the history when it outgrew the window (or the provider said it did).
+    async fn compact_if_needed(
+        &self,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+        turn: &mut Turn,
+    ) -> Next {
+        let Some(policy) = &self.compaction else {
+            return Next::Go;
+        };
+        if !(turn.force_compaction || estimate_tokens(history) > policy.limit_tokens) {
+            return Next::Go;
+        }
+        turn.force_compaction = false;
+        match self.compact_now(history, policy.keep_tokens, state).await {
+            Ok(()) => turn.audit_pending = true,
+            Err(CompactionError::NothingToCompact) => {
+                state.trace.push("compaction: nothing older to summarise");
+            }
+            Err(e) => {
+                state.trace.push(format!("{e}"));
+                return Next::End(End::Finish(RunStatus::Failed(e.to_string()), String::new()));
+            }
+        }
+        Next::Go
+    }
+
+    /// One sampling of the repaired history. `Err` says what happens instead of a reply: a
+    /// retry after the history was summarised, or the end of the run.
+    async fn sample(
+        &self,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+        turn: &mut Turn,
+    ) -> Result<ChatResponse, Next> {
+        let report = repair(history, &self.tools.names());
+        state.stats.repaired_messages += report.changes() as u32;
+        for line in report.trace {
+            state.trace.push(line);
+        }
+        let choice = std::mem::take(&mut turn.choice);
+        let request = self.request_for(history, choice, &state.said);
+        let mut response = match self.model.chat(&request).await {
+            Ok(r) => r,
+            Err(e) if e.is_request_rejected() && !turn.recovered => {
+                // The provider rejects the history itself: summarise it and retry once.
+                turn.recovered = true;
+                state.trace.push(format!(
+                    "provider rejected the history ({e}); compacting to recover"
+                ));
+                return Err(match self.compact_now(history, 0, state).await {
+                    Ok(()) => Next::Go,
+                    Err(_) => Next::End(End::Reset(e)),
+                });
+            }
+            Err(e) if e.is_request_rejected() => return Err(Next::End(End::Reset(e))),
+            Err(e) => {
+                state.trace.push(format!("model failed: {e}"));
+                // Whatever already ran is said, so a retry does not repeat it blindly.
+                let reply = reply::fallback_summary(&state.actions, state.lang());
+                return Err(Next::End(End::Finish(
+                    RunStatus::ModelUnavailable(e.to_string()),
+                    reply,
+                )));
+            }
+        };
+        note_response(state, &response);
+        if let (Some(policy), Some(usage)) = (&self.compaction, response.usage)
+            && usage.input_tokens as usize > policy.usage_ceiling_tokens
+        {
+            turn.force_compaction = true;
+        }
+        super::repair::unique_call_ids(&mut response.tool_calls, history);
+        history.push(response.to_message());
+        Ok(response)
+    }
+
+    /// Calls the provider rejected (an unknown tool, unparsable arguments): each told to the
+    /// model; one named too often stops the run.
+    fn screen_rejected(
+        &self,
+        response: &ChatResponse,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Next {
+        for rejected in &response.rejected {
+            state.stats.rejected_tool_calls += 1;
+            if rejected.name == "call_service" {
+                state.stats.service_calls += 1;
+            }
+            state.trace.push(format!(
+                "rejected tool {:?}: {}",
+                rejected.name, rejected.reason
+            ));
+            if let Verdict::Critical(reason) = state.detector.unknown_tool(&rejected.name) {
+                return Next::End(End::Stuck(reason));
+            }
+            history.push(Message::user(format!(
+                "[HomeClaw] That was not run: {}",
+                rejected.reason
+            )));
+        }
+        Next::Go
+    }
+
+    /// A reply without calls: passed to the composer, unless it is a call written as text, an
+    /// unbacked claim or an explanation of a failed call, each re-prompted once.
+    fn screen_answer(
+        &self,
+        mut text: String,
+        round: u32,
+        audit_now: bool,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+        turn: &mut Turn,
+    ) -> Next {
+        if echoes_internal_note(&text) {
+            state
+                .trace
+                .push("the reply echoed a guard note; not passed on");
+            text.clear();
+        }
+        if is_call_as_text(&text) {
+            let excerpt: String = text.chars().take(160).collect();
+            state.trace.push(format!("call written as text: {excerpt}"));
+            if state.stats.hallucination_retries == 0 {
+                return demand_tools(
+                    state,
+                    history,
+                    "the reply was a call written as text; retrying",
+                    CALL_AS_TEXT_NOTE,
+                );
+            }
+            state
+                .trace
+                .push("the reply stayed a call written as text; not passing it on");
+            text.clear();
+        }
+        if audit_now && claims_action_or_observation(&text) {
+            return demand_tools(
+                state,
+                history,
+                "post-compaction audit: claim without a tool call; retrying",
+                AUDIT_NOTE,
+            );
+        }
+        // A claim with nothing behind it: the model is asked once to use the tools; whatever
+        // it then says, HomeClaw speaks from the record.
+        let unbacked = (state.stats.tool_calls == 0 && claims_action_or_observation(&text))
+            || (claims_action(&text) && !state.actions.iter().any(|a| a.verified));
+        if unbacked && state.stats.hallucination_retries == 0 {
+            return demand_tools(
+                state,
+                history,
+                "hallucination guard: claim without a tool call; retrying",
+                CORRECTIVE_NOTE,
+            );
+        }
+        let told = state.said.acts || (state.said.wants_tools && !state.said.question);
+        if told
+            && !turn.corrected
+            && state.actions.is_empty()
+            && state.hidden.is_none()
+            && (state.stats.rejected_tool_calls > 0 || home_refused_a_call(history))
+        {
+            turn.corrected = true;
+            return demand_tools(
+                state,
+                history,
+                "a call failed and nothing was done; asking for the corrected call",
+                CALL_FAILED_NOTE,
+            );
+        }
+        state.trace.push(format!("answer after {round} round(s)"));
+        Next::End(End::Speak(text))
+    }
+
+    /// Runs a reply's calls in order, then decides whether the run has its answer: a verified
+    /// request, the read a question asks about, or rounds that teach nothing.
+    async fn run_round(
+        &self,
+        calls: &[ToolCall],
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+        turn: &mut Turn,
+    ) -> Next {
+        let before_round = state.actions.len();
+        let (read_before, learned_before) = (state.observed.len(), state.learned);
+        for (index, call) in calls.iter().enumerate() {
+            let end = self.run_call(call, state, history).await;
+            if matches!(end, CallEnd::Continue) {
+                continue;
+            }
+            for skipped in &calls[index + 1..] {
+                history.push(Message::tool_result(
+                    skipped,
+                    ToolOutput::error("not run: the run ended before this call").content,
+                    true,
+                ));
+            }
+            match end {
+                CallEnd::Stop(reason) => return Next::End(End::Stuck(reason)),
+                CallEnd::Approval(pending) => return Next::End(End::Held(pending)),
+                CallEnd::Continue => {}
+            }
+        }
+        if let Some(text) = self.answer_from_verification(calls, state, before_round) {
+            state
+                .trace
+                .push("answered from verification: no second model request");
+            history.push(Message::assistant(text.clone()));
+            return Next::End(End::Finish(RunStatus::Done, text));
+        }
+        // The model only chooses what to read; once it has read what the question asks
+        // about, another request could add nothing HomeClaw would say.
+        let said = &state.said;
+        if said.only_asks()
+            && state.observed.len() > read_before
+            && with_registry(self.home, |r| {
+                speak::answers_the_question(said, &state.observed, r)
+            })
+        {
+            state
+                .trace
+                .push("answered from the reads: no second model request");
+            return Next::End(End::Speak(String::new()));
+        }
+        if state.learned == learned_before {
+            turn.stalled += 1;
+            if turn.stalled == self.cfg.max_stalled_rounds {
+                state.trace.push(format!(
+                    "{} rounds taught nothing new: said what was done and read",
+                    turn.stalled
+                ));
+                return Next::End(End::Speak(String::new()));
+            }
+        }
+        Next::Go
     }
 
     /// Compacts `history` now, keeping `keep_tokens` of recent messages.
@@ -495,56 +565,53 @@ impl Agent<'_> {
         Ok(())
     }
 
-    /// The provider kept rejecting the history: start the session over with a note.
-    fn reset(&self, history: &mut Vec<Message>, mut state: RunState, error: LlmError) -> RunResult {
-        state.trace.push(format!("session reset after: {error}"));
-        let command = history
-            .iter()
-            .rev()
-            .find(|m| matches!(m, Message::User { .. }))
-            .cloned();
-        history.clear();
-        history.push(Message::system(RESET_NOTE));
-        history.extend(command);
-        state.reset = true;
-        let reply = state.lang.lexicon().says.reset.to_owned();
-        finish(
-            state,
-            RunStatus::Failed(format!("the conversation had to be reset: {error}")),
-            reply,
-        )
+    /// The run's end as the person gets it.
+    fn end(&self, history: &mut Vec<Message>, mut state: RunState, end: End) -> RunResult {
+        match end {
+            End::Finish(status, reply) => finish(state, status, reply),
+            End::Stuck(reason) => {
+                state.trace.push(format!("stopped: {reason}"));
+                let reply = reply::stuck(&reason, state.lang());
+                finish(state, RunStatus::ClarificationRequired, reply)
+            }
+            End::Held(pending) => self.held(state, *pending),
+            End::Speak(text) => self.speak(state, &text),
+            End::Reset(error) => reset(history, state, error),
+        }
     }
 
-    /// The round budget is spent: HomeClaw says what the run did and read, with no further
-    /// model request (the model's account could only repeat it, or get it wrong).
-    fn final_answer(&self, mut state: RunState, command: &str, wants_tools: bool) -> RunResult {
-        state.stats.max_iterations_reached = true;
-        state.trace.push(format!(
-            "reached {} rounds; said what was done and read",
-            self.cfg.max_iterations
-        ));
-        self.speak(state, "", command, wants_tools)
+    /// A high-risk call was recorded: the run ends asking for approval, in the person's words.
+    fn held(&self, mut state: RunState, pending: PendingAction) -> RunResult {
+        let names: Vec<String> = with_registry(self.home, |r| {
+            pending
+                .targets
+                .iter()
+                .map(|id| r.get(id).map_or_else(|| id.clone(), |e| e.name.clone()))
+                .collect()
+        });
+        let question = reply::approval_question(
+            &pending,
+            &names,
+            state.lang(),
+            self.cfg.approval.confirm_in_conversation,
+        );
+        state
+            .trace
+            .push(format!("approval required: {}", pending.id));
+        state.approval = Some(pending);
+        finish(state, RunStatus::ApprovalRequired, question)
     }
 
     /// The end of a model-path run, as the person gets it (see `speak`).
-    fn speak(
-        &self,
-        mut state: RunState,
-        text: &str,
-        command: &str,
-        wants_tools: bool,
-    ) -> RunResult {
-        let lang = self.reply_lang(command);
-        let acts = fastpath::is_action(command);
-        let candidates = self
-            .grounded
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_ref()
-            .filter(|(said, _)| said == command)
-            .map(|(_, found)| found.clone())
-            .unwrap_or_default();
-        let said = {
+    fn speak(&self, mut state: RunState, text: &str) -> RunResult {
+        let said = state.said.clone();
+        // The candidates as the model was shown them: none without grounding.
+        let candidates = if self.cfg.grounding {
+            with_registry(self.home, |r| said.candidates(r).to_vec())
+        } else {
+            Vec::new()
+        };
+        let composed = {
             let acted_on = |id: &str| {
                 state
                     .actions
@@ -560,10 +627,8 @@ impl Agent<'_> {
                 }
             }
             let ending = speak::Ending {
-                lang,
-                command,
-                acts,
-                about_home: wants_tools || acts || self.unknown_language(command, text),
+                said: &said,
+                about_home: said.wants_tools || said.acts || said.unknown_language(text),
                 tried_a_change: state.stats.service_calls > 0,
                 text,
                 actions: &state.actions,
@@ -573,15 +638,43 @@ impl Agent<'_> {
             };
             with_registry(self.home, |r| speak::compose(&ending, r))
         };
-        if !text.trim().is_empty() && said.reply != text {
+        if !text.trim().is_empty() && composed.reply != text {
             let excerpt: String = text.chars().take(160).collect();
             state
                 .trace
                 .push(format!("the model's words, not passed on: {excerpt}"));
         }
-        state.trace.push(said.why);
-        finish(state, said.status, said.reply)
+        state.trace.push(composed.why);
+        finish(state, composed.status, composed.reply)
     }
+}
+
+/// The provider kept rejecting the history: start the session over with a note.
+fn reset(history: &mut Vec<Message>, mut state: RunState, error: LlmError) -> RunResult {
+    state.trace.push(format!("session reset after: {error}"));
+    let command = history
+        .iter()
+        .rev()
+        .find(|m| matches!(m, Message::User { .. }))
+        .cloned();
+    history.clear();
+    history.push(Message::system(RESET_NOTE));
+    history.extend(command);
+    state.reset = true;
+    let reply = state.lang().lexicon().says.reset.to_owned();
+    finish(
+        state,
+        RunStatus::Failed(format!("the conversation had to be reset: {error}")),
+        reply,
+    )
+}
+
+/// The newest of the person's commands in `history` (HomeClaw's own notes excluded).
+fn newest_command(history: &[Message]) -> Option<&str> {
+    history.iter().rev().find_map(|m| match m {
+        Message::User { content } if !content.starts_with("[HomeClaw]") => Some(content.as_str()),
+        _ => None,
+    })
 }
 
 /// Whether Home Assistant answered a call of this command's run with an error of its own (bad
@@ -630,23 +723,11 @@ fn note_response(state: &mut RunState, response: &ChatResponse) {
 }
 
 /// A claim the run cannot back: tell the model so and make the next sampling call a tool.
-fn demand_tools(
-    state: &mut RunState,
-    history: &mut Vec<Message>,
-    why: &str,
-    note: &str,
-) -> ToolChoice {
+fn demand_tools(state: &mut RunState, history: &mut Vec<Message>, why: &str, note: &str) -> Next {
     state.stats.hallucination_retries += 1;
     state.trace.push(why.to_owned());
     history.push(Message::user(note));
-    ToolChoice::Required
-}
-
-/// A guard stop becomes a question for the user instead of a dead end.
-fn stuck(mut state: RunState, reason: String) -> RunResult {
-    state.trace.push(format!("stopped: {reason}"));
-    let reply = reply::stuck(&reason, state.lang);
-    finish(state, RunStatus::ClarificationRequired, reply)
+    Next::Again(ToolChoice::Required)
 }
 
 fn finish(state: RunState, status: RunStatus, reply: String) -> RunResult {

@@ -104,11 +104,7 @@ fn service_call(domain: Value, service: Value, entity_id: Value) -> Value {
     )
 }
 
-fn tool_branches(
-    kind: ToolKind,
-    registry: &Registry,
-    candidates: &[&str],
-) -> Vec<Value> {
+fn tool_branches(kind: ToolKind, registry: &Registry, candidates: &[&str]) -> Vec<Value> {
     match kind {
         ToolKind::GetState if registry.is_empty() => Vec::new(),
         ToolKind::GetState => vec![call(

@@ -8,7 +8,8 @@
 //!
 //! Pure: the run's record and the registry in, the status and the reply out.
 
-use super::fastpath::{Lang, ReadState, answer_from_reads, is_question};
+use super::fastpath::{Lang, ReadState, is_question};
+use super::parsed::Parsed;
 use super::reply;
 use super::state::{Observed, RunStatus};
 use super::verify::ActionReport;
@@ -17,11 +18,10 @@ use crate::text::tokens;
 
 /// What the run did and what the model said at its end.
 pub(super) struct Ending<'a> {
-    pub lang: Lang,
-    pub command: &'a str,
-    /// The command asks for a change.
-    pub acts: bool,
-    /// The command acts on or asks about the home (its words or the names it uses).
+    /// The command, as parsed for the run.
+    pub said: &'a Parsed,
+    /// The run needed the tools: the command acts on or asks about the home (its words or the
+    /// names it uses).
     pub about_home: bool,
     /// The model tried a service call (refused, failed or held): whatever it says next is
     /// about the home.
@@ -57,28 +57,25 @@ pub(super) fn about_the_home(text: &str, registry: &Registry) -> bool {
 
 /// Whether something the run read is what the question asks about (its name, room or kind):
 /// then HomeClaw can answer from it without asking the model again.
-pub(super) fn answers_the_question(
-    question: &str,
-    reads: &[Observed],
-    registry: &Registry,
-) -> bool {
-    is_question(question)
+pub(super) fn answers_the_question(said: &Parsed, reads: &[Observed], registry: &Registry) -> bool {
+    said.question
         && reads
             .iter()
-            .any(|o| asked_about(question, &o.entity_id, registry))
+            .any(|o| asked_about(said, &o.entity_id, registry))
 }
 
 pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
-    let lang = end.lang;
-    let about_home = end.about_home || about_the_home(end.command, registry);
+    let said = end.said;
+    let lang = said.lang;
+    let about_home = end.about_home || said.about_home;
     // Told, not asked, about the home: a request, whether or not its words were understood.
-    let acts = end.acts || (about_home && !is_question(end.command));
+    let acts = said.acts || (about_home && !said.question);
     let name = |id: &str| registry.get(id).map(|e| e.name.clone());
     let reads: Vec<ReadState<'_>> = end
         .reads
         .iter()
         .map(|o| ReadState {
-            asked_about: asked_about(end.command, &o.entity_id, registry),
+            asked_about: asked_about(said, &o.entity_id, registry),
             domain: o.entity_id.split('.').next().unwrap_or_default(),
             name: &o.name,
             state: &o.state,
@@ -89,7 +86,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     // by the AC the model read instead, nor the living room's temperature by the outside's.
     let read_anything = !reads.is_empty();
     let reads: Vec<ReadState<'_>> = reads.into_iter().filter(|r| r.asked_about).collect();
-    if read_anything && reads.is_empty() && end.actions.is_empty() && is_question(end.command) {
+    if read_anything && reads.is_empty() && end.actions.is_empty() && said.question {
         return Said {
             status: RunStatus::Failed("what was read is not what was asked about".into()),
             reply: not_found(lang, end.hidden),
@@ -100,7 +97,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
         let mut reply = reply::from_actions(end.actions, name, lang);
         if !reads.is_empty() {
             reply.push(' ');
-            reply.push_str(&answer_from_reads(end.command, &reads, lang));
+            reply.push_str(&said.answer_from(&reads));
         }
         let status = status_of(end.actions);
         let why = match &status {
@@ -113,7 +110,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
         return Said { status, reply, why };
     }
     if !reads.is_empty() {
-        let answer = answer_from_reads(end.command, &reads, lang);
+        let answer = said.answer_from(&reads);
         if acts {
             return Said {
                 status: RunStatus::Failed("the request asked for an action and none ran".into()),
@@ -135,7 +132,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
         || names_by_translation(end.text, registry)
         || names_a_kind(end.text, registry);
     // Told, not asked, and the model's words are about the home: a request that did nothing.
-    let acts = acts || (names_home && !is_question(end.command));
+    let acts = acts || (names_home && !said.question);
     if (about_home || names_home) && super::honesty::asks_question(end.text) {
         return Said {
             status: RunStatus::ClarificationRequired,
@@ -145,7 +142,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     }
     // A question whose model tried a change (refused) is still a question: it is answered
     // that what it asks about was not found, not that nothing was changed.
-    if acts || (end.tried_a_change && !is_question(end.command)) {
+    if acts || (end.tried_a_change && !said.question) {
         return Said {
             status: RunStatus::Failed("the request asked for an action and none ran".into()),
             reply: reply::nothing_done("", lang, end.hidden),
@@ -155,19 +152,16 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     // A question the model answered without reading: the entities its answer names are read
     // from the registry (kept live by Home Assistant's events), never taken from its words.
     if about_home && !named.is_empty() {
-        let reads: Vec<ReadState<'_>> = named
-            .iter()
-            .map(|e| as_read(end.command, e, registry))
-            .collect();
+        let reads: Vec<ReadState<'_>> = named.iter().map(|e| as_read(said, e, registry)).collect();
         return Said {
             status: RunStatus::Done,
-            reply: answer_from_reads(end.command, &reads, lang),
+            reply: said.answer_from(&reads),
             why: "answered from the registry's states of what the model named",
         };
     }
     // A reading the model gave from the candidates it was shown ("100 watts"): said from the
     // one measuring candidate, as the registry holds it now.
-    if is_question(end.command) && !units.is_empty() {
+    if said.question && !units.is_empty() {
         let measuring: Vec<&Entity> = end
             .candidates
             .iter()
@@ -175,10 +169,10 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
             .filter(|e| unit_of(e).is_some_and(|u| units.contains(&u.to_lowercase())))
             .collect();
         if let [one] = measuring.as_slice() {
-            let read = as_read(end.command, one, registry);
+            let read = as_read(said, one, registry);
             return Said {
                 status: RunStatus::Done,
-                reply: answer_from_reads(end.command, &[read], lang),
+                reply: said.answer_from(&[read]),
                 why: "answered from the one measuring candidate, as the registry holds it",
             };
         }
@@ -205,9 +199,9 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
 }
 
 /// An entity as the registry holds it now, as if read for this question.
-fn as_read<'e>(question: &str, entity: &'e Entity, registry: &Registry) -> ReadState<'e> {
+fn as_read<'e>(said: &Parsed, entity: &'e Entity, registry: &Registry) -> ReadState<'e> {
     ReadState {
-        asked_about: super::fastpath::points_at(question, entity, registry),
+        asked_about: said.points_at(entity, registry),
         domain: entity.domain(),
         name: &entity.name,
         state: &entity.state,
@@ -223,10 +217,10 @@ fn unit_of(entity: &Entity) -> Option<&str> {
 }
 
 /// Whether the question's words point at the entity (its name, room or kind).
-fn asked_about(question: &str, entity_id: &str, registry: &Registry) -> bool {
+fn asked_about(said: &Parsed, entity_id: &str, registry: &Registry) -> bool {
     registry
         .get(entity_id)
-        .is_some_and(|e| super::fastpath::points_at(question, e, registry))
+        .is_some_and(|e| said.points_at(e, registry))
 }
 
 /// Dry runs count as what was asked: nothing was meant to change.
@@ -459,11 +453,11 @@ mod tests {
         }
     }
 
-    fn ending<'a>(command: &'a str, text: &'a str) -> Ending<'a> {
+    /// The end of a run of `command` in the test home (parsed there, as a run parses it).
+    fn ending<'a>(command: &str, text: &'a str) -> Ending<'a> {
+        let said = Box::leak(Box::new(Parsed::new(command, None, &synthetic_home(20))));
         Ending {
-            lang: crate::agent::fastpath::language_of(command),
-            command,
-            acts: crate::agent::fastpath::is_action(command),
+            said,
             about_home: true,
             tried_a_change: false,
             text,
@@ -555,16 +549,15 @@ mod tests {
         }
         // A language HomeClaw has no words for, after a call that was refused.
         let end = Ending {
-            acts: false,
             about_home: false,
             tried_a_change: true,
             ..ending(
-                "Déverrouille la porte d'entrée",
-                "La porte d'entrée a été déverrouillée.",
+                "Desbloquea la puerta de entrada",
+                "La puerta de entrada fue desbloqueada.",
             )
         };
         let said = compose(&end, &home);
-        assert!(!said.reply.contains("déverrouillée"), "{said:?}");
+        assert!(!said.reply.contains("desbloqueada"), "{said:?}");
         assert_ne!(said.status, RunStatus::Done);
         // A question answered from the model's memory: the states are the registry's.
         let said = compose(
@@ -574,7 +567,6 @@ mod tests {
         assert_eq!(said.reply, "Bed Light is off.");
         // Small talk that names nothing of the home is the model's to say.
         let end = Ending {
-            acts: false,
             about_home: false,
             ..ending("tell me a joke", "Why did the scarecrow win an award?")
         };
@@ -585,7 +577,6 @@ mod tests {
         assert_eq!(compose(&end, &home).status, RunStatus::Done);
         // But small talk that names a device is not.
         let end = Ending {
-            acts: false,
             about_home: false,
             ..ending(
                 "tell me a story",
@@ -596,7 +587,6 @@ mod tests {
         // A question about a state of something HomeClaw does not see ("guest mode" is kept
         // from Assist): the model's "No" is a sentence about the home nobody read.
         let end = Ending {
-            acts: false,
             about_home: false,
             ..ending("Is guest mode on?", "No")
         };
@@ -626,7 +616,6 @@ mod tests {
             "Die Temperatur ist 20 Grad.",
         ] {
             let end = Ending {
-                acts: false,
                 about_home: false,
                 ..ending("what's the level?", text)
             };
@@ -641,7 +630,6 @@ mod tests {
             "light.kitchen_lights".to_owned(),
         ];
         let end = Ending {
-            acts: false,
             about_home: false,
             candidates: &candidates,
             ..ending("How much power are we using?", "We are using 100 watts.")
@@ -651,7 +639,6 @@ mod tests {
         assert_eq!(said.reply, "sensor.power is 1 W.");
         // A number that is no reading passes.
         let end = Ending {
-            acts: false,
             about_home: false,
             ..ending("how many legs does a spider have?", "A spider has 8 legs.")
         };

@@ -163,9 +163,6 @@ pub struct Agent<'a> {
     /// Input that arrived for this session while the run is in progress: drained before each
     /// sampling after the first, it joins the turn.
     pub inbox: Option<&'a (dyn Fn() -> Vec<String> + Send + Sync)>,
-    /// The command last grounded and the entities its words point at: searched once per
-    /// command, though a run samples several times (each request reads their states anew).
-    pub(super) grounded: std::sync::Mutex<Option<(String, Vec<String>)>>,
 }
 
 pub(super) enum CallEnd {
@@ -214,21 +211,53 @@ pub(super) struct RunState {
     pub(super) approval: Option<PendingAction>,
     pub(super) compacted: bool,
     pub(super) reset: bool,
-    /// The person's recent commands, which a model's service call must point at
-    /// (`agent.named_targets`); `None` for the fast path, whose targets come from them.
-    pub(super) named_by: Option<Vec<String>>,
-    /// The command this run answers, whose verb bounds a model's service call (set once the
-    /// model is asked; the fast path's calls come from the words themselves).
-    pub(super) verb_of: Option<String>,
+    /// The command this run answers, parsed once.
+    pub(super) said: std::sync::Arc<super::parsed::Parsed>,
+    /// A model's service call must be on something the person's recent commands point at
+    /// (`agent.named_targets`); off for the fast path, whose targets come from the words.
+    pub(super) check_named: bool,
+    /// The person's verb bounds a model's service call (on once the model is asked; the fast
+    /// path's calls come from the words themselves).
+    pub(super) check_verb: bool,
     /// A call named an entity Home Assistant has but HomeClaw may not see (its reason and
     /// name): an action that ends with nothing done says so.
     pub(super) hidden: Option<(Hidden, String)>,
-    /// The language the person is answered in.
-    pub(super) lang: super::fastpath::Lang,
     /// Calls that taught the run something new: a service call that ran, a read or a search
     /// that answered with something (not an error, a refusal, a repeat or an empty list). A
     /// round that adds none made no progress.
     pub(super) learned: u32,
+}
+
+impl RunState {
+    /// A new run's state for `said`: empty guards, no record yet.
+    pub(super) fn new(
+        said: std::sync::Arc<super::parsed::Parsed>,
+        loop_detection: crate::config::LoopDetectionConfig,
+        secrets: Vec<String>,
+    ) -> Self {
+        Self {
+            reads: 0,
+            observed: Vec::new(),
+            detector: LoopDetector::new(loop_detection),
+            breaker: CircuitBreaker::default(),
+            stats: Stats::default(),
+            trace: Trace::new(secrets),
+            actions: Vec::new(),
+            approval: None,
+            compacted: false,
+            reset: false,
+            said,
+            check_named: false,
+            check_verb: false,
+            hidden: None,
+            learned: 0,
+        }
+    }
+
+    /// The language the person is answered in.
+    pub(super) fn lang(&self) -> super::fastpath::Lang {
+        self.said.lang
+    }
 }
 
 impl<'a> Agent<'a> {
@@ -252,7 +281,6 @@ impl<'a> Agent<'a> {
             secrets: Vec::new(),
             compaction: None,
             inbox: None,
-            grounded: std::sync::Mutex::new(None),
         }
     }
 }

@@ -496,7 +496,9 @@ fn the_visible_count_follows_every_change() {
         "last_updated": "z"}}));
     assert_eq!(r.len(), walked(&r));
     r.apply_state_changed(&serde_json::json!({"entity_id": "light.new_lamp", "new_state": null}));
-    r.apply_state_changed(&serde_json::json!({"entity_id": "light.kitchen_lights", "new_state": null}));
+    r.apply_state_changed(
+        &serde_json::json!({"entity_id": "light.kitchen_lights", "new_state": null}),
+    );
     assert_eq!(r.len(), walked(&r));
     r.set_entity_entries(Vec::new());
     assert_eq!(r.len(), walked(&r));

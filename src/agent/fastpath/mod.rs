@@ -96,8 +96,11 @@ pub fn plan(text: &str, registry: &Registry) -> Plan {
 /// names a kind but no room ("turn off the light", "set the volume to 20%") means the device
 /// itself or what is in its room, as Home Assistant's own agent reads it.
 pub fn plan_from(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
-    let joined = join_compounds(text, registry);
-    let text = joined.as_str();
+    plan_joined(&join_compounds(text, registry), registry, device_id)
+}
+
+/// [`plan_from`] for words whose compound names are already joined ([`join_compounds`]).
+pub fn plan_joined(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
     // "Can you turn the fan on?" is a request, said politely: planned as the request.
     if let Some(request) = intent::unwrapped_request(text) {
         return plan_from(&request, registry, device_id);

@@ -211,13 +211,18 @@ pub struct Pointing {
     /// The words after "in" (where, even a word that is also a kind).
     places: Vec<String>,
     /// Per word of the query, once asked: whether it names anything in this home.
-    names_something: Vec<std::cell::OnceCell<bool>>,
+    names_something: Vec<std::sync::OnceLock<bool>>,
 }
 
 impl Pointing {
     pub fn new(text: &str, registry: &Registry) -> Self {
         // "heat pump" points at the device named "HeatPump".
-        let (words, percent_at) = words_of(&super::join_compounds(text, registry));
+        Self::of_joined(&super::join_compounds(text, registry), registry)
+    }
+
+    /// [`Pointing::new`] for words whose compound names are already joined.
+    pub fn of_joined(joined: &str, registry: &Registry) -> Self {
+        let (words, percent_at) = words_of(joined);
         let used = intent(&words, percent_at)
             .map(|(_, _, used)| used)
             .unwrap_or_default();
@@ -229,7 +234,7 @@ impl Pointing {
             .map(|(_, w)| w.as_str())
             .collect();
         let query = query_of(&rest, registry);
-        let names_something = vec![std::cell::OnceCell::new(); query.words.len()];
+        let names_something = vec![std::sync::OnceLock::new(); query.words.len()];
         Self {
             watering: watering(&words),
             places: place_words(&words),

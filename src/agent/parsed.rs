@@ -1,0 +1,150 @@
+//! One command, parsed once per run. Whether it asks or tells, which language it is answered
+//! in, whether it is about the home, what its words point at: every module of the run (the
+//! fast path, the guards, the composer, the prompt) asks this value, so none reads the
+//! person's words again and none can read them differently.
+//!
+//! The raw text stays private: what is not a field is a method here, computed when first
+//! asked (the words' candidates, the verb a call must not undo), so the parse is still the
+//! only reader of the words.
+
+use std::sync::OnceLock;
+
+use super::fastpath::{self, Lang, Pointing, ReadState};
+use super::honesty::needs_tools;
+use super::speak::about_the_home;
+use crate::ha::registry::{Entity, Registry};
+
+/// The person's command, as HomeClaw understood it.
+pub(crate) struct Parsed {
+    /// What the person said; read by nothing outside this module.
+    text: String,
+    /// The words with a home's compound names joined ("heat pump" → "heatpump").
+    joined: String,
+    /// The language the person is answered in: the request's tag, else the words'.
+    pub lang: Lang,
+    /// The person's language tag, when the request carried one.
+    tag: Option<String>,
+    /// A request for a change (one intent, not a question), whatever its target.
+    pub acts: bool,
+    /// Asked, not told: a question mark or a question word first.
+    pub question: bool,
+    /// One request: no second one joined on, not a question unless a polite request.
+    pub one_request: bool,
+    /// The words name something of this home (a kind, an area, a name in another language) or
+    /// ask about a state.
+    pub about_home: bool,
+    /// The run needs a tool from its first round: it acts, or names the home.
+    pub wants_tools: bool,
+    /// What the words point at, asked of many entities.
+    pointing: Pointing,
+    /// The command before this one: "turn it off" names what it named.
+    before: Option<String>,
+    pointing_before: OnceLock<Option<Pointing>>,
+    /// The entities the words point at best, as the model is shown them.
+    candidates: OnceLock<Vec<String>>,
+}
+
+impl Parsed {
+    /// Parses `text`, answered in `tag`'s language when the request carries one.
+    pub(crate) fn new(text: &str, tag: Option<&str>, registry: &Registry) -> Self {
+        let joined = fastpath::join_compounds(text, registry);
+        let acts = fastpath::is_action(text);
+        let home_joined = about_the_home(&joined, registry);
+        let about_home = home_joined || about_the_home(text, registry);
+        let wants_tools = acts || needs_tools(&joined, registry) || home_joined;
+        Self {
+            lang: tag.map_or_else(|| fastpath::language_of(text), Lang::from_tag),
+            tag: tag.map(str::to_owned),
+            acts,
+            question: fastpath::is_question(text),
+            one_request: fastpath::is_one_request(text),
+            about_home,
+            wants_tools,
+            pointing: Pointing::of_joined(&joined, registry),
+            joined,
+            text: text.to_owned(),
+            before: None,
+            pointing_before: OnceLock::new(),
+            candidates: OnceLock::new(),
+        }
+    }
+
+    /// With the command said before this one, which the model's calls may also act on.
+    pub(crate) fn after(mut self, before: Option<String>) -> Self {
+        self.before = before;
+        self
+    }
+
+    /// Whether this is the command `text` (a message that joined the turn is another one).
+    pub(crate) fn is(&self, text: &str) -> bool {
+        self.text == text
+    }
+
+    /// A question that is not a polite request: nothing may be changed for it.
+    pub(crate) fn only_asks(&self) -> bool {
+        self.question && !self.acts
+    }
+
+    /// Whether the words point at `entity` (its name, room or kind).
+    pub(crate) fn points_at(&self, entity: &Entity, registry: &Registry) -> bool {
+        self.pointing.at(entity, registry)
+    }
+
+    /// Whether this command or the one before it points at `entity`.
+    pub(crate) fn named(&self, entity: &Entity, registry: &Registry) -> bool {
+        self.points_at(entity, registry)
+            || self
+                .pointing_before
+                .get_or_init(|| self.before.as_deref().map(|t| Pointing::new(t, registry)))
+                .as_ref()
+                .is_some_and(|p| p.at(entity, registry))
+    }
+
+    /// What the person asked for, when `domain.service` would undo it ("lock it" is never an
+    /// unlock).
+    pub(crate) fn against(&self, domain: &str, service: &str) -> Option<&'static str> {
+        fastpath::against_the_words(&self.text, domain, service)
+    }
+
+    /// The answer to this question from `reads`, in the person's language.
+    pub(crate) fn answer_from(&self, reads: &[ReadState<'_>]) -> String {
+        fastpath::answer_from_reads(&self.text, reads, self.lang)
+    }
+
+    /// The entities the words point at best (searched once per run).
+    pub(crate) fn candidates(&self, registry: &Registry) -> &[String] {
+        self.candidates
+            .get_or_init(|| super::prompt::candidates_joined(registry, &self.joined))
+    }
+
+    /// A command in a language HomeClaw has no words for: its words cannot tell small talk
+    /// from a request. Known by the person's language tag, else by letters none of the
+    /// lexicons writes (ñ, å, Cyrillic, …) in the command or in `reply`.
+    pub(crate) fn unknown_language(&self, reply: &str) -> bool {
+        match self.tag.as_deref() {
+            Some(tag) => Lang::known(tag).is_none(),
+            None => self
+                .text
+                .chars()
+                .chain(reply.chars())
+                .flat_map(char::to_lowercase)
+                .any(|c| {
+                    c.is_alphabetic()
+                        && !c.is_ascii()
+                        && !crate::lang::LEXICONS.iter().any(|l| l.letters.contains(c))
+                }),
+        }
+    }
+
+    /// Why the command acts on nothing the home has, when it plainly does not.
+    pub(crate) fn unmatched(&self, registry: &Registry) -> Option<fastpath::Unmatched> {
+        let mut said = vec![self.text.clone()];
+        said.extend(self.before.clone());
+        fastpath::unmatched(&said, registry)
+    }
+
+    /// The fast path's plan for the words, for a person speaking to `device_id`.
+    pub(crate) fn plan(&self, registry: &Registry, device_id: Option<&str>) -> fastpath::Plan {
+        fastpath::plan_joined(&self.joined, registry, device_id)
+    }
+}
