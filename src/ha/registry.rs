@@ -382,11 +382,12 @@ impl Registry {
         );
         let name = friendly_name(&state.entity_id, &state.attributes);
         let area = area_id.as_deref().and_then(|a| self.areas.get(a));
-        let mut haystack = Haystack::new(&state.entity_id, &name, area.map(|a| a.name.as_str()));
+        let mut area_words = area.map(|a| tokens(&a.name)).unwrap_or_default();
         // Where the area is counts as where the entity is: "upstairs" names its lights.
         if let Some(floor) = area.and_then(|a| self.floor_of(a)) {
-            haystack.area.extend(floor.words());
+            area_words.extend(floor.words());
         }
+        let haystack = Haystack::placed(&state.entity_id, &name, area_words);
         let entity = Entity {
             name,
             entity_id: state.entity_id,
@@ -677,38 +678,48 @@ impl Registry {
             },
             None => None,
         };
-        let mut found: Vec<Candidate> = self
+        // Scored first, described after: only the best `limit` become candidates (a word
+        // that names a domain scores every entity of it, thousands in a large home).
+        let mut scored: Vec<(f64, &Entity)> = self
             .entities()
             .filter(|e| domain.is_none_or(|d| e.domain() == d))
             .filter(|e| area_id.is_none_or(|a| e.area_id.as_deref() == Some(a)))
             .filter_map(|e| {
-                let area_name = e
-                    .area_id
-                    .as_deref()
-                    .and_then(|a| self.areas.get(a))
-                    .map(|a| a.name.as_str());
                 // With only filters and no words, every entity in scope is a candidate.
                 let score = if query.is_empty() {
                     1.0
                 } else {
                     e.haystack.score(&query)
                 };
-                (score > 0.0).then(|| Candidate {
-                    entity_id: e.entity_id.clone(),
-                    name: e.name.clone(),
-                    area: area_name.map(str::to_owned),
-                    state: e.state.clone(),
-                    score,
-                })
+                (score > 0.0).then_some((score, e))
             })
             .collect();
-        found.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| a.entity_id.cmp(&b.entity_id))
-        });
-        found.truncate(limit);
-        found
+        let best_first = |a: &(f64, &Entity), b: &(f64, &Entity)| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| a.1.entity_id.cmp(&b.1.entity_id))
+        };
+        if limit < scored.len() {
+            if limit == 0 {
+                return Vec::new();
+            }
+            scored.select_nth_unstable_by(limit - 1, best_first);
+            scored.truncate(limit);
+        }
+        scored.sort_by(best_first);
+        scored
+            .into_iter()
+            .map(|(score, e)| Candidate {
+                entity_id: e.entity_id.clone(),
+                name: e.name.clone(),
+                area: e
+                    .area_id
+                    .as_deref()
+                    .and_then(|a| self.areas.get(a))
+                    .map(|a| a.name.clone()),
+                state: e.state.clone(),
+                score,
+            })
+            .collect()
     }
 }
 

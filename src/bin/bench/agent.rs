@@ -57,11 +57,13 @@ pub fn run(entities: usize, runs: usize) -> anyhow::Result<()> {
         ..AgentConfig::default()
     };
     let approvals = ApprovalStore::new(Duration::from_secs(60));
-    let agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
     let mut iterations: Vec<Duration> = Vec::with_capacity(runs * 3);
     // Each gap on its own: where a change moved the time (the p50 above sits between them).
     let mut steps: [Vec<Duration>; 4] = Default::default();
     for i in 0..runs {
+        // One agent per command, as a session worker builds it: nothing a run computed is
+        // there for the next.
+        let agent = Agent::new(&model, &home, &tools, &cfg, &approvals);
         model.inner.push(Ok(calls_reply(
             &format!("s{i}"),
             &[("search_entities", json!({"query": "kitchen light"}))],
