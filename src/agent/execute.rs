@@ -20,6 +20,7 @@ use super::tools::{ToolKind, ToolOutput, ValidCall};
 use super::truncate::truncate;
 use super::verify::{ActionReport, before_states, target_entities, verify};
 use crate::ha::registry::{Hidden, Registry};
+use crate::ha::services::CheckedCall;
 use crate::llm::{Message, ToolCall};
 
 impl Agent<'_> {
@@ -27,7 +28,7 @@ impl Agent<'_> {
     /// `Err` carries the action recorded for approval.
     async fn service_call(
         &self,
-        checked: crate::ha::services::CheckedCall,
+        checked: CheckedCall,
         call: &ToolCall,
         state: &mut RunState,
     ) -> Result<ToolOutput, PendingAction> {
@@ -117,7 +118,7 @@ impl Agent<'_> {
     /// by id and name for the model), or `None` when every target is accounted for.
     fn unnamed_targets(
         &self,
-        checked: &crate::ha::services::CheckedCall,
+        checked: &CheckedCall,
         state: &RunState,
     ) -> Option<String> {
         if !state.check_named {
@@ -191,143 +192,33 @@ impl Agent<'_> {
             }
             _ => {}
         }
-        let (mut content, is_error, raw_for_hash) =
-            if let Some(earlier) = state.breaker.earlier_result(hash) {
-                state.stats.breaker_hits += 1;
-                state
-                    .trace
-                    .push(format!("breaker: {} {normalised} already ran", call.name));
-                let raw = state.breaker.raw(hash).unwrap_or_default().to_owned();
-                (earlier, false, raw)
-            } else {
-                let validated = with_registry(self.home, |r| self.tools.validate(call, r));
-                let unnamed = match &validated {
-                    Ok(ValidCall::CallService(checked)) => self.unnamed_targets(checked, state),
-                    _ => None,
-                };
-                // The person's verb bounds the service: "lock it" never becomes an unlock.
-                let against = match &validated {
-                    Ok(ValidCall::CallService(checked)) if state.check_verb => {
-                        state.said.against(&checked.domain, &checked.service)
-                    }
-                    _ => None,
-                };
-                // A question about the home changes nothing ("which lights are on?" is no
-                // request to turn one on); a polite request in question form is a request.
-                let only_asked = state.check_verb && state.said.only_asks();
-                let output = match validated {
-                    Ok(ValidCall::CallService(checked)) if only_asked => refuse(
-                        state,
-                        format!(
-                            "refused {}.{}: the user asked a question",
-                            checked.domain, checked.service
-                        ),
-                        "Refused: the user asked a question; nothing may be changed. Read the \
-                     state with get_state and answer."
-                            .to_owned(),
-                    ),
-                    Ok(ValidCall::CallService(checked)) if against.is_some() => {
-                        let asked = against.unwrap_or_default();
-                        refuse(
-                            state,
-                            format!(
-                                "refused {}.{}: the user asked {asked}",
-                                checked.domain, checked.service
-                            ),
-                            format!(
-                                "Refused: {}.{} is the opposite of what the user asked ({asked}). \
-                             Call the service that does what they said, or ask them.",
-                                checked.domain, checked.service
-                            ),
-                        )
-                    }
-                    Ok(ValidCall::CallService(checked)) if unnamed.is_some() => {
-                        let unnamed = unnamed.unwrap_or_default();
-                        refuse(
-                            state,
-                            format!(
-                                "refused {}.{} on {unnamed}: nothing the user said points at it",
-                                checked.domain, checked.service
-                            ),
-                            format!(
-                                "Refused: the user did not ask about {unnamed}; nothing they said \
-                             names it, its room or its kind. Act only on what the user named. \
-                             If nothing in the home matches, tell the user you could not find \
-                             it, and that nothing was changed."
-                            ),
-                        )
-                    }
-                    Ok(ValidCall::CallService(checked)) => {
-                        match self.service_call(checked, call, state).await {
-                            Ok(output) => output,
-                            Err(pending) => {
-                                push(
-                                    history,
-                                    serde_json::json!({
-                                        "status": "awaiting the user's approval",
-                                        "approval_id": pending.id,
-                                        "reason": pending.reason,
-                                    })
-                                    .to_string(),
-                                    false,
-                                );
-                                return CallEnd::Approval(Box::new(pending));
-                            }
-                        }
-                    }
-                    Ok(valid) => self.tools.dispatch(&valid, self.home).await,
-                    Err(_)
-                        if kind == ToolKind::GetState
-                            && only_asked
-                            && let Some(id) = with_registry(self.home, |r| {
-                                near_read(&normalised, &state.said, r)
-                            }) =>
-                    {
-                        state.trace.push(format!(
-                            "get_state of an unknown id {normalised}: read {id}, the one near it \
-                         the question names"
-                        ));
-                        let read = ValidCall::GetState { entity_id: id };
-                        self.tools.dispatch(&read, self.home).await
-                    }
-                    Err(message) => {
-                        state.stats.rejected_tool_calls += 1;
-                        state
-                            .trace
-                            .push(format!("invalid {} call: {message}", call.name));
-                        // An entity kept from HomeClaw is something the person can change:
-                        // the reply names it and where, whatever the model makes of it.
-                        if let Some(hidden) = with_registry(self.home, |r| hidden_target(call, r)) {
-                            state.hidden = Some(hidden);
-                        }
-                        ToolOutput::error(message)
-                    }
-                };
-                if output.performed.is_none() && !output.is_error {
-                    state.trace.push(format!("{} {normalised}: ok", call.name));
-                    if kind == ToolKind::GetState {
-                        state.reads += 1;
-                        state
-                            .observed
-                            .extend(Observed::from_result(&output.content));
-                    }
+        let (mut content, is_error) = if let Some(earlier) = state.breaker.earlier_result(hash) {
+            state.stats.breaker_hits += 1;
+            state
+                .trace
+                .push(format!("breaker: {} {normalised} already ran", call.name));
+            (earlier, false)
+        } else {
+            match self.execute(call, kind, &normalised, state).await {
+                Ok(output) => {
+                    let content = self.record(call, kind, &normalised, &output, state);
+                    state.breaker.record(hash, &content);
+                    (content, output.is_error)
                 }
-                let limit = self
-                    .cfg
-                    .truncation
-                    .result_limit(self.cfg.context_window_tokens);
-                let content = truncate(&output.content, limit);
-                if is_empty_result(&content) {
-                    state.stats.empty_tool_results += 1;
-                } else if !output.is_error {
-                    state.learned += 1;
+                Err(pending) => {
+                    let held = serde_json::json!({
+                        "status": "awaiting the user's approval",
+                        "approval_id": pending.id,
+                        "reason": pending.reason,
+                    });
+                    push(history, held.to_string(), false);
+                    return CallEnd::Approval(Box::new(pending));
                 }
-                state.breaker.record(hash, &content);
-                (content.clone(), output.is_error, content)
-            };
-        let after = state.detector.after_call(result_hash(&raw_for_hash));
-        let verdict = before.max(after);
-        let end = match verdict {
+            }
+        };
+        let raw = state.breaker.raw(hash).unwrap_or_default().to_owned();
+        let after = state.detector.after_call(result_hash(&raw));
+        let end = match before.max(after) {
             Verdict::Warn(warning) => {
                 state.stats.loop_warnings += 1;
                 state.trace.push(format!("loop warning on {}", call.name));
@@ -340,6 +231,128 @@ impl Agent<'_> {
         };
         push(history, content, is_error);
         end
+    }
+
+    /// A known tool's call, validated and screened: its output, or (`Err`) the action held
+    /// for approval.
+    async fn execute(
+        &self,
+        call: &ToolCall,
+        kind: ToolKind,
+        normalised: &Value,
+        state: &mut RunState,
+    ) -> Result<ToolOutput, PendingAction> {
+        let validated = with_registry(self.home, |r| self.tools.validate(call, r));
+        match validated {
+            Ok(ValidCall::CallService(checked)) => match self.screen(&checked, state) {
+                Some(refused) => Ok(refused),
+                None => self.service_call(checked, call, state).await,
+            },
+            Ok(valid) => Ok(self.tools.dispatch(&valid, self.home).await),
+            Err(_)
+                if kind == ToolKind::GetState
+                    && self.only_asked(state)
+                    && let Some(id) =
+                        with_registry(self.home, |r| near_read(normalised, &state.said, r)) =>
+            {
+                state.trace.push(format!(
+                    "get_state of an unknown id {normalised}: read {id}, the one near it the \
+                     question names"
+                ));
+                let read = ValidCall::GetState { entity_id: id };
+                Ok(self.tools.dispatch(&read, self.home).await)
+            }
+            Err(message) => {
+                state.stats.rejected_tool_calls += 1;
+                state
+                    .trace
+                    .push(format!("invalid {} call: {message}", call.name));
+                // An entity kept from HomeClaw is something the person can change: the reply
+                // names it and where, whatever the model makes of it.
+                if let Some(hidden) = with_registry(self.home, |r| hidden_target(call, r)) {
+                    state.hidden = Some(hidden);
+                }
+                Ok(ToolOutput::error(message))
+            }
+        }
+    }
+
+    /// A question about the home changes nothing ("which lights are on?" is no request to
+    /// turn one on); a polite request in question form is a request.
+    fn only_asked(&self, state: &RunState) -> bool {
+        state.check_verb && state.said.only_asks()
+    }
+
+    /// The guards a model's valid service call must pass: the person asked for a change, not
+    /// its opposite, on something their words point at. `Some` is the refusal.
+    fn screen(&self, checked: &CheckedCall, state: &mut RunState) -> Option<ToolOutput> {
+        let call = format!("{}.{}", checked.domain, checked.service);
+        if self.only_asked(state) {
+            return Some(refuse(
+                state,
+                format!("refused {call}: the user asked a question"),
+                "Refused: the user asked a question; nothing may be changed. Read the state \
+                 with get_state and answer."
+                    .to_owned(),
+            ));
+        }
+        // The person's verb bounds the service: "lock it" never becomes an unlock.
+        let against = state
+            .check_verb
+            .then(|| state.said.against(&checked.domain, &checked.service))
+            .flatten();
+        if let Some(asked) = against {
+            return Some(refuse(
+                state,
+                format!("refused {call}: the user asked {asked}"),
+                format!(
+                    "Refused: {call} is the opposite of what the user asked ({asked}). Call the \
+                     service that does what they said, or ask them."
+                ),
+            ));
+        }
+        let unnamed = self.unnamed_targets(checked, state)?;
+        Some(refuse(
+            state,
+            format!("refused {call} on {unnamed}: nothing the user said points at it"),
+            format!(
+                "Refused: the user did not ask about {unnamed}; nothing they said names it, its \
+                 room or its kind. Act only on what the user named. If nothing in the home \
+                 matches, tell the user you could not find it, and that nothing was changed."
+            ),
+        ))
+    }
+
+    /// What a call that ran (or was refused) leaves in the run's record; the result as the
+    /// model is shown it (cut to the limit).
+    fn record(
+        &self,
+        call: &ToolCall,
+        kind: ToolKind,
+        normalised: &Value,
+        output: &ToolOutput,
+        state: &mut RunState,
+    ) -> String {
+        if output.performed.is_none() && !output.is_error {
+            state.trace.push(format!("{} {normalised}: ok", call.name));
+            if kind == ToolKind::GetState {
+                state.reads += 1;
+                state
+                    .observed
+                    .extend(Observed::from_result(&output.content));
+            }
+        }
+        let limit = self
+            .cfg
+            .truncation
+            .result_limit(self.cfg.context_window_tokens);
+        let content = truncate(&output.content, limit);
+        if is_empty_result(&content) {
+            state.stats.empty_tool_results += 1;
+        } else if !output.is_error {
+            state.learned += 1;
+        }
+        content
     }
 }
 
