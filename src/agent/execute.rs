@@ -116,11 +116,7 @@ impl Agent<'_> {
 
     /// The targets of a model's service call that nothing the person said points at (named
     /// by id and name for the model), or `None` when every target is accounted for.
-    fn unnamed_targets(
-        &self,
-        checked: &CheckedCall,
-        state: &RunState,
-    ) -> Option<String> {
+    fn unnamed_targets(&self, checked: &CheckedCall, state: &RunState) -> Option<String> {
         if !state.check_named {
             return None;
         }

@@ -136,7 +136,7 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     if (about_home || names_home) && super::honesty::asks_question(end.text) {
         return Said {
             status: RunStatus::ClarificationRequired,
-            reply: which_one(&named, lang),
+            reply: reply::which_one(&named, registry, lang),
             why: "the model asked which: asked about the candidates it named",
         };
     }
@@ -409,17 +409,6 @@ fn stated_units(text: &str, registry: &Registry) -> Vec<String> {
         }
     }
     found
-}
-
-/// The question back, about the candidates the model named.
-fn which_one(named: &[&Entity], lang: Lang) -> String {
-    let names: Vec<&str> = named.iter().map(|e| e.name.as_str()).collect();
-    let says = lang.lexicon().says;
-    match names.as_slice() {
-        [] => says.which_device.into(),
-        [one] => (says.do_you_mean)(one),
-        [first @ .., last] => (says.which_of)(&first.join(", "), last),
-    }
 }
 
 /// What a question whose subject was not read is answered: why a device Home Assistant keeps

@@ -325,7 +325,6 @@ pub const LEXICON: Lexicon = Lexicon {
             plural(n as u64).of(["ist", "sind", "sind"])
         )
     },
-    which_one: |list| format!("Welches meinst du: {list}?"),
     set_to: "eingestellt auf",
     currently: "aktuell",
     approve: &[
@@ -589,6 +588,7 @@ const SAYS: Says = Says {
     which_device: "Welches Gerät meinst du?",
     do_you_mean: |one| format!("Meinst du {one}?"),
     which_of: |first, last| format!("Welches meinst du: {first} oder {last}?"),
+    in_room: |name, area| format!("{name} ({area})"),
     could_not_answer: "Ich habe nicht gefunden, wonach du fragst, und kann es nicht beantworten.",
     could_not_read: |name| format!("Ich konnte {name} nicht lesen."),
     items: |name, n, items| match n {

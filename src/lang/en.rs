@@ -307,7 +307,6 @@ pub const LEXICON: Lexicon = Lexicon {
             plural(n as u64).of(["is", "are", "are"])
         )
     },
-    which_one: |list| format!("Which one do you mean: {list}?"),
     set_to: "set to",
     currently: "currently",
     approve: &[
@@ -616,6 +615,7 @@ const SAYS: Says = Says {
     which_device: "Which device do you mean?",
     do_you_mean: |one| format!("Do you mean {one}?"),
     which_of: |first, last| format!("Which one do you mean: {first} or {last}?"),
+    in_room: |name, area| format!("{name} in the {area}"),
     could_not_answer: "I could not find what you asked about, so I cannot answer that.",
     could_not_read: |name| format!("I could not read {name}."),
     items: |name, n, items| match n {

@@ -419,7 +419,6 @@ pub const LEXICON: Lexicon = Lexicon {
     // With a colon, so no gender has to agree with a name we do not know.
     state_line: |name, value| format!("{name} : {value}"),
     counted: |n, total, state, listed| format!("{n} sur {total} : {state}{listed}."),
-    which_one: |list| format!("Lequel voulez-vous dire : {list} ?"),
     set_to: "réglé sur",
     currently: "actuellement",
     approve: &["oui", "ouais", "accord", "confirme", "valide", "vas"],
@@ -658,6 +657,7 @@ const SAYS: Says = Says {
     which_device: "Quel appareil voulez-vous dire ?",
     do_you_mean: |one| format!("Voulez-vous dire {one} ?"),
     which_of: |first, last| format!("Lequel voulez-vous dire : {first} ou {last} ?"),
+    in_room: |name, area| format!("{name} ({area})"),
     could_not_answer: "Je n'ai pas trouvé ce que vous demandez, je ne peux donc pas répondre.",
     could_not_read: |name| format!("Je n'ai pas pu lire {name}."),
     items: |name, n, items| match n {

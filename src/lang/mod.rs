@@ -267,8 +267,6 @@ pub struct Lexicon {
     pub state_line: fn(&str, &str) -> String,
     /// "2 of 6 are on: …": how many, of how many, the state, and the names (may be empty).
     pub counted: fn(usize, usize, &str, &str) -> String,
-    /// "Which one do you mean: …?" with the names listed.
-    pub which_one: fn(&str) -> String,
     /// A thermostat's "set to" and "currently".
     pub set_to: &'static str,
     pub currently: &'static str,
@@ -396,6 +394,8 @@ pub struct Says {
     pub do_you_mean: fn(&str) -> String,
     /// All names but the last (joined), the last.
     pub which_of: fn(&str, &str) -> String,
+    /// A device's name with its room, to tell apart two of the same name.
+    pub in_room: fn(&str, &str) -> String,
     pub could_not_answer: &'static str,
 
     // --- Reads ---

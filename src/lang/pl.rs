@@ -320,7 +320,6 @@ pub const LEXICON: Lexicon = Lexicon {
     // Without a verb, so no case or gender has to agree with a name we do not decline.
     state_line: |name, value| format!("{name}: {value}"),
     counted: |n, total, state, listed| format!("{n} z {total}: {state}{listed}."),
-    which_one: |list| format!("Które masz na myśli: {list}?"),
     set_to: "ustawione na",
     currently: "teraz",
     approve: &["tak", "potwierdzam", "zatwierdzam", "zgoda"],
@@ -581,6 +580,7 @@ const SAYS: Says = Says {
     which_device: "Które urządzenie masz na myśli?",
     do_you_mean: |one| format!("Czy chodzi o {one}?"),
     which_of: |first, last| format!("Które masz na myśli: {first} czy {last}?"),
+    in_room: |name, area| format!("{name} ({area})"),
     could_not_answer: "Nie znalazłem tego, o co pytasz, więc nie mogę odpowiedzieć.",
     could_not_read: |name| format!("Nie udało się odczytać {name}."),
     items: |name, n, items| match n {

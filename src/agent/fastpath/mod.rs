@@ -19,6 +19,7 @@ mod unmatched;
 
 use serde_json::{Value, json};
 
+use super::reply;
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
@@ -311,6 +312,9 @@ fn leading_verb(part: &str) -> Option<String> {
     (used.contains(&0) && last < 3 && last < raw.len()).then(|| raw[..=last].join(" "))
 }
 
+/// An entity an intent can act on, with the service it means for it and that service's data.
+type Able<'r> = (&'r Entity, &'static str, Value);
+
 /// The plan for one request.
 fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
     let trimmed = text.trim();
@@ -339,10 +343,6 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
         Dimmer if volume => Quieter,
         other => other,
     };
-    let every = words.iter().any(|w| is_every(w));
-    // "start vacuuming", "clean the living room": only a vacuum cleans.
-    let cleaning = words.iter().any(|w| is_cleaning(w));
-    let watering = watering(&words);
     let rest: Vec<&str> = words
         .iter()
         .enumerate()
@@ -354,13 +354,50 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
         return everything_in(intent, lang, &rest, registry);
     }
     let query = query_of(&rest, registry);
-    // Entities the intent can act on, with the service it means for each.
-    let able: Vec<(&Entity, &'static str, Value)> = registry
+    let able = able(intent, volume, &words, &query, registry);
+    let chosen = if query.is_empty() {
+        // Nothing named: only a lone device of a kind the request implies.
+        let implied = volume
+            || words.iter().any(|w| is_cleaning(w))
+            || matches!(
+                intent,
+                Dock | Next | Mute | Pause | Resume | Louder | Quieter
+            );
+        if !implied {
+            return Plan::Model;
+        }
+        unnamed_target(&able, device_id, registry, lang)
+    } else {
+        named_target(&able, &words, &query, device_id, registry, lang)
+    };
+    match chosen {
+        Ok(chosen) if !chosen.is_empty() => Plan::Act {
+            calls: calls_for(&chosen),
+            lang,
+        },
+        Ok(_) => Plan::Model,
+        Err(plan) => plan,
+    }
+}
+
+/// Entities `intent` can act on (of the kind the words ask for), with the allowed service it
+/// means for each.
+fn able<'r>(
+    intent: intent::Intent,
+    volume: bool,
+    words: &[String],
+    query: &Query,
+    registry: &'r Registry,
+) -> Vec<Able<'r>> {
+    // "start vacuuming", "clean the living room": only a vacuum cleans.
+    let cleaning = words.iter().any(|w| is_cleaning(w));
+    let watering = watering(words);
+    registry
         .entities()
         .filter(|e| !cleaning || e.domain() == "vacuum")
         .filter(|e| !watering || e.domain() == "valve")
         .filter(|e| supports(intent, e))
-        .filter(|e| of_specific_kind(e, &words, &query))
+        .filter(|e| of_specific_kind(e, words, query))
         .filter_map(|e| {
             let (service, data) = service_for(intent, e.domain(), volume)?;
             let allowed = matches!(
@@ -369,112 +406,115 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
             );
             allowed.then_some((e, service, data))
         })
-        .collect();
-    let chosen: Vec<&(&Entity, &'static str, Value)> = if query.is_empty() {
-        // Nothing named: only a lone device of a kind the request implies.
-        let implied = volume
-            || cleaning
-            || matches!(
-                intent,
-                Dock | Next | Mute | Pause | Resume | Louder | Quieter
-            );
-        if !implied {
-            return Plan::Model;
-        }
-        let all: Vec<_> = able.iter().collect();
-        if all.len() == 1 {
-            all
-        } else {
-            // "Set the volume to 0%" said to a speaker: that speaker.
-            let near = nearest(&all, device_id, registry);
-            if near.len() == 1 {
-                near
-            } else if near.is_empty()
-                && (2..=MAX_NAMED).contains(&all.len())
-                && all.iter().all(|(e, ..)| e.domain() == all[0].0.domain())
-            {
-                // Said to no device of them, with a few alike: which one.
-                let names: Vec<String> = all.iter().map(|(e, ..)| e.name.clone()).collect();
-                return Plan::Ask {
-                    question: which_question(&names, lang),
-                    lang,
-                };
-            } else {
-                return Plan::Model;
-            }
-        }
-    } else {
-        let covering: Vec<_> = able.iter().filter(|(e, ..)| covers(e, &query)).collect();
-        let specific = query.words.iter().any(|q| domain_of_word(q).is_none());
-        let fully_named: Vec<_> = covering
-            .iter()
-            .copied()
-            .filter(|(e, ..)| named(e, &query))
-            .collect();
-        let of_kind: Vec<_> = covering
-            .iter()
-            .copied()
-            .filter(|(e, ..)| {
-                query
-                    .words
-                    .iter()
-                    .any(|q| domain_of_word(q) == Some(e.domain()))
-            })
-            .collect();
-        if !specific {
-            // "all lights": every one; "the lights" with one light: that one; "the light"
-            // with several: which one.
-            let near = nearest(&covering, device_id, registry);
-            let singular = singular_kind(&words, &query);
-            if every || covering.len() == 1 {
-                covering
-            } else if !near.is_empty() && (singular.is_none() || near.len() == 1) {
-                // "Turn off the light(s)" said to a satellite: the one(s) in its room.
-                near
-            } else if fully_named.len() == 1 {
-                // "Turn off the HVAC": a kind word that is also one device's whole name.
-                fully_named
-            } else if let Some(kind) = singular {
-                let near_of_kind: Vec<_> = of_kind
-                    .iter()
-                    .copied()
-                    .filter(|c| near.iter().any(|n| n.0.entity_id == c.0.entity_id))
-                    .collect();
-                let asked = if near_of_kind.len() >= 2 {
-                    near_of_kind
-                } else {
-                    of_kind
-                };
-                return ask_which(&asked, kind, lang);
-            } else {
-                return Plan::Model;
-            }
-        } else if fully_named.len() == 1 {
-            fully_named
-        } else if covering.len() == 1
-            || (covering.len() > 1 && area_command(&covering, &query, registry))
-        {
-            covering
-        } else if !of_kind.is_empty() && area_command(&of_kind, &query, registry) {
-            // "the lights in the living room" are its lights, not a switch named "… Lights".
-            of_kind
-        } else if (2..=4).contains(&covering.len())
-            && covering
-                .iter()
-                .all(|(e, ..)| e.domain() == covering[0].0.domain())
-        {
-            let names: Vec<String> = covering.iter().map(|(e, ..)| e.name.clone()).collect();
-            return Plan::Ask {
-                question: which_question(&names, lang),
-                lang,
-            };
-        } else {
-            return Plan::Model;
-        }
-    };
-    if chosen.is_empty() {
-        return Plan::Model;
+        .collect()
+}
+
+/// The target of a request that names nothing: the lone device that can do it, or the one the
+/// person spoke to; a few alike are asked about (`Err`), anything else is the model's.
+fn unnamed_target<'a, 'r>(
+    able: &'a [Able<'r>],
+    device_id: Option<&str>,
+    registry: &Registry,
+    lang: Lang,
+) -> Result<Vec<&'a Able<'r>>, Plan> {
+    let all: Vec<_> = able.iter().collect();
+    if all.len() == 1 {
+        return Ok(all);
     }
+    // "Set the volume to 0%" said to a speaker: that speaker.
+    let near = nearest(&all, device_id, registry);
+    if near.len() == 1 {
+        Ok(near)
+    } else if near.is_empty() && alike(&all) {
+        // Said to no device of them, with a few alike: which one.
+        Err(ask(&all, lang, registry))
+    } else {
+        Err(Plan::Model)
+    }
+}
+
+/// The target of a request whose words name something: the one device they name, the devices
+/// of an area or a kind, or (`Err`) a question between a few alike, else the model's.
+fn named_target<'a, 'r>(
+    able: &'a [Able<'r>],
+    words: &[String],
+    query: &Query,
+    device_id: Option<&str>,
+    registry: &Registry,
+    lang: Lang,
+) -> Result<Vec<&'a Able<'r>>, Plan> {
+    let covering: Vec<_> = able.iter().filter(|(e, ..)| covers(e, query)).collect();
+    let specific = query.words.iter().any(|q| domain_of_word(q).is_none());
+    let fully_named: Vec<_> = covering
+        .iter()
+        .copied()
+        .filter(|(e, ..)| named(e, query))
+        .collect();
+    let of_kind: Vec<_> = covering
+        .iter()
+        .copied()
+        .filter(|(e, ..)| {
+            query
+                .words
+                .iter()
+                .any(|q| domain_of_word(q) == Some(e.domain()))
+        })
+        .collect();
+    if !specific {
+        // "all lights": every one; "the lights" with one light: that one; "the light" with
+        // several: which one.
+        let near = nearest(&covering, device_id, registry);
+        let singular = singular_kind(words, query);
+        return if words.iter().any(|w| is_every(w)) || covering.len() == 1 {
+            Ok(covering)
+        } else if !near.is_empty() && (singular.is_none() || near.len() == 1) {
+            // "Turn off the light(s)" said to a satellite: the one(s) in its room.
+            Ok(near)
+        } else if fully_named.len() == 1 {
+            // "Turn off the HVAC": a kind word that is also one device's whole name.
+            Ok(fully_named)
+        } else if let Some(kind) = singular {
+            let near_of_kind: Vec<_> = of_kind
+                .iter()
+                .copied()
+                .filter(|c| near.iter().any(|n| n.0.entity_id == c.0.entity_id))
+                .collect();
+            let asked = if near_of_kind.len() >= 2 {
+                near_of_kind
+            } else {
+                of_kind
+            };
+            Err(ask_which(&asked, kind, lang, registry))
+        } else {
+            Err(Plan::Model)
+        };
+    }
+    if fully_named.len() == 1 {
+        Ok(fully_named)
+    } else if covering.len() == 1
+        || (covering.len() > 1 && area_command(&covering, query, registry))
+    {
+        Ok(covering)
+    } else if !of_kind.is_empty() && area_command(&of_kind, query, registry) {
+        // "the lights in the living room" are its lights, not a switch named "… Lights".
+        Ok(of_kind)
+    } else if alike(&covering) {
+        Err(ask(&covering, lang, registry))
+    } else {
+        Err(Plan::Model)
+    }
+}
+
+/// A few devices of one domain: few enough to name in a question.
+fn alike(candidates: &[&Able<'_>]) -> bool {
+    (2..=reply::MAX_NAMED).contains(&candidates.len())
+        && candidates
+            .iter()
+            .all(|(e, ..)| e.domain() == candidates[0].0.domain())
+}
+
+/// One call per domain and service, for the chosen targets.
+fn calls_for(chosen: &[&Able<'_>]) -> Vec<FastCall> {
     let mut calls: Vec<FastCall> = Vec::new();
     for (entity, service, data) in chosen {
         match calls
@@ -490,7 +530,7 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
             }),
         }
     }
-    Plan::Act { calls, lang }
+    calls
 }
 
 /// The kinds of device "everything" turns on or off: what a person switches by hand. Locks,
@@ -669,41 +709,28 @@ fn singular_kind<'a>(words: &[String], query: &'a Query) -> Option<&'a str> {
     .then_some(kind.as_str())
 }
 
-/// Names shown in a "which one" question; more would not be read to the end.
-const MAX_NAMED: usize = 6;
-
 /// "Which one": among the devices of the kind, those whose name says the word ("Kitchen
 /// Window" for "das Fenster", not the "Garage Door" cover), else all of the kind.
-fn ask_which(of_kind: &[&(&Entity, &'static str, Value)], kind: &str, lang: Lang) -> Plan {
-    let saying: Vec<&Entity> = of_kind
+fn ask_which(of_kind: &[&Able<'_>], kind: &str, lang: Lang, registry: &Registry) -> Plan {
+    let saying: Vec<&Able<'_>> = of_kind
         .iter()
-        .map(|(e, ..)| *e)
-        .filter(|e| e.haystack.name.iter().any(|w| word_matches(kind, w)))
+        .copied()
+        .filter(|(e, ..)| e.haystack.name.iter().any(|w| word_matches(kind, w)))
         .collect();
-    let candidates: Vec<&Entity> = if saying.len() >= 2 {
-        saying
-    } else {
-        of_kind.iter().map(|(e, ..)| *e).collect()
-    };
+    let candidates = if saying.len() >= 2 { &saying } else { of_kind };
     if candidates.len() < 2 {
         return Plan::Model;
     }
-    let mut names: Vec<String> = candidates
-        .iter()
-        .take(MAX_NAMED)
-        .map(|e| e.name.clone())
-        .collect();
-    if candidates.len() > MAX_NAMED {
-        names.push("…".to_owned());
-    }
-    Plan::Ask {
-        question: which_question(&names, lang),
-        lang,
-    }
+    ask(candidates, lang, registry)
 }
 
-fn which_question(names: &[String], lang: Lang) -> String {
-    (lang.lexicon().which_one)(&names.join(", "))
+/// The question back between `candidates`, in the person's language.
+fn ask(candidates: &[&Able<'_>], lang: Lang, registry: &Registry) -> Plan {
+    let entities: Vec<&Entity> = candidates.iter().map(|(e, ..)| *e).collect();
+    Plan::Ask {
+        question: reply::which_one(&entities, registry, lang),
+        lang,
+    }
 }
 
 #[cfg(test)]

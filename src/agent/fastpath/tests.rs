@@ -312,7 +312,7 @@ fn a_whole_area_of_one_kind_is_one_call_for_all_of_it() {
 }
 
 #[test]
-fn equally_good_targets_of_one_kind_are_asked_about_by_name() {
+fn equally_good_targets_of_one_kind_are_asked_about_by_name_and_room() {
     let registry = home(&[
         ("light.bed_light", "Bed Light", "bedroom_1"),
         ("light.bed_light_2", "Bed Light", "living_room"),
@@ -320,7 +320,11 @@ fn equally_good_targets_of_one_kind_are_asked_about_by_name() {
     match plan("turn on the bed light", &registry) {
         Plan::Ask { question, lang } => {
             assert_eq!(lang, Lang::En);
-            assert_eq!(question, "Which one do you mean: Bed Light, Bed Light?");
+            // Two of one name are told apart by their rooms, never listed as the same text.
+            assert_eq!(
+                question,
+                "Which one do you mean: Bed Light in the Bedroom 1 or Bed Light in the Living Room?"
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -412,7 +416,7 @@ fn an_item_goes_on_the_list_named_or_the_only_one() {
     assert_eq!(
         plan("put milk on the list", &registry),
         Plan::Ask {
-            question: "Which one do you mean: Personal Tasks, Trader Joe'S?".into(),
+            question: "Which one do you mean: Personal Tasks or Trader Joe'S?".into(),
             lang: Lang::En
         }
     );
@@ -696,7 +700,7 @@ fn one_device_of_a_kind_with_several_asks_which_naming_those_the_word_fits() {
     // The garage door is a cover too, but nobody calls it a window.
     assert_eq!(
         ask("öffne das Fenster"),
-        "Welches meinst du: Hall Window, Kitchen Window?"
+        "Welches meinst du: Hall Window oder Kitchen Window?"
     );
     assert!(ask("włącz wentylator").starts_with("Które masz na myśli:"));
     // Plural, or the same word in both numbers without a singular article: the model decides.

@@ -4,7 +4,8 @@ use serde_json::json;
 
 use super::intent::add_item_verb;
 use super::target::covers;
-use super::{FastCall, MAX_NAMED, Plan, which_question};
+use super::{FastCall, Plan};
+use crate::agent::reply::{MAX_NAMED, which_one};
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::Query;
@@ -52,9 +53,8 @@ pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
     let chosen: Vec<&Entity> = if list_words.is_empty() {
         if (2..=MAX_NAMED).contains(&lists.len()) {
             // "Put milk on the list" with several lists: which one.
-            let names: Vec<String> = lists.iter().map(|e| e.name.clone()).collect();
             return Some(Plan::Ask {
-                question: which_question(&names, lang),
+                question: which_one(&lists, registry, lang),
                 lang,
             });
         }
