@@ -302,17 +302,28 @@ pub(super) fn intent(
     Some((intent, if shared { other } else { lang }, used))
 }
 
-fn intent_in_words(
-    words: &[String],
-    percent_at: Option<usize>,
-) -> Option<(Intent, Lang, Vec<usize>)> {
-    let mut found: Vec<(Intent, Lang, Vec<usize>)> = Vec::new();
-    let mut used = vec![false; words.len()];
+/// An intent found in the words: what, in which language, at which words.
+type Found = (Intent, Lang, Vec<usize>);
+
+fn intent_in_words(words: &[String], percent_at: Option<usize>) -> Option<Found> {
     // "Please lock the front door": the verb is first after the courtesy.
     let lead = words
         .iter()
         .take_while(|w| any_has(|l| l.please, w))
         .count();
+    let (mut found, used) = phrase_intents(words, lead);
+    separable_intent(words, &used, &mut found);
+    if found.is_empty() {
+        found.extend(trailing_intent(words, lead));
+    }
+    settle(words, &mut found);
+    with_a_value(words, percent_at, found)
+}
+
+/// The lexicons' intent phrases in the words, each at most once; the words they used.
+fn phrase_intents(words: &[String], lead: usize) -> (Vec<Found>, Vec<bool>) {
+    let mut found: Vec<Found> = Vec::new();
+    let mut used = vec![false; words.len()];
     for lexicon in LEXICONS {
         for (phrase, intent) in lexicon.intents {
             let n = phrase.len();
@@ -335,8 +346,13 @@ fn intent_in_words(
             }
         }
     }
-    // Separable verbs: the verb, then its particle anywhere later ("schalte das Licht ein",
-    // "turn everything off in the bedroom").
+    (found, used)
+}
+
+/// Separable verbs: the verb, then its particle anywhere later ("schalte das Licht ein",
+/// "turn everything off in the bedroom"). The verb with its particle is one intent: "schließ
+/// … ab" locks, whatever "schließ" alone would mean.
+fn separable_intent(words: &[String], used: &[bool], found: &mut Vec<Found>) {
     if let Some((verb, particles, lang)) = words.iter().enumerate().find_map(|(i, w)| {
         LEXICONS.iter().find_map(|l| {
             l.separable
@@ -355,13 +371,14 @@ fn intent_in_words(
             .filter(|(i, _)| !used[*i])
             .find_map(|(i, w)| particles.iter().find(|(p, _)| p == w).map(|(_, x)| (i, *x)))
     {
-        // The verb with its particle is one intent: "schließ … ab" locks, whatever "schließ"
-        // alone would mean.
         found.retain(|(_, _, at)| !at.contains(&verb));
         found.push((particle, lang, vec![verb, at]));
     }
-    // "kitchen light off", "all the lights off please", "Garagentor zu": a trailing word that
-    // says what to do is the intent.
+}
+
+/// "kitchen light off", "all the lights off please", "Garagentor zu": a trailing word that
+/// says what to do is the intent.
+fn trailing_intent(words: &[String], lead: usize) -> Option<Found> {
     let mut end = words
         .iter()
         .rposition(|w| !any_has(|l| l.after, w))
@@ -378,22 +395,24 @@ fn intent_in_words(
     {
         end = place;
     }
-    if found.is_empty()
-        && let Some(last) = words[..end].last()
-        && let Some((i, lang)) = LEXICONS.iter().find_map(|l| {
-            l.trailing
-                .iter()
-                .find(|(w, _)| w == last)
-                .map(|(_, i)| (*i, l.lang))
-        })
-    {
-        // "Switch the upstairs lights on": a leading "switch" is the verb, not a kind.
-        let mut at = vec![end - 1];
-        if words.len() > lead + 2 && any_has(|l| l.trailing_verbs, &words[lead]) {
-            at.insert(0, lead);
-        }
-        found.push((i, lang, at));
+    let last = words[..end].last()?;
+    let (intent, lang) = LEXICONS.iter().find_map(|l| {
+        l.trailing
+            .iter()
+            .find(|(w, _)| w == last)
+            .map(|(_, i)| (*i, l.lang))
+    })?;
+    // "Switch the upstairs lights on": a leading "switch" is the verb, not a kind.
+    let mut at = vec![end - 1];
+    if words.len() > lead + 2 && any_has(|l| l.trailing_verbs, &words[lead]) {
+        at.insert(0, lead);
     }
+    Some((intent, lang, at))
+}
+
+/// What the found intents mean together: a key locks, a device word addresses the device when
+/// another verb says what to do, one intent said twice is one.
+fn settle(words: &[String], found: &mut Vec<Found>) {
     // "zamknij drzwi na klucz": closed with a key is locked, opened with one unlocked.
     if let [(intent @ (Close | Open), _, at)] = found.as_mut_slice()
         && let Some(key) = words.iter().position(|w| any_has(|l| l.with_a_key, w))
@@ -414,6 +433,15 @@ fn intent_in_words(
     {
         found[0].2.extend(more);
     }
+}
+
+/// The one intent, with the value the words give it: a colour, a temperature or a
+/// percentage says what to do ("set the lights to blue", "21 degrees", "to 50%").
+fn with_a_value(
+    words: &[String],
+    percent_at: Option<usize>,
+    mut found: Vec<Found>,
+) -> Option<Found> {
     // "Make the bed light red", "set the lights to blue", "turn the lamp on, red".
     let white = found.iter().any(|(i, ..)| matches!(i, White(_)));
     if !white && let Some((css, said_in, at)) = colour(words) {
