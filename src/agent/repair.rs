@@ -77,8 +77,25 @@ pub fn unknown_tool_note(name: &str, whitelist: &[&str]) -> String {
 
 pub fn repair(history: &mut Vec<Message>, whitelist: &[&str]) -> RepairReport {
     let mut report = RepairReport::default();
+    let (known_calls, removed_ids) = drop_unknown_calls(history, whitelist, &mut report);
+    let taken = take_results(history, &known_calls, &removed_ids, whitelist, &mut report);
+    rebuild(history, taken, &mut report);
+    if report.moved_results > 0 {
+        report.trace.push(format!(
+            "repair: moved {} result(s) next to their calls",
+            report.moved_results
+        ));
+    }
+    report
+}
 
-    // Which call ids exist (after removing unknown tools), and where results currently sit.
+/// Removes calls to tools not in `whitelist`; the ids of the calls that remain, and of the
+/// removed ones with their tool's name.
+fn drop_unknown_calls(
+    history: &mut [Message],
+    whitelist: &[&str],
+    report: &mut RepairReport,
+) -> (HashSet<String>, HashMap<String, String>) {
     let mut known_calls: HashSet<String> = HashSet::new();
     let mut removed_ids: HashMap<String, String> = HashMap::new();
     for message in history.iter_mut() {
@@ -98,20 +115,40 @@ pub fn repair(history: &mut Vec<Message>, whitelist: &[&str]) -> RepairReport {
             });
         }
     }
+    (known_calls, removed_ids)
+}
 
-    // Collect the first result for each known call, in their original positions.
-    let mut results: HashMap<String, Message> = HashMap::new();
-    let mut result_position: HashMap<String, usize> = HashMap::new();
-    let mut rest: Vec<(usize, Message)> = Vec::with_capacity(history.len());
-    let was_tool: Vec<bool> = history
-        .iter()
-        .map(|m| matches!(m, Message::Tool { .. }))
-        .collect();
+/// The history taken apart: the first result of each known call (with where it stood), and
+/// every other message with its position.
+struct Taken {
+    results: HashMap<String, Message>,
+    result_position: HashMap<String, usize>,
+    rest: Vec<(usize, Message)>,
+    was_tool: Vec<bool>,
+}
+
+fn take_results(
+    history: &mut Vec<Message>,
+    known_calls: &HashSet<String>,
+    removed_ids: &HashMap<String, String>,
+    whitelist: &[&str],
+    report: &mut RepairReport,
+) -> Taken {
+    let mut taken = Taken {
+        results: HashMap::new(),
+        result_position: HashMap::new(),
+        rest: Vec::with_capacity(history.len()),
+        was_tool: history
+            .iter()
+            .map(|m| matches!(m, Message::Tool { .. }))
+            .collect(),
+    };
     for (index, message) in history.drain(..).enumerate() {
         match &message {
             Message::Tool { tool_call_id, .. } => {
                 if let Some(name) = removed_ids.get(tool_call_id) {
-                    rest.push((index, Message::user(unknown_tool_note(name, whitelist))));
+                    let note = Message::user(unknown_tool_note(name, whitelist));
+                    taken.rest.push((index, note));
                     continue;
                 }
                 if !known_calls.contains(tool_call_id) {
@@ -119,21 +156,31 @@ pub fn repair(history: &mut Vec<Message>, whitelist: &[&str]) -> RepairReport {
                     report.trace.push(format!(
                         "repair: dropped result for unknown call {tool_call_id}"
                     ));
-                } else if results.contains_key(tool_call_id) {
+                } else if taken.results.contains_key(tool_call_id) {
                     report.duplicate_results += 1;
                     report.trace.push(format!(
                         "repair: dropped duplicate result for {tool_call_id}"
                     ));
                 } else {
-                    result_position.insert(tool_call_id.clone(), index);
-                    results.insert(tool_call_id.clone(), message);
+                    taken.result_position.insert(tool_call_id.clone(), index);
+                    taken.results.insert(tool_call_id.clone(), message);
                 }
             }
-            _ => rest.push((index, message)),
+            _ => taken.rest.push((index, message)),
         }
     }
+    taken
+}
 
-    // Rebuild: each assistant message followed by its results in call order.
+/// Puts the history back: each assistant message followed by its results in call order (a
+/// synthetic one for a call left unanswered).
+fn rebuild(history: &mut Vec<Message>, taken: Taken, report: &mut RepairReport) {
+    let Taken {
+        mut results,
+        result_position,
+        rest,
+        was_tool,
+    } = taken;
     for (index, message) in rest {
         let Message::Assistant {
             content,
@@ -196,13 +243,6 @@ pub fn repair(history: &mut Vec<Message>, whitelist: &[&str]) -> RepairReport {
             }
         }
     }
-    if report.moved_results > 0 {
-        report.trace.push(format!(
-            "repair: moved {} result(s) next to their calls",
-            report.moved_results
-        ));
-    }
-    report
 }
 
 #[cfg(test)]

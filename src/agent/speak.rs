@@ -66,10 +66,19 @@ pub(super) fn answers_the_question(said: &Parsed, reads: &[Observed], registry: 
 
 pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     let said = end.said;
-    let lang = said.lang;
     let about_home = end.about_home || said.about_home;
     // Told, not asked, about the home: a request, whether or not its words were understood.
     let acts = said.acts || (about_home && !said.question);
+    if let Some(from_record) = from_the_record(end, acts, registry) {
+        return from_record;
+    }
+    from_the_model(end, about_home, acts, registry)
+}
+
+/// The end said from what the run did and read, when it did or read anything.
+fn from_the_record(end: &Ending<'_>, acts: bool, registry: &Registry) -> Option<Said> {
+    let said = end.said;
+    let lang = said.lang;
     let name = |id: &str| registry.get(id).map(|e| e.name.clone());
     let reads: Vec<ReadState<'_>> = end
         .reads
@@ -87,11 +96,11 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     let read_anything = !reads.is_empty();
     let reads: Vec<ReadState<'_>> = reads.into_iter().filter(|r| r.asked_about).collect();
     if read_anything && reads.is_empty() && end.actions.is_empty() && said.question {
-        return Said {
+        return Some(Said {
             status: RunStatus::Failed("what was read is not what was asked about".into()),
             reply: not_found(lang, end.hidden),
             why: "read only what the question does not name: said it was not found",
-        };
+        });
     }
     if !end.actions.is_empty() {
         let mut reply = reply::from_actions(end.actions, name, lang);
@@ -107,23 +116,32 @@ pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
             }
             _ => "part was confirmed: said which part",
         };
-        return Said { status, reply, why };
+        return Some(Said { status, reply, why });
     }
     if !reads.is_empty() {
         let answer = said.answer_from(&reads);
         if acts {
-            return Said {
+            return Some(Said {
                 status: RunStatus::Failed("the request asked for an action and none ran".into()),
                 reply: format!("{} {answer}", reply::nothing_done("", lang, end.hidden)),
                 why: "an action was asked for and none ran: said so, and what was read",
-            };
+            });
         }
-        return Said {
+        return Some(Said {
             status: RunStatus::Done,
             reply: answer,
             why: "answered from the reads",
-        };
+        });
     }
+    None
+}
+
+/// The end of a run that did and read nothing: the model's words pass only when nothing in
+/// the home is touched or named; else what it named is read from the registry, or the person
+/// is told nothing was done or found.
+fn from_the_model(end: &Ending<'_>, about_home: bool, acts: bool, registry: &Registry) -> Said {
+    let said = end.said;
+    let lang = said.lang;
     let named = named_in(end.text, registry);
     let units = stated_units(end.text, registry);
     let names_home = !named.is_empty()
