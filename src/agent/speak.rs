@@ -14,7 +14,7 @@ use super::reply;
 use super::state::{Observed, RunStatus};
 use super::verify::ActionReport;
 use crate::ha::registry::{Entity, Hidden, Registry};
-use crate::text::tokens;
+use crate::text::{compound_cuts, plural_stem, tokens};
 
 /// What the run did and what the model said at its end.
 pub(super) struct Ending<'a> {
@@ -263,14 +263,6 @@ fn confirmed(action: &ActionReport) -> bool {
                 .all(|s| s == super::execute::DRY_RUN_STATE))
 }
 
-/// A word as it is compared: folded, and "lights" is "light".
-fn stem(word: &str) -> &str {
-    match word.strip_suffix('s') {
-        Some(stem) if stem.len() >= 3 => stem,
-        _ => word,
-    }
-}
-
 /// The visible entities a text names: by id, or by every word of a name (of two words or
 /// more, or one word of four letters or more), the longest names first; an entity whose name
 /// is part of another named one is that one ("Kitchen" in "Kitchen Lights").
@@ -279,8 +271,11 @@ pub(super) fn named_in<'r>(text: &str, registry: &'r Registry) -> Vec<&'r Entity
         return Vec::new();
     }
     let lower = text.to_lowercase();
-    let said: Vec<String> = tokens(text).iter().map(|w| stem(w).to_owned()).collect();
-    let has = |w: &String| said.iter().any(|s| s == stem(w));
+    let said: Vec<String> = tokens(text)
+        .iter()
+        .map(|w| plural_stem(w).to_owned())
+        .collect();
+    let has = |w: &String| said.iter().any(|s| s == plural_stem(w));
     // The search words of each name are already folded in the registry.
     let mut found: Vec<&Entity> = registry
         .entities()
@@ -311,7 +306,7 @@ pub(super) fn named_in<'r>(text: &str, registry: &'r Registry) -> Vec<&'r Entity
         e.haystack
             .name
             .first()
-            .and_then(|first| said.iter().position(|w| w == stem(first)))
+            .and_then(|first| said.iter().position(|w| w == plural_stem(first)))
             .unwrap_or(usize::MAX)
     };
     kept.sort_by_key(|e| at(e));
@@ -349,7 +344,7 @@ fn names_a_kind(text: &str, registry: &Registry) -> bool {
     };
     tokens(text).iter().any(|w| {
         kind_of(w)
-            .or_else(|| kind_of(stem(w)))
+            .or_else(|| kind_of(plural_stem(w)))
             .or_else(|| compound_head(w).and_then(kind_of))
             .is_some_and(|k| kinds.contains_key(k))
     })
@@ -357,13 +352,11 @@ fn names_a_kind(text: &str, registry: &Registry) -> bool {
 
 /// The last word of a German compound that is a kind ("küchenlicht" is a "licht").
 fn compound_head(word: &str) -> Option<&str> {
-    (3..word.len().saturating_sub(3))
-        .filter(|&i| word.is_char_boundary(i))
-        .map(|i| &word[i..])
-        .find(|head| {
-            head.len() >= 4
-                && (crate::ha::search::domain_of_word(head).is_some()
-                    || crate::lang::named_by(|l| l.about_kinds, head).is_some())
+    compound_cuts(word, 3, 4)
+        .map(|(_, tail)| tail)
+        .find(|tail| {
+            crate::ha::search::domain_of_word(tail).is_some()
+                || crate::lang::named_by(|l| l.about_kinds, tail).is_some()
         })
 }
 

@@ -7,26 +7,7 @@
 //! match on that domain.
 
 use crate::text::tokens;
-
-/// How well one query word matches one name word: 1 exact, 0.8 same stem, 0 otherwise.
-pub fn word_score(query: &str, word: &str) -> f64 {
-    let (q, w) = (query.as_bytes(), word.as_bytes());
-    // Fast exit: most pairs differ in the first byte (this runs for every entity per search).
-    if q.first() != w.first() {
-        return 0.0;
-    }
-    if q == w {
-        return 1.0;
-    }
-    // Byte counts: folded words are almost all ASCII, and the rule only needs proportions.
-    let shared = q.iter().zip(w).take_while(|(a, b)| a == b).count();
-    let longest = q.len().max(w.len());
-    if shared >= 4 && shared * 5 >= longest * 3 {
-        0.8
-    } else {
-        0.0
-    }
-}
+pub use crate::text::word_score;
 
 /// The domain a word names, if any.
 pub fn domain_of_word(word: &str) -> Option<&'static str> {

@@ -56,12 +56,9 @@ pub(super) fn split_compound(word: &str, registry: &Registry) -> Option<[String;
     if named_so {
         return None;
     }
-    (3..=word.len() - 3)
-        .filter(|&i| word.is_char_boundary(i))
-        .find_map(|i| {
-            let (left, right) = word.split_at(i);
-            (known_word(left) && known_word(right)).then(|| [left.to_owned(), right.to_owned()])
-        })
+    crate::text::compound_cuts(word, 3, 3)
+        .find(|(left, right)| known_word(left) && known_word(right))
+        .map(|(left, right)| [left.to_owned(), right.to_owned()])
 }
 
 /// Words that say "a floor" ("the first floor", "im ersten Stock"): beside a word that names
