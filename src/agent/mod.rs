@@ -2,6 +2,7 @@
 //! detection, transcript repair, truncation, compaction with context refresh, and the sampling loop that ties them together.
 
 pub mod approval;
+mod ask;
 pub mod compaction;
 pub mod confirm;
 mod direct;
@@ -10,6 +11,7 @@ pub mod fastpath;
 pub mod guards;
 pub mod home;
 pub mod honesty;
+mod naming;
 pub mod normalize;
 mod parsed;
 pub mod prompt;

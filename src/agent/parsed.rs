@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use super::fastpath::{self, Lang, Pointing, ReadState};
 use super::honesty::needs_tools;
-use super::speak::about_the_home;
+use super::naming::about_the_home;
 use crate::ha::registry::{Entity, Registry};
 
 /// The person's command, as HomeClaw understood it.

@@ -19,7 +19,7 @@ mod unmatched;
 
 use serde_json::{Value, json};
 
-use super::reply;
+use crate::agent::ask::{MAX_NAMED, which_one};
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
@@ -507,7 +507,7 @@ fn named_target<'a, 'r>(
 
 /// A few devices of one domain: few enough to name in a question.
 fn alike(candidates: &[&Able<'_>]) -> bool {
-    (2..=reply::MAX_NAMED).contains(&candidates.len())
+    (2..=MAX_NAMED).contains(&candidates.len())
         && candidates
             .iter()
             .all(|(e, ..)| e.domain() == candidates[0].0.domain())
@@ -728,7 +728,7 @@ fn ask_which(of_kind: &[&Able<'_>], kind: &str, lang: Lang, registry: &Registry)
 fn ask(candidates: &[&Able<'_>], lang: Lang, registry: &Registry) -> Plan {
     let entities: Vec<&Entity> = candidates.iter().map(|(e, ..)| *e).collect();
     Plan::Ask {
-        question: reply::which_one(&entities, registry, lang),
+        question: which_one(&entities, registry, lang),
         lang,
     }
 }

@@ -5,7 +5,7 @@ use serde_json::json;
 use super::intent::add_item_verb;
 use super::target::covers;
 use super::{FastCall, Plan};
-use crate::agent::reply::{MAX_NAMED, which_one};
+use crate::agent::ask::{MAX_NAMED, which_one};
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::Query;
