@@ -1,6 +1,6 @@
 //! Each language's words, as data. A command is understood by looking its words up here, and
 //! the fast path's answers are written from the texts here; the engine holds no language's
-//! words. A language is one file ([`en`], [`pl`], [`de`]) filling a [`Lexicon`], registered in
+//! words. A language is one file ([`en`], [`pl`], [`de`], [`fr`]) filling a [`Lexicon`], registered in
 //! [`Lang`] and [`LEXICONS`]: the compiler checks every lexicon has every entry, and the tests
 //! below check none is empty and no two lists fight over a word.
 //!

@@ -1,5 +1,5 @@
-//! Naming a target: which entities a command's remaining words name or explain, in
-//! English, Polish and German.
+//! Naming a target: which entities a command's remaining words name or explain, in every
+//! language with a lexicon (`crate::lang`).
 
 use super::intent::{intent, is_cleaning, is_filler, watering, words_of};
 use crate::ha::registry::{Entity, Registry};

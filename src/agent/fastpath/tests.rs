@@ -1,4 +1,4 @@
-//! Plans for commands in English, Polish and German against a small home built from Home
+//! Plans for commands in every lexicon's language against a small home built from Home
 //! Assistant's own shapes.
 
 use serde_json::json;
