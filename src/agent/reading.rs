@@ -420,19 +420,17 @@ mod tests {
         ]))
     }
 
+    /// "What's on today" in a home in `zone` at `now`.
+    fn todays_events(read: &Value, zone_name: &str, now: i64) -> String {
+        let z = zone(zone_name);
+        let here = (&z, today_in(&z, now));
+        events("Family", Some(read), Some(Day::Today), None, Lang::En, here)
+    }
+
     #[test]
     fn today_is_the_home_s_day_in_a_utc_plus_10_home_with_only_all_day_events() {
         // 08:00 on 2 April in Brisbane is still 1 April in UTC.
-        let now = NOW - 30 * 60;
-        let z = zone("Australia/Brisbane");
-        let today = events(
-            "Family",
-            Some(&holidays()),
-            Some(Day::Today),
-            None,
-            Lang::En,
-            (&z, today_in(&z, now)),
-        );
+        let today = todays_events(&holidays(), "Australia/Brisbane", NOW - 30 * 60);
         assert_eq!(
             today,
             "Family, for the rest of today: today (all day) School holidays start."
@@ -453,14 +451,7 @@ mod tests {
             {"start": "2025-11-27T03:30:00Z", "end": "2025-11-27T05:00:00Z", "summary": "Dinner"},
             {"start": "2025-11-27", "end": "2025-11-28", "summary": "Thanksgiving"}
         ]));
-        let today = events(
-            "Family",
-            Some(&read),
-            Some(Day::Today),
-            None,
-            Lang::En,
-            (&z, today_in(&z, winter)),
-        );
+        let today = todays_events(&read, "America/Los_Angeles", winter);
         assert_eq!(
             today,
             "Family, for the rest of today: today (all day) Thanksgiving prep; today 19:30–21:00 \
