@@ -525,29 +525,24 @@ mod tests {
     fn how_many_counts_the_events_the_question_names() {
         let (zone, today) = brisbane();
         let here = (&zone, today);
-        let words = vec!["cook".to_owned()];
-        let counted = events(
-            "Personal",
-            Some(&loft()),
-            None,
-            Some(&words),
-            Lang::En,
-            here,
-        );
+        let asking = |word: &str| {
+            let words = vec![word.to_owned()];
+            events(
+                "Personal",
+                Some(&loft()),
+                None,
+                Some(&words),
+                Lang::En,
+                here,
+            )
+        };
+        let counted = asking("cook");
         assert!(
             counted.starts_with("1 on Personal in the next 7 days: Friday"),
             "{counted}"
         );
         // Nothing named matches: every event is listed, uncounted.
-        let words = vec!["swim".to_owned()];
-        let listed = events(
-            "Personal",
-            Some(&loft()),
-            None,
-            Some(&words),
-            Lang::En,
-            here,
-        );
+        let listed = asking("swim");
         assert!(
             listed.starts_with("Personal, in the next 7 days:"),
             "{listed}"
