@@ -14,6 +14,13 @@ use super::honesty::needs_tools;
 use super::naming::about_the_home;
 use crate::ha::registry::{Entity, Registry};
 
+/// What the words say of the home.
+#[derive(Clone, Copy)]
+struct Home {
+    named: bool,
+    wants_tools: bool,
+}
+
 /// The person's command, as HomeClaw understood it.
 pub(crate) struct Parsed {
     /// What the person said; read by nothing outside this module.
@@ -30,13 +37,11 @@ pub(crate) struct Parsed {
     pub question: bool,
     /// One request: no second one joined on, not a question unless a polite request.
     pub one_request: bool,
-    /// The words name something of this home (a kind, an area, a name in another language) or
-    /// ask about a state.
-    pub about_home: bool,
-    /// The run needs a tool from its first round: it acts, or names the home.
-    pub wants_tools: bool,
+    /// Whether the words name the home, and whether the run needs a tool from its first round
+    /// (see [`Parsed::about_home`]): asked only on the model path, which the fast path spares.
+    home: OnceLock<Home>,
     /// What the words point at, asked of many entities.
-    pointing: Pointing,
+    pointing: OnceLock<Pointing>,
     /// The command before this one: "turn it off" names what it named.
     before: Option<String>,
     pointing_before: OnceLock<Option<Pointing>>,
@@ -47,21 +52,15 @@ pub(crate) struct Parsed {
 impl Parsed {
     /// Parses `text`, answered in `tag`'s language when the request carries one.
     pub(crate) fn new(text: &str, tag: Option<&str>, registry: &Registry) -> Self {
-        let joined = fastpath::join_compounds(text, registry);
-        let acts = fastpath::is_action(text);
-        let home_joined = about_the_home(&joined, registry);
-        let about_home = home_joined || about_the_home(text, registry);
-        let wants_tools = acts || needs_tools(&joined, registry) || home_joined;
         Self {
             lang: tag.map_or_else(|| fastpath::language_of(text), Lang::from_tag),
             tag: tag.map(str::to_owned),
-            acts,
+            acts: fastpath::is_action(text),
             question: fastpath::is_question(text),
             one_request: fastpath::is_one_request(text),
-            about_home,
-            wants_tools,
-            pointing: Pointing::of_joined(&joined, registry),
-            joined,
+            home: OnceLock::new(),
+            pointing: OnceLock::new(),
+            joined: fastpath::join_compounds(text, registry),
             text: text.to_owned(),
             before: None,
             pointing_before: OnceLock::new(),
@@ -85,9 +84,32 @@ impl Parsed {
         self.question && !self.acts
     }
 
+    fn home(&self, registry: &Registry) -> Home {
+        *self.home.get_or_init(|| {
+            let joined = about_the_home(&self.joined, registry);
+            Home {
+                named: joined || about_the_home(&self.text, registry),
+                wants_tools: self.acts || needs_tools(&self.joined, registry) || joined,
+            }
+        })
+    }
+
+    /// The words name something of this home (a kind, an area, a name in another language) or
+    /// ask about a state.
+    pub(crate) fn about_home(&self, registry: &Registry) -> bool {
+        self.home(registry).named
+    }
+
+    /// The run needs a tool from its first round: it acts, or names the home.
+    pub(crate) fn wants_tools(&self, registry: &Registry) -> bool {
+        self.home(registry).wants_tools
+    }
+
     /// Whether the words point at `entity` (its name, room or kind).
     pub(crate) fn points_at(&self, entity: &Entity, registry: &Registry) -> bool {
-        self.pointing.at(entity, registry)
+        self.pointing
+            .get_or_init(|| Pointing::of_joined(&self.joined, registry))
+            .at(entity, registry)
     }
 
     /// Whether this command or the one before it points at `entity`.

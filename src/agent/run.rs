@@ -220,7 +220,7 @@ impl Agent<'_> {
         state.check_named = self.cfg.named_targets;
         state.check_verb = true;
         let mut turn = Turn::default();
-        if state.said.wants_tools {
+        if with_registry(self.home, |r| state.said.wants_tools(r)) {
             state
                 .trace
                 .push("command acts or asks about the home: tool call required");
@@ -458,7 +458,9 @@ impl Agent<'_> {
                 CORRECTIVE_NOTE,
             );
         }
-        let told = state.said.acts || (state.said.wants_tools && !state.said.question);
+        let said = &state.said;
+        let told =
+            said.acts || (!said.question && with_registry(self.home, |r| said.wants_tools(r)));
         if told
             && !turn.corrected
             && state.actions.is_empty()
@@ -628,7 +630,9 @@ impl Agent<'_> {
             }
             let ending = speak::Ending {
                 said: &said,
-                about_home: said.wants_tools || said.acts || said.unknown_language(text),
+                about_home: with_registry(self.home, |r| said.wants_tools(r))
+                    || said.acts
+                    || said.unknown_language(text),
                 tried_a_change: state.stats.service_calls > 0,
                 text,
                 actions: &state.actions,

@@ -57,7 +57,7 @@ pub(super) fn answers_the_question(said: &Parsed, reads: &[Observed], registry: 
 
 pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     let said = end.said;
-    let about_home = end.about_home || said.about_home;
+    let about_home = end.about_home || said.about_home(registry);
     // Told, not asked, about the home: a request, whether or not its words were understood.
     let acts = said.acts || (about_home && !said.question);
     if let Some(from_record) = from_the_record(end, acts, registry) {
