@@ -12,7 +12,8 @@ What must hold:
 - every entity of the home is exposed to Assist, so Home Assistant's own agent and HomeClaw
   see the same home;
 - `fixture_home.reset` puts every entity back into its fixture state (and Home Assistant's
-  time zone back to the configured one) and `fixture_home.set_state` applies a task's set-up
+  time zone back to the configured one; a zone is changed as the UI changes it, with
+  `core_config_updated`) and `fixture_home.set_state` applies a task's set-up
   (state and/or attributes) to one entity, checked like the file itself;
 - with `context_now` (the moment the task is spoken, `2025-04-02 08:30+10:00`) the home's
   clock shows that moment as nearly as a real clock can be made to: Home Assistant's time zone
@@ -86,9 +87,14 @@ def zone_for(context_now: datetime.datetime, utc_now: datetime.datetime) -> str:
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     configured_zone = hass.config.time_zone
 
+    async def set_zone(zone: str) -> None:
+        # As a person's change in the UI does it: `core_config_updated` tells every agent
+        # (HomeClaw reads the home's time zone from it).
+        await hass.config.async_update(time_zone=zone)
+
     async def reset(call: ServiceCall) -> None:
         if hass.config.time_zone != configured_zone:
-            await hass.config.async_set_time_zone(configured_zone)
+            await set_zone(configured_zone)
         for entity in _loaded(hass).entities.values():
             entity.reset()
             entity.async_write_ha_state()
@@ -111,9 +117,7 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
         except FixtureError as err:
             raise ServiceValidationError(str(err)) from err
         if context_now is not None:
-            await hass.config.async_set_time_zone(
-                zone_for(context_now, datetime.datetime.now(datetime.UTC))
-            )
+            await set_zone(zone_for(context_now, datetime.datetime.now(datetime.UTC)))
         entity.apply_at(state, attributes, context_now)
         entity.async_write_ha_state()
 
