@@ -10,7 +10,7 @@ pub const MAX_NAMED: usize = 6;
 /// The question back between `candidates` ("Which one do you mean: A, B or C?"), in the
 /// person's language: the one "which one" every path asks. Devices with the same name are
 /// told apart by their room, no text is listed twice, and past [`MAX_NAMED`] the list ends
-/// with "…".
+/// with "another one".
 pub fn which_one(candidates: &[&Entity], registry: &Registry, lang: Lang) -> String {
     let says = lang.lexicon().says;
     let room = |e: &Entity| {
@@ -34,7 +34,7 @@ pub fn which_one(candidates: &[&Entity], registry: &Registry, lang: Lang) -> Str
     }
     if names.len() > MAX_NAMED {
         names.truncate(MAX_NAMED);
-        names.push("…".to_owned());
+        names.push(says.another.to_owned());
     }
     match names.as_slice() {
         [] => says.which_device.into(),
@@ -92,7 +92,7 @@ mod tests {
         let lights: Vec<&str> = lights.iter().map(String::as_str).collect();
         assert_eq!(
             which_one(&get(&lights), &home, Lang::En),
-            "Which one do you mean: a, b, c, d, e, f or …?"
+            "Which one do you mean: a, b, c, d, e, f or another one?"
         );
         assert_eq!(
             which_one(&get(&lights[..1]), &home, Lang::De),

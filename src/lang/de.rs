@@ -588,6 +588,7 @@ const SAYS: Says = Says {
     which_device: "Welches Gerät meinst du?",
     do_you_mean: |one| format!("Meinst du {one}?"),
     which_of: |first, last| format!("Welches meinst du: {first} oder {last}?"),
+    another: "ein anderes",
     in_room: |name, area| format!("{name} ({area})"),
     could_not_answer: "Ich habe nicht gefunden, wonach du fragst, und kann es nicht beantworten.",
     could_not_read: |name| format!("Ich konnte {name} nicht lesen."),

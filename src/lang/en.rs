@@ -615,6 +615,7 @@ const SAYS: Says = Says {
     which_device: "Which device do you mean?",
     do_you_mean: |one| format!("Do you mean {one}?"),
     which_of: |first, last| format!("Which one do you mean: {first} or {last}?"),
+    another: "another one",
     in_room: |name, area| format!("{name} in the {area}"),
     could_not_answer: "I could not find what you asked about, so I cannot answer that.",
     could_not_read: |name| format!("I could not read {name}."),

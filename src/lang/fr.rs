@@ -657,6 +657,7 @@ const SAYS: Says = Says {
     which_device: "Quel appareil voulez-vous dire ?",
     do_you_mean: |one| format!("Voulez-vous dire {one} ?"),
     which_of: |first, last| format!("Lequel voulez-vous dire : {first} ou {last} ?"),
+    another: "un autre",
     in_room: |name, area| format!("{name} ({area})"),
     could_not_answer: "Je n'ai pas trouvé ce que vous demandez, je ne peux donc pas répondre.",
     could_not_read: |name| format!("Je n'ai pas pu lire {name}."),

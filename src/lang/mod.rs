@@ -394,6 +394,8 @@ pub struct Says {
     pub do_you_mean: fn(&str) -> String,
     /// All names but the last (joined), the last.
     pub which_of: fn(&str, &str) -> String,
+    /// The last choice of a list cut short ("… or another one?").
+    pub another: &'static str,
     /// A device's name with its room, to tell apart two of the same name.
     pub in_room: fn(&str, &str) -> String,
     pub could_not_answer: &'static str,

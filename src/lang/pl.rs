@@ -580,6 +580,7 @@ const SAYS: Says = Says {
     which_device: "Które urządzenie masz na myśli?",
     do_you_mean: |one| format!("Czy chodzi o {one}?"),
     which_of: |first, last| format!("Które masz na myśli: {first} czy {last}?"),
+    another: "inne",
     in_room: |name, area| format!("{name} ({area})"),
     could_not_answer: "Nie znalazłem tego, o co pytasz, więc nie mogę odpowiedzieć.",
     could_not_read: |name| format!("Nie udało się odczytać {name}."),
