@@ -118,6 +118,11 @@ pub fn append_raw(path: &Path, lines: &[u8]) -> std::io::Result<()> {
     file.sync_data()
 }
 
+/// `items` as JSON lines.
+pub fn lines<T: Serialize>(items: &[T]) -> std::io::Result<Vec<u8>> {
+    encode(items)
+}
+
 /// Appends `items`, one JSON line each, in one write, then fsyncs.
 pub fn append<T: Serialize>(path: &Path, items: &[T]) -> std::io::Result<()> {
     append_raw(path, &encode(items)?)
@@ -144,6 +149,118 @@ pub fn rewrite_raw(path: &Path, lines: &[u8]) -> std::io::Result<()> {
 /// Replaces the whole journal with `items`, atomically and durably.
 pub fn rewrite<T: Serialize>(path: &Path, items: &[T]) -> std::io::Result<()> {
     rewrite_raw(path, &encode(items)?)
+}
+
+/// What the background writer is asked to do, in order.
+enum Job {
+    Append(Vec<u8>),
+    Rewrite(Vec<u8>),
+    /// Answered once everything asked before is on the disk.
+    Flush(std::sync::mpsc::SyncSender<()>),
+}
+
+/// A journal written by a thread of its own, for records whose writer must not wait for the
+/// disk (the activity list, written on every command's way out): what arrived while the last
+/// write was on its way is appended in one write and one fsync (group commit), so each record
+/// is still fsynced, at a cost of one fsync per burst instead of one per record. Dropping it
+/// writes what is left and waits for the thread.
+pub struct Appender {
+    jobs: Option<std::sync::mpsc::Sender<Job>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Appender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Appender").finish_non_exhaustive()
+    }
+}
+
+impl Appender {
+    /// A writer for `path`; `failed` hears of every write that could not be made (the
+    /// records stay wherever the caller keeps them).
+    pub fn spawn(
+        path: PathBuf,
+        failed: impl Fn(&Path, &std::io::Error) + Send + 'static,
+    ) -> std::io::Result<Self> {
+        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let thread = std::thread::Builder::new()
+            .name("journal".into())
+            .spawn(move || write_in_bursts(&path, &queue, failed))?;
+        Ok(Self {
+            jobs: Some(jobs),
+            thread: Some(thread),
+        })
+    }
+
+    /// Appends already-encoded lines (each ending with a newline).
+    pub fn append(&self, lines: Vec<u8>) {
+        self.send(Job::Append(lines));
+    }
+
+    /// Replaces the whole journal with already-encoded lines.
+    pub fn rewrite(&self, lines: Vec<u8>) {
+        self.send(Job::Rewrite(lines));
+    }
+
+    /// Waits until everything asked before is on the disk.
+    pub fn flush(&self) {
+        let (done, wait) = std::sync::mpsc::sync_channel(1);
+        self.send(Job::Flush(done));
+        let _ = wait.recv();
+    }
+
+    fn send(&self, job: Job) {
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(job);
+        }
+    }
+}
+
+impl Drop for Appender {
+    fn drop(&mut self) {
+        drop(self.jobs.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The writer thread: each burst of jobs becomes one append (or one rewrite with what came
+/// after it) and one fsync.
+fn write_in_bursts(
+    path: &Path,
+    queue: &std::sync::mpsc::Receiver<Job>,
+    failed: impl Fn(&Path, &std::io::Error),
+) {
+    while let Ok(first) = queue.recv() {
+        let mut base: Option<Vec<u8>> = None;
+        let mut tail: Vec<u8> = Vec::new();
+        let mut waiting = Vec::new();
+        for job in std::iter::once(first).chain(queue.try_iter()) {
+            match job {
+                Job::Append(lines) => tail.extend(lines),
+                // A rewrite holds everything before it.
+                Job::Rewrite(lines) => {
+                    base = Some(lines);
+                    tail.clear();
+                }
+                Job::Flush(done) => waiting.push(done),
+            }
+        }
+        let written = match base {
+            Some(mut all) => {
+                all.extend(tail);
+                rewrite_raw(path, &all)
+            }
+            None => append_raw(path, &tail),
+        };
+        if let Err(e) = written {
+            failed(path, &e);
+        }
+        for done in waiting {
+            let _ = done.send(());
+        }
+    }
 }
 
 fn encode<T: Serialize>(items: &[T]) -> std::io::Result<Vec<u8>> {
@@ -230,6 +347,24 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names, vec!["j.jsonl".to_owned()]);
+    }
+
+    #[test]
+    fn the_background_writer_keeps_order_across_appends_and_rewrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j.jsonl");
+        let writer = Appender::spawn(path.clone(), |_, e| panic!("{e}")).unwrap();
+        for n in 1..=50 {
+            writer.append(lines(&rows(&[n])).unwrap());
+        }
+        writer.flush();
+        assert_eq!(read_items(&path), rows(&(1..=50).collect::<Vec<_>>()));
+        writer.append(lines(&rows(&[51])).unwrap());
+        writer.rewrite(lines(&rows(&[7, 8])).unwrap());
+        writer.append(lines(&rows(&[9])).unwrap());
+        // Dropping it writes what is left.
+        drop(writer);
+        assert_eq!(read_items(&path), rows(&[7, 8, 9]));
     }
 
     #[test]

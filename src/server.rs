@@ -208,6 +208,9 @@ impl Server {
             bridge.shutdown().await;
         }
         self.app.shutdown().await;
+        // The activity of the last runs reaches the disk before the process ends.
+        let commands = self.commands.clone();
+        let _ = tokio::task::spawn_blocking(move || commands.activity().flush()).await;
         info!("Shut down cleanly");
     }
 }

@@ -8,10 +8,12 @@
 //!   so a restart keeps the history.
 //! - No secret is recorded: every string field passes through [`crate::secret::redact`] with the
 //!   configured secrets (the approval PIN among them).
+//! - Every record is appended and fsynced by the journal's own thread (group commit,
+//!   [`crate::journal::Appender`]): a command's reply never waits for the disk.
 //! - A journal that cannot be written is logged once per failure; the records stay in memory.
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -99,14 +101,16 @@ pub fn now_ms() -> u64 {
 #[derive(Debug)]
 pub struct Activity {
     records: Mutex<VecDeque<Record>>,
-    journal: Option<Mutex<Journal>>,
+    journal: Option<Journal>,
     secrets: Vec<String>,
 }
 
+/// The journal's writer (a thread of its own: a command's reply never waits for the disk)
+/// and how many lines the file holds.
 #[derive(Debug)]
 struct Journal {
-    path: PathBuf,
-    lines: usize,
+    writer: crate::journal::Appender,
+    lines: Mutex<usize>,
 }
 
 impl Activity {
@@ -145,12 +149,23 @@ impl Activity {
             }
             Err(e) => warn!(error = %e, path = %path.display(), "Cannot read the activity journal"),
         }
+        let writer = crate::journal::Appender::spawn(
+            path.to_owned(),
+            |path, e| warn!(error = %e, path = %path.display(), "Cannot write the activity journal"),
+        );
+        let journal = match writer {
+            Ok(writer) => Some(Journal {
+                writer,
+                lines: Mutex::new(lines),
+            }),
+            Err(e) => {
+                warn!(error = %e, "Cannot start the activity journal's writer; kept in memory");
+                None
+            }
+        };
         Self {
             records: Mutex::new(records),
-            journal: Some(Mutex::new(Journal {
-                path: path.to_owned(),
-                lines,
-            })),
+            journal,
             secrets,
         }
     }
@@ -173,18 +188,30 @@ impl Activity {
         let Some(journal) = &self.journal else {
             return;
         };
-        let mut journal = journal.lock().unwrap_or_else(PoisonError::into_inner);
-        let written = if journal.lines >= 2 * KEEP {
+        let mut lines = journal.lines.lock().unwrap_or_else(PoisonError::into_inner);
+        let encoded = if *lines >= 2 * KEEP {
             let all: Vec<&Record> = records.iter().collect();
-            crate::journal::rewrite(&journal.path, &all).map(|()| records.len())
+            crate::journal::lines(&all).map(|text| (true, text, all.len()))
         } else {
-            crate::journal::append(&journal.path, &[&record]).map(|()| journal.lines + 1)
+            crate::journal::lines(&[&record]).map(|text| (false, text, *lines + 1))
         };
-        match written {
-            Ok(lines) => journal.lines = lines,
-            Err(e) => {
-                warn!(error = %e, path = %journal.path.display(), "Cannot write the activity journal")
+        match encoded {
+            Ok((true, text, n)) => {
+                journal.writer.rewrite(text);
+                *lines = n;
             }
+            Ok((false, text, n)) => {
+                journal.writer.append(text);
+                *lines = n;
+            }
+            Err(e) => warn!(error = %e, "Cannot encode an activity record"),
+        }
+    }
+
+    /// Waits until every record so far is on the disk (at shutdown, and for tests).
+    pub fn flush(&self) {
+        if let Some(journal) = &self.journal {
+            journal.writer.flush();
         }
     }
 
@@ -230,13 +257,16 @@ mod tests {
         let path = dir.path().join(".activity.jsonl");
         let activity = Activity::open(&path, Vec::new());
         activity.record(record("one"));
+        activity.flush();
         // A damaged line in the middle (invalid UTF-8) does not hide the records after it.
         crate::journal::append_raw(&path, b"{\"at_ms\": \xff}\n").unwrap();
         activity.record(record("two"));
+        activity.flush();
         crate::journal::append_raw(&path, b"{\"at_ms\": 1, \"sour").unwrap();
         let again = Activity::open(&path, Vec::new());
         // The torn line was cut: the next record is a line of its own.
         again.record(record("three"));
+        again.flush();
         let texts = |a: &Activity| -> Vec<String> {
             a.recent(10, |_| true).into_iter().map(|r| r.text).collect()
         };
@@ -253,6 +283,7 @@ mod tests {
         for i in 0..(2 * KEEP + 5) {
             activity.record(record(&format!("yes 4711 #{i}")));
         }
+        activity.flush();
         let journal = std::fs::read_to_string(&path).unwrap();
         assert!(journal.lines().count() <= 2 * KEEP);
         // The secret is in no field (a timestamp may hold the same digits by chance: the
@@ -280,6 +311,7 @@ mod tests {
         pasted.approval_id = Some("hunter2-token".into());
         pasted.session_id = Some("sk-proj-ABCDEFGH12345678".into());
         activity.record(pasted);
+        activity.flush();
         let journal = std::fs::read_to_string(&path).unwrap();
         assert!(!journal.contains("hunter2"), "{journal}");
         assert!(!journal.contains("ABCDEFGH"), "{journal}");
