@@ -114,7 +114,8 @@ impl Agent<'_> {
     /// The request for the current history of the run answering `said`.
     fn request_for(&self, history: &[Message], choice: ToolChoice, said: &Parsed) -> ChatRequest {
         // A message that joined the turn is a command of its own: grounded on its own words.
-        let joined = newest_command(history)
+        let newest = newest_command(history);
+        let joined = newest
             .filter(|c| !said.is(c))
             .map(|c| with_registry(self.home, |r| Parsed::new(c, self.language.as_deref(), r)));
         let said = joined.as_ref().unwrap_or(said);
@@ -129,7 +130,7 @@ impl Agent<'_> {
                 context.push_str(&line);
                 ids.extend(device_entities(r, device));
             }
-            let found = if self.cfg.grounding && newest_command(history).is_some() {
+            let found = if self.cfg.grounding && newest.is_some() {
                 said.candidates(r)
             } else {
                 &[]
@@ -195,7 +196,7 @@ impl Agent<'_> {
                 _ => None,
             })
             .unwrap_or_default();
-        let before = recent_commands(history).into_iter().nth(1);
+        let before = commands(history).nth(1).map(str::to_owned);
         let said = with_registry(self.home, |r| {
             Parsed::new(command, self.language.as_deref(), r).after(before)
         });
@@ -673,12 +674,18 @@ fn reset(history: &mut Vec<Message>, mut state: RunState, error: LlmError) -> Ru
     )
 }
 
-/// The newest of the person's commands in `history` (HomeClaw's own notes excluded).
-fn newest_command(history: &[Message]) -> Option<&str> {
-    history.iter().rev().find_map(|m| match m {
+/// The person's commands in `history`, newest first (HomeClaw's own notes excluded): "turn it
+/// off" names what the command before it named.
+fn commands(history: &[Message]) -> impl Iterator<Item = &str> {
+    history.iter().rev().filter_map(|m| match m {
         Message::User { content } if !content.starts_with("[HomeClaw]") => Some(content.as_str()),
         _ => None,
     })
+}
+
+/// The newest of the person's commands in `history`.
+fn newest_command(history: &[Message]) -> Option<&str> {
+    commands(history).next()
 }
 
 /// Whether Home Assistant answered a call of this command's run with an error of its own (bad
@@ -695,22 +702,6 @@ fn home_refused_a_call(history: &[Message]) -> bool {
             matches!(m, Message::Tool { is_error: true, content, .. }
                 if content.contains("Home Assistant error "))
         })
-}
-
-/// The person's last two commands (HomeClaw's own notes excluded): "turn it off" names what
-/// the command before it named.
-pub(super) fn recent_commands(history: &[Message]) -> Vec<String> {
-    history
-        .iter()
-        .rev()
-        .filter_map(|m| match m {
-            Message::User { content } if !content.starts_with("[HomeClaw]") => {
-                Some(content.clone())
-            }
-            _ => None,
-        })
-        .take(2)
-        .collect()
 }
 
 fn note_response(state: &mut RunState, response: &ChatResponse) {
