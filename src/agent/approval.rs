@@ -14,6 +14,7 @@ use crate::glob::glob_match;
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::Registry;
 use crate::ha::services::CheckedCall;
+use crate::lang::Lang;
 
 /// Why a call needs approval, or `None` when it does not.
 pub fn needs_approval(
@@ -47,8 +48,24 @@ pub struct PendingAction {
     pub id: String,
     pub call: CheckedCall,
     pub targets: Vec<String>,
+    /// The targets' names when it was held: every sentence about it names them so.
+    pub names: Vec<String>,
     pub session_id: Option<String>,
     pub reason: String,
+    /// The language of the person who asked: the approval's texts are in it, wherever they
+    /// appear (the panel, a phone, an answer over the API).
+    pub lang: Lang,
+}
+
+/// A call to hold for approval, as the run that made it knows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hold {
+    pub call: CheckedCall,
+    pub targets: Vec<String>,
+    pub names: Vec<String>,
+    pub session_id: Option<String>,
+    pub reason: String,
+    pub lang: Lang,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -127,20 +144,16 @@ impl ApprovalStore {
     }
 
     /// Records a call awaiting approval under a new id.
-    pub fn request(
-        &self,
-        call: CheckedCall,
-        targets: Vec<String>,
-        session_id: Option<String>,
-        reason: String,
-    ) -> Result<PendingAction, ApprovalError> {
+    pub fn request(&self, hold: Hold) -> Result<PendingAction, ApprovalError> {
         let id = new_approval_id()?;
         let action = PendingAction {
             id: id.clone(),
-            call,
-            targets,
-            session_id,
-            reason,
+            call: hold.call,
+            targets: hold.targets,
+            names: hold.names,
+            session_id: hold.session_id,
+            reason: hold.reason,
+            lang: hold.lang,
         };
         let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
         let ttl = self.ttl;
@@ -200,6 +213,16 @@ impl ApprovalStore {
         Ok(entry)
     }
 
+    /// The action waiting under `id`, if it still waits: what a sentence about answering it
+    /// names.
+    pub fn waiting(&self, id: &str) -> Option<PendingAction> {
+        self.pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(id)
+            .map(|(_, action)| action.clone())
+    }
+
     /// The session a pending action was recorded in (`None` when it is unknown, used, or was
     /// recorded outside any session).
     pub fn session_of(&self, id: &str) -> Option<String> {
@@ -254,17 +277,27 @@ impl ApprovalStore {
     }
 }
 
+/// An approved action that ran: what was held (its names and language say it) and what Home
+/// Assistant showed.
+#[derive(Debug, Clone)]
+pub struct Ran {
+    pub action: PendingAction,
+    pub report: super::verify::ActionReport,
+}
+
 /// Executes an approved action exactly once and verifies it.
 pub async fn execute_approved(
     home: &dyn super::home::Home,
     store: &ApprovalStore,
     approval_id: &str,
     verify_timeout: Duration,
-) -> Result<super::verify::ActionReport, ExecuteError> {
+) -> Result<Ran, ExecuteError> {
     let action = super::home::with_registry(home, |r| store.take(approval_id, r))?;
     let before = super::verify::before_states(home, &action.targets);
     home.call_service(&action.call).await?;
-    Ok(super::verify::verify(home, &action.call, &action.targets, &before, verify_timeout).await)
+    let report =
+        super::verify::verify(home, &action.call, &action.targets, &before, verify_timeout).await;
+    Ok(Ran { action, report })
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -296,6 +329,17 @@ mod tests {
             service: service.into(),
             target: Target::entities([id]),
             data: None,
+        }
+    }
+
+    fn hold(call: CheckedCall, targets: Vec<String>, session_id: Option<String>) -> Hold {
+        Hold {
+            names: targets.clone(),
+            call,
+            targets,
+            session_id,
+            reason: "r".into(),
+            lang: Lang::En,
         }
     }
 
@@ -357,12 +401,11 @@ mod tests {
         let registry = synthetic_home(10);
         let store = ApprovalStore::new(Duration::from_secs(60));
         let pending = store
-            .request(
+            .request(hold(
                 call("lock", "unlock", "lock.front_door"),
                 vec!["lock.front_door".into()],
                 None,
-                "r".into(),
-            )
+            ))
             .unwrap();
         assert_eq!(
             store.take(&pending.id, &registry).unwrap().call.service,
@@ -383,12 +426,11 @@ mod tests {
         let store = ApprovalStore::new(Duration::from_secs(60));
         let mut events = store.subscribe();
         let held = store
-            .request(
+            .request(hold(
                 call("lock", "unlock", "lock.front_door"),
                 vec!["lock.front_door".into()],
                 Some("a".into()),
-                "r".into(),
-            )
+            ))
             .unwrap();
         assert!(matches!(
             events.try_recv(),
@@ -417,12 +459,11 @@ mod tests {
         let registry = synthetic_home(10);
         let store = ApprovalStore::new(Duration::ZERO);
         let pending = store
-            .request(
+            .request(hold(
                 call("lock", "unlock", "lock.front_door"),
                 vec![],
                 None,
-                "r".into(),
-            )
+            ))
             .unwrap();
         assert_eq!(
             store.take(&pending.id, &registry),
@@ -430,12 +471,7 @@ mod tests {
         );
         let store = ApprovalStore::new(Duration::from_secs(60));
         let restart = store
-            .request(
-                call("homeassistant", "restart", "x"),
-                vec![],
-                None,
-                "r".into(),
-            )
+            .request(hold(call("homeassistant", "restart", "x"), vec![], None))
             .unwrap();
         assert!(matches!(
             store.take(&restart.id, &registry),

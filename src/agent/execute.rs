@@ -10,7 +10,7 @@ pub const DRY_RUN_STATE: &str = "dry run: not called";
 use serde_json::Value;
 use tracing::debug;
 
-use super::approval::{PendingAction, needs_approval};
+use super::approval::{Hold, PendingAction, needs_approval};
 use super::guards::Verdict;
 use super::home::with_registry;
 use super::normalize::{call_hash, normalise_args, result_hash};
@@ -65,10 +65,21 @@ impl Agent<'_> {
             });
         }
         if let Some(reason) = risk {
-            return match self
-                .approvals
-                .request(checked, targets, self.session_id.clone(), reason)
-            {
+            let names = with_registry(self.home, |r| {
+                targets
+                    .iter()
+                    .map(|id| r.get(id).map_or_else(|| id.clone(), |e| e.name.clone()))
+                    .collect()
+            });
+            let hold = Hold {
+                call: checked,
+                targets,
+                names,
+                session_id: self.session_id.clone(),
+                reason,
+                lang: state.lang(),
+            };
+            return match self.approvals.request(hold) {
                 Ok(pending) => Err(pending),
                 Err(e) => Ok(ToolOutput::error(format!("not run: {e}"))),
             };

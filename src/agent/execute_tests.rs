@@ -216,7 +216,13 @@ async fn repeating_one_call_warns_then_blocks_then_stops() {
     assert!(results[9].contains("Warning:"), "{}", results[9]);
     assert!(results[19].contains("Blocked:"), "{}", results[19]);
     assert_eq!(result.status, RunStatus::ClarificationRequired);
-    assert!(result.reply.contains("no progress"), "{}", result.reply);
+    // The guard's reason is the trace's; the person gets a question.
+    assert!(
+        result.trace.iter().any(|t| t.contains("no progress")),
+        "{:?}",
+        result.trace
+    );
+    assert!(!result.reply.contains("no progress"), "{}", result.reply);
     assert!(result.stats.loop_warnings >= 1 && result.stats.loop_blocks >= 1);
     assert!(
         results.len() <= 31,
@@ -249,7 +255,11 @@ async fn unknown_tools_get_an_error_and_three_of_them_stop_the_run() {
     let result = run_with(&model, &home, &cfg, &mut history).await;
     assert!(tool_results(&history)[0].contains("unknown tool \\\"unlock_all\\\""));
     assert_eq!(result.status, RunStatus::ClarificationRequired);
-    assert!(result.reply.contains("3 calls"), "{}", result.reply);
+    assert!(
+        result.trace.iter().any(|t| t.contains("3 calls")),
+        "{:?}",
+        result.trace
+    );
     assert_eq!(result.stats.rejected_tool_calls, 3);
     assert_eq!(result.stats.rounds, 3, "stopped long before max_iterations");
     assert!(home.calls().is_empty());

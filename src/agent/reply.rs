@@ -2,35 +2,24 @@
 //! verified actions, the recorded approval, the guard that stopped a run — never from the
 //! model's word alone, so no reply can say an action happened that did not.
 
-use super::approval::PendingAction;
+use super::approval::{ApprovalError, ExecuteError, PendingAction};
 use super::fastpath::{FastCall, Lang, Unmatched};
 use super::verify::ActionReport;
 use crate::ha::registry::Hidden;
+use crate::lang::{Held, NotRun};
 
-/// What to say when the model gave no final text: what ran, confirmed or not.
-pub fn fallback_summary(actions: &[ActionReport], lang: Lang) -> String {
+/// What to say when the model gave no final text: what ran, each said from what Home
+/// Assistant showed (`name` gives an entity's friendly name).
+pub fn fallback_summary(
+    actions: &[ActionReport],
+    name: impl Fn(&str) -> Option<String>,
+    lang: Lang,
+) -> String {
     let says = lang.lexicon().says;
     if actions.is_empty() {
         return says.unfinished_nothing_changed.into();
     }
-    let list = |verified: bool| -> Vec<String> {
-        actions
-            .iter()
-            .filter(|a| a.verified == verified)
-            .map(ActionReport::describe)
-            .collect()
-    };
-    let (done, unsure) = (list(true), list(false));
-    let mut out = String::from(says.unfinished);
-    if !done.is_empty() {
-        out.push(' ');
-        out.push_str(&(says.done_and_confirmed)(&done.join("; ")));
-    }
-    if !unsure.is_empty() {
-        out.push(' ');
-        out.push_str(&(says.sent_not_confirmed)(&unsure.join("; ")));
-    }
-    out
+    format!("{} {}", says.unfinished, from_actions(actions, name, lang))
 }
 
 /// An action request that ended with nothing done: said plainly, with the model's words only
@@ -91,34 +80,45 @@ fn hidden_words(reason: Hidden, name: &str, lang: Lang) -> String {
     }
 }
 
-/// The question that ends a run holding a high-risk action, as a sentence in the person's
-/// language: what would happen to which device, and how to approve it. `names` are the
-/// targets' names.
+/// The question that ends a run holding a high-risk action, in the language of the person
+/// who asked: what would happen to which device, and how to approve it. No id or service
+/// name: those are the API's fields and the trace's.
 /// `by_voice`: a "yes" in this conversation approves it (`approval.confirm_in_conversation`).
-pub fn approval_question(
-    pending: &PendingAction,
-    names: &[String],
-    lang: Lang,
-    by_voice: bool,
-) -> String {
-    let what = names.join(", ");
-    let id = &pending.id;
-    let verb = match (pending.call.domain.as_str(), pending.call.service.as_str()) {
-        ("lock", "unlock") => "unlock",
-        ("lock", "open") | ("cover", "open_cover") | ("valve", "open_valve") => "open",
-        ("alarm_control_panel", "alarm_disarm") => "disarm",
-        _ => "run",
-    };
-    let says = lang.lexicon().says;
-    let verb = said(says.approval_verbs, verb).unwrap_or(verb);
-    let call = format!("{}.{}", pending.call.domain, pending.call.service);
-    let lead = (says.needs_approval)(verb, &what, &call);
-    let how = if by_voice {
-        (says.approve_by_voice)(id)
-    } else {
-        (says.approve_by_id)(id)
-    };
-    format!("{lead} {how}")
+pub fn approval_question(pending: &PendingAction, by_voice: bool) -> String {
+    in_words(pending, |held| {
+        (pending.lang.lexicon().says.ask_approval)(held, by_voice)
+    })
+}
+
+/// The text of a notification about a held action, and its title.
+pub fn approval_notice(pending: &PendingAction) -> (String, &'static str) {
+    let says = pending.lang.lexicon().says;
+    (in_words(pending, says.approval_notice), says.approval_title)
+}
+
+/// A held action, as the lexicon's sentences take it.
+fn in_words<T>(pending: &PendingAction, say: impl FnOnce(&Held) -> T) -> T {
+    let names = pending.names.join(", ");
+    say(&Held {
+        key: service_key(&pending.call.domain, &pending.call.service),
+        names: &names,
+        many: pending.names.len() > 1,
+    })
+}
+
+/// The lexicon's key for what a service does (`to_do`'s keys); one it has no words for is
+/// said as changing the device.
+fn service_key<'a>(domain: &str, service: &'a str) -> &'a str {
+    match (domain, service) {
+        ("script" | "scene" | "automation", "turn_on" | "trigger") | ("button", "press") => "run",
+        ("script", _) => "run",
+        (_, "open_cover" | "open_valve") => "open",
+        (_, "close_cover" | "close_valve") => "close",
+        (_, "alarm_disarm") => "disarm",
+        (_, s) if s.starts_with("alarm_arm") => "arm",
+        (_, "media_pause") => "pause",
+        (_, s) => s,
+    }
 }
 
 /// The words a language's table gives a key, if it has one.
@@ -132,15 +132,14 @@ fn said(table: &'static [(&'static str, &'static str)], key: &str) -> Option<&'s
 /// What the person is told when they answer a held action in conversation and it does not
 /// run (yet): declined, a PIN missing or wrong, or a session where approving needs a PIN.
 pub fn answered(pending: &PendingAction, answer: Answered, lang: Lang) -> String {
-    let what = describe_call(pending);
     let says = lang.lexicon().says;
-    match answer {
-        Answered::Declined => (says.declined)(&what),
-        Answered::PinMissing => (says.pin_missing)(&what),
-        Answered::WrongPin { left: 0 } => (says.pin_cancelled)(&what),
-        Answered::WrongPin { left } => (says.pin_wrong)(&what, left),
-        Answered::PinRequiredHere => (says.pin_required_here)(&what, &pending.id),
-    }
+    in_words(pending, |held| match answer {
+        Answered::Declined => (says.declined)(held),
+        Answered::PinMissing => (says.pin_missing)(held),
+        Answered::WrongPin { left: 0 } => (says.pin_cancelled)(held),
+        Answered::WrongPin { left } => (says.pin_wrong)(held, left),
+        Answered::PinRequiredHere => (says.pin_required_here)(held),
+    })
 }
 
 /// How an answer in conversation left a held action that did not run.
@@ -152,22 +151,40 @@ pub enum Answered {
     PinRequiredHere,
 }
 
-/// After an approved action ran: done only when Home Assistant shows the expected state.
-pub fn approved(report: &ActionReport, lang: Lang) -> String {
-    let says = lang.lexicon().says;
-    if report.verified {
-        (says.approved_done)(&report.describe())
-    } else {
-        let seen = format!("{:?}", report.observed_state);
-        (says.approved_unconfirmed)(&report.describe(), &seen)
-    }
+/// After an approved action ran, said like any other action: done only when Home Assistant
+/// shows the expected state.
+pub fn approved(report: &ActionReport, pending: &PendingAction, lang: Lang) -> String {
+    let name = |id: &str| {
+        pending
+            .targets
+            .iter()
+            .position(|t| t == id)
+            .and_then(|i| pending.names.get(i).cloned())
+    };
+    from_actions(std::slice::from_ref(report), name, lang)
 }
 
-/// A guard stop becomes a question for the user instead of a dead end.
-pub fn stuck(reason: &str, lang: Lang) -> String {
-    (lang.lexicon().says.stuck)(reason)
+/// Why an approved action did not run, in plain words.
+pub fn not_run(error: &ExecuteError, lang: Lang) -> &'static str {
+    let why = match error {
+        ExecuteError::Approval(ApprovalError::Expired(_)) => NotRun::Expired,
+        ExecuteError::Approval(ApprovalError::AlreadyUsed(_)) => NotRun::AlreadyAnswered,
+        ExecuteError::Approval(ApprovalError::Denied(_)) => NotRun::Denied,
+        ExecuteError::Approval(ApprovalError::Unknown(_) | ApprovalError::NoRandomness(_)) => {
+            NotRun::Unknown
+        }
+        ExecuteError::Call(_) => NotRun::Failed,
+    };
+    (lang.lexicon().says.not_run)(why)
 }
 
+/// A guard stop becomes a question for the user instead of a dead end; the guard's own
+/// reason (English, with ids) stays in the trace.
+pub fn stuck(lang: Lang) -> String {
+    lang.lexicon().says.stuck.to_owned()
+}
+
+/// A held call for logs and the model's notes (ids and service names: never a reply).
 pub fn describe_call(pending: &PendingAction) -> String {
     format!(
         "{}.{} on {}",
@@ -270,8 +287,8 @@ pub fn from_verification(
                 .values()
                 .all(|s| s == super::execute::DRY_RUN_STATE);
         if dry {
-            let call = format!("{}.{}", action.domain, action.service);
-            out.push((says.dry_run)(&call, &list));
+            let key = service_key(&action.domain, &action.service);
+            out.push((says.dry_run)(&(says.to_do)(key, &list)));
             continue;
         }
         if !action.verified {
@@ -342,16 +359,105 @@ mod tests {
     #[test]
     fn a_run_that_stops_short_says_so_in_the_persons_language() {
         assert_eq!(
-            fallback_summary(&[], Lang::Pl),
+            fallback_summary(&[], |_| None, Lang::Pl),
             "Nie udało mi się dokończyć tej prośby i niczego nie zmieniłem."
         );
-        let ran = [report(true, "on")];
-        assert!(fallback_summary(&ran, Lang::De).contains("Erledigt und bestätigt: "));
-        assert!(stuck("a loop", Lang::Fr).contains("(a loop)"));
-        assert!(stuck("a loop", Lang::En).starts_with("I got stuck"));
-        // An approved action is said in the language its "yes" was in.
-        assert!(approved(&report(true, "on"), Lang::Pl).starts_with("Wykonano: "));
-        assert!(approved(&report(true, "on"), Lang::En).starts_with("Done: "));
+        let ran = [report(true, "on"), report(false, "off")];
+        let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
+        let said = fallback_summary(&ran, name, Lang::De);
+        assert!(said.contains("Eingeschaltet: Bed Light."), "{said}");
+        assert!(said.contains("(Bed Light: off)"), "{said}");
+        assert!(!said.contains("light."), "{said}");
+        assert!(stuck(Lang::En).starts_with("I got stuck"));
+    }
+
+    fn held(domain: &str, service: &str, id: &str, name: &str, lang: Lang) -> PendingAction {
+        PendingAction {
+            id: "appr_0123456789abcdef".into(),
+            call: crate::ha::services::CheckedCall {
+                domain: domain.into(),
+                service: service.into(),
+                target: crate::ha::Target::entities([id]),
+                data: None,
+            },
+            targets: vec![id.into()],
+            names: vec![name.into()],
+            session_id: None,
+            reason: format!("{domain}.{service} is a high-risk action"),
+            lang,
+        }
+    }
+
+    fn unlocked(lang: Lang) -> String {
+        let door = held("lock", "unlock", "lock.front_door", "Front Door", lang);
+        let mut done = report(true, "unlocked");
+        done.domain = "lock".into();
+        done.service = "unlock".into();
+        done.entity_ids = vec!["lock.front_door".into()];
+        approved(&done, &door, lang)
+    }
+
+    #[test]
+    fn an_approval_is_asked_answered_and_reported_in_plain_words() {
+        let door = held("lock", "unlock", "lock.front_door", "Front Door", Lang::En);
+        assert_eq!(
+            approval_question(&door, true),
+            "Unlock Front Door? It needs your approval — say yes, or press Approve."
+        );
+        assert_eq!(
+            approval_question(&door, false),
+            "Unlock Front Door? It needs your approval — press Approve in HomeClaw or on your \
+             phone."
+        );
+        assert_eq!(unlocked(Lang::En), "Unlocked Front Door.");
+        assert_eq!(
+            answered(&door, Answered::Declined, Lang::En),
+            "OK, Front Door stays locked."
+        );
+        let gate = held("cover", "open_cover", "cover.gate", "Gate", Lang::De);
+        assert_eq!(
+            approval_question(&gate, true),
+            "Gate öffnen? Das braucht deine Freigabe — sag ja oder tippe auf „Freigeben“."
+        );
+        assert_eq!(
+            answered(&gate, Answered::Declined, Lang::De),
+            "In Ordnung, Gate bleibt geschlossen."
+        );
+        assert_eq!(unlocked(Lang::Pl), "Odblokowano: Front Door.");
+        let script = held("script", "wipe", "script.wipe", "Wipe", Lang::Fr);
+        assert_eq!(
+            answered(&script, Answered::Declined, Lang::Fr),
+            "D'accord, je ne vais pas lancer Wipe. Rien n'a été changé."
+        );
+        let (notice, title) = approval_notice(&door);
+        assert_eq!(title, "HomeClaw: approval needed");
+        assert!(notice.contains("unlock Front Door"), "{notice}");
+        let gone = ExecuteError::Approval(ApprovalError::Expired(door.id.clone()));
+        assert_eq!(
+            not_run(&gone, Lang::En),
+            "That approval expired; nothing was run."
+        );
+        for lang in [Lang::En, Lang::Pl, Lang::De, Lang::Fr] {
+            let door = held("lock", "unlock", "lock.front_door", "Front Door", lang);
+            let texts = [
+                approval_question(&door, true),
+                approval_question(&door, false),
+                approval_notice(&door).0,
+                unlocked(lang),
+                answered(&door, Answered::Declined, lang),
+                answered(&door, Answered::PinMissing, lang),
+                answered(&door, Answered::WrongPin { left: 2 }, lang),
+                answered(&door, Answered::WrongPin { left: 0 }, lang),
+                answered(&door, Answered::PinRequiredHere, lang),
+            ];
+            for text in texts {
+                assert!(text.contains("Front Door"), "{lang:?}: {text}");
+                assert!(
+                    !text.contains("appr_") && !text.contains("lock.") && !text.contains("unlock."),
+                    "{lang:?}: {text}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -383,7 +489,7 @@ mod tests {
         );
         assert_eq!(
             reply,
-            "Dry run: I would call light.turn_on on Bed Light; nothing was changed."
+            "Dry run: I would turn on Bed Light; nothing was changed."
         );
         assert!(!super::super::honesty::claims_action(&reply));
     }

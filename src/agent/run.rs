@@ -360,7 +360,13 @@ impl Agent<'_> {
             Err(e) => {
                 state.trace.push(format!("model failed: {e}"));
                 // Whatever already ran is said, so a retry does not repeat it blindly.
-                let reply = reply::fallback_summary(&state.actions, state.lang());
+                let reply = with_registry(self.home, |r| {
+                    reply::fallback_summary(
+                        &state.actions,
+                        |id| r.get(id).map(|e| e.name.clone()),
+                        state.lang(),
+                    )
+                });
                 return Err(Next::End(End::Finish(
                     RunStatus::ModelUnavailable(e.to_string()),
                     reply,
@@ -574,7 +580,7 @@ impl Agent<'_> {
             End::Finish(status, reply) => finish(state, status, reply),
             End::Stuck(reason) => {
                 state.trace.push(format!("stopped: {reason}"));
-                let reply = reply::stuck(&reason, state.lang());
+                let reply = reply::stuck(state.lang());
                 finish(state, RunStatus::ClarificationRequired, reply)
             }
             End::Held(pending) => self.held(state, *pending),
@@ -585,19 +591,8 @@ impl Agent<'_> {
 
     /// A high-risk call was recorded: the run ends asking for approval, in the person's words.
     fn held(&self, mut state: RunState, pending: PendingAction) -> RunResult {
-        let names: Vec<String> = with_registry(self.home, |r| {
-            pending
-                .targets
-                .iter()
-                .map(|id| r.get(id).map_or_else(|| id.clone(), |e| e.name.clone()))
-                .collect()
-        });
-        let question = reply::approval_question(
-            &pending,
-            &names,
-            state.lang(),
-            self.cfg.approval.confirm_in_conversation,
-        );
+        let question =
+            reply::approval_question(&pending, self.cfg.approval.confirm_in_conversation);
         state
             .trace
             .push(format!("approval required: {}", pending.id));

@@ -196,7 +196,7 @@ fn from_the_model(end: &Ending<'_>, about_home: bool, acts: bool, registry: &Reg
     if end.text.trim().is_empty() {
         return Said {
             status: RunStatus::Failed("the model gave no answer".into()),
-            reply: reply::fallback_summary(&[], lang),
+            reply: reply::fallback_summary(&[], |_| None, lang),
             why: "no answer to pass on",
         };
     }

@@ -29,6 +29,7 @@ use serde_json::json;
 
 use super::{ApiError, ApiState, approve_from, command_from, deny_from};
 use crate::command::activity::{Record, Source};
+use crate::command::stats;
 use crate::config::PanelAuth;
 
 const INDEX: &str = include_str!("panel/index.html");
@@ -186,12 +187,16 @@ struct ActivityQuery {
     /// Words the command, its reply or its session must contain (case-insensitive).
     #[serde(default)]
     q: Option<String>,
+    /// The one record that ended at this moment (a link from the Stats tab).
+    #[serde(default)]
+    at_ms: Option<u64>,
 }
 
 /// Whether a record passes the activity list's filters.
 fn wanted(record: &Record, query: &ActivityQuery) -> bool {
     let q = query.q.as_deref().unwrap_or("").trim().to_lowercase();
-    query.source.is_none_or(|s| s == record.source)
+    query.at_ms.is_none_or(|at| at == record.at_ms)
+        && query.source.is_none_or(|s| s == record.source)
         && query.status.as_deref().is_none_or(|s| s == record.status)
         && (q.is_empty()
             || record.text.to_lowercase().contains(&q)
@@ -210,8 +215,8 @@ async fn activity(
         return ApiError::new(
             StatusCode::BAD_REQUEST,
             "invalid_fields",
-            "filters are source (panel, assist, http, mqtt, openai, notification, cli), status \
-             and q",
+            "filters are source (panel, assist, http, mqtt, openai, notification, cli), status, \
+             q and at_ms",
         )
         .into_response();
     };
@@ -222,13 +227,39 @@ async fn activity(
     axum::Json(json!({ "runs": runs })).into_response()
 }
 
-/// One point per command, oldest first, for the plots.
-async fn stats(State(state): State<Arc<ApiState>>) -> Response {
-    let mut points: Vec<_> = state
-        .commands
-        .activity()
-        .recent(usize::MAX, |r| r.kind == "command")
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StatsQuery {
+    /// The period in days: one of [`stats::PERIODS`]; 7 when not given.
+    #[serde(default)]
+    days: Option<u32>,
+}
+
+/// The period's summary (in the home's days) and one point per command of it, oldest first.
+async fn stats(
+    State(state): State<Arc<ApiState>>,
+    query: Result<Query<StatsQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let days = match query {
+        Ok(Query(StatsQuery { days: None })) => 7,
+        Ok(Query(StatsQuery { days: Some(d) })) if stats::PERIODS.contains(&d) => d,
+        _ => {
+            return ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_fields",
+                format!("days is one of {:?}", stats::PERIODS),
+            )
+            .into_response();
+        }
+    };
+    let records = state.commands.activity().recent(usize::MAX, |_| true);
+    let zone = crate::agent::home::with_registry(state.app().home.as_ref(), |r| {
+        stats::zone_named(r.time_zone())
+    });
+    let summary = stats::summarise(&records, jiff::Timestamp::now(), days, &zone);
+    let mut points: Vec<_> = records
         .into_iter()
+        .filter(|r| r.kind == "command" && r.at_ms >= summary.from_ms)
         .map(|r| {
             json!({
                 "at_ms": r.at_ms,
@@ -243,7 +274,7 @@ async fn stats(State(state): State<Arc<ApiState>>) -> Response {
         })
         .collect();
     points.reverse();
-    axum::Json(json!({ "points": points })).into_response()
+    axum::Json(json!({ "summary": summary, "points": points })).into_response()
 }
 
 #[cfg(test)]
@@ -283,6 +314,7 @@ mod tests {
             source,
             status: (!status.is_empty()).then(|| status.to_owned()),
             q: (!q.is_empty()).then(|| q.to_owned()),
+            at_ms: None,
         };
         assert!(wanted(&record, &query(None, "", "")));
         assert!(wanted(

@@ -13,6 +13,7 @@
 
 pub mod activity;
 pub mod idempotency;
+pub mod stats;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -362,7 +363,7 @@ impl Commands {
         let (status, reply) = match &declined {
             Ok(action) => (
                 "done".to_owned(),
-                format!("Declined: {} was not run.", reply::describe_call(action)),
+                reply::answered(action, reply::Answered::Declined, action.lang),
             ),
             Err(e) => (
                 CommandError::from(e.clone()).code().to_owned(),
@@ -620,27 +621,28 @@ async fn run_command(app: &App, request: CommandRequest) -> Result<CommandOutcom
 async fn run_approval(app: &App, approval_id: &str) -> Result<ApprovalOutcome, CommandError> {
     ready(app)?;
     let timeout = Duration::from_millis(app.cfg.agent.verify_timeout_ms);
-    let (session_id, report, warnings) = match app.approvals.session_of(approval_id) {
+    let (session_id, report, reply, warnings) = match app.approvals.session_of(approval_id) {
         Some(session_id) => {
             let done = app.sessions.approve(&session_id, approval_id).await??;
-            (Some(session_id), done.report, done.warnings)
+            (Some(session_id), done.report, done.reply, done.warnings)
         }
         None => {
             // Unknown, used, or recorded outside any session: the store says which.
-            let report = crate::agent::approval::execute_approved(
+            let ran = crate::agent::approval::execute_approved(
                 app.home.as_ref(),
                 &app.approvals,
                 approval_id,
                 timeout,
             )
             .await?;
-            (None, report, Vec::new())
+            // Said in the language the action was asked in.
+            let reply = reply::approved(&ran.report, &ran.action, ran.action.lang);
+            (None, ran.report, reply, Vec::new())
         }
     };
     Ok(ApprovalOutcome {
         status: Status::Done,
-        // An approval over the API carries no language: said in English.
-        reply: reply::approved(&report, crate::agent::fastpath::Lang::En),
+        reply,
         approval_id: approval_id.to_owned(),
         session_id,
         actions: vec![report],

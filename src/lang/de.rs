@@ -3,7 +3,8 @@
 
 use super::HvacMode::{Cool, Heat};
 use super::Intent::*;
-use super::{Claim, Lang, Lexicon, Plural, Says};
+use super::{Claim, Lang, Lexicon, NotRun, Plural, Says};
+use crate::text::capitalised;
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::De,
@@ -464,6 +465,26 @@ pub const LEXICON: Lexicon = Lexicon {
     says: &SAYS,
 };
 
+/// What a call would do, after "ich würde" or "kann ich".
+fn to_do(key: &str, names: &str) -> String {
+    let verb = match key {
+        "turn_on" => "einschalten",
+        "turn_off" => "ausschalten",
+        "toggle" => "umschalten",
+        "open" => "öffnen",
+        "close" => "schließen",
+        "lock" => "verriegeln",
+        "unlock" => "entriegeln",
+        "start" => "starten",
+        "pause" => "pausieren",
+        "disarm" => "unscharf schalten",
+        "arm" => "scharf schalten",
+        "run" => "ausführen",
+        _ => "ändern",
+    };
+    format!("{names} {verb}")
+}
+
 /// German plural categories: "one" for 1 alone, the rest "many".
 fn plural(n: u64) -> Plural {
     if n == 1 { Plural::One } else { Plural::Many }
@@ -528,9 +549,8 @@ const SAYS: Says = Says {
         ("auto", "Automatik"),
     ],
     added: |item, list| format!("„{item}“ zu {list} hinzugefügt."),
-    dry_run: |call, names| {
-        format!("Probelauf: ich würde {call} für {names} aufrufen; nichts wurde geändert.")
-    },
+    to_do,
+    dry_run: |what| format!("Probelauf: ich würde {what}; nichts wurde geändert."),
     not_confirmed: |names, seen| {
         format!(
             "Home Assistant hat den Befehl für {names} angenommen, aber ich kann nicht \
@@ -539,52 +559,84 @@ const SAYS: Says = Says {
     },
     unfinished_nothing_changed: "Ich konnte diese Anfrage nicht abschließen und habe nichts geändert.",
     unfinished: "Ich konnte diese Anfrage nicht abschließen.",
-    done_and_confirmed: |list| format!("Erledigt und bestätigt: {list}."),
-    sent_not_confirmed: |list| format!("Gesendet, aber nicht bestätigt: {list}."),
-    stuck: |reason| {
-        format!(
-            "Ich bin bei dieser Anfrage hängen geblieben ({reason}). Kannst du genauer sagen, was \
-             du möchtest, zum Beispiel welches Gerät oder welcher Raum?"
-        )
-    },
+    stuck: "Ich bin bei dieser Anfrage hängen geblieben. Kannst du genauer sagen, was du \
+            möchtest, zum Beispiel welches Gerät oder welcher Raum?",
     reset: "Entschuldigung, ich musste unser Gespräch neu beginnen, weil der Modellanbieter es \
             abgelehnt hat. Bitte wiederhole deine Anfrage.",
-    approval_verbs: &[
-        ("unlock", "Entsperren von"),
-        ("open", "Öffnen von"),
-        ("disarm", "Entschärfen von"),
-        ("run", "Ausführen von"),
-    ],
-    needs_approval: |verb, what, call| {
-        format!("{verb} {what} braucht deine Freigabe ({call} ist eine Aktion mit hohem Risiko).")
-    },
-    approve_by_voice: |id| format!("Sag ja, um sie freizugeben, oder nutze die Freigabe-ID {id}."),
-    approve_by_id: |id| format!("Gib sie mit der Freigabe-ID {id} frei."),
-    declined: |what| format!("In Ordnung, {what} wurde nicht ausgeführt. Nichts wurde geändert."),
-    pin_missing: |what| format!("Sag die PIN mit deinem Ja, um {what} freizugeben."),
-    pin_cancelled: |what| {
-        format!("Zu oft eine falsche PIN: {what} ist abgebrochen. Nichts wurde geändert.")
-    },
-    pin_wrong: |what, left| {
+    ask_approval: |held, by_voice| {
+        let how = if by_voice {
+            "sag ja oder tippe auf „Freigeben“"
+        } else {
+            "tippe in HomeClaw oder auf deinem Handy auf „Freigeben“"
+        };
         format!(
-            "Die PIN stimmt nicht; {what} wartet weiter (noch {left} {}). Nichts wurde geändert.",
+            "{}? Das braucht deine Freigabe — {how}.",
+            capitalised(&to_do(held.key, held.names))
+        )
+    },
+    approval_title: "HomeClaw: Freigabe nötig",
+    approval_notice: |held| {
+        format!(
+            "HomeClaw soll {}. Das braucht deine Freigabe: Freigeben oder Ablehnen.",
+            to_do(held.key, held.names)
+        )
+    },
+    approval_buttons: ["Freigeben", "Ablehnen"],
+    declined: |held| {
+        let stays = if held.many { "bleiben" } else { "bleibt" };
+        match held.key {
+            "unlock" => format!("In Ordnung, {} {stays} verriegelt.", held.names),
+            "open" => format!("In Ordnung, {} {stays} geschlossen.", held.names),
+            "disarm" => format!("In Ordnung, {} {stays} scharf.", held.names),
+            key => format!(
+                "In Ordnung, abgelehnt: {}. Nichts wurde geändert.",
+                to_do(key, held.names)
+            ),
+        }
+    },
+    pin_missing: |held| {
+        format!(
+            "Sag die PIN mit deinem Ja, dann kann ich {}.",
+            to_do(held.key, held.names)
+        )
+    },
+    pin_cancelled: |held| {
+        format!(
+            "Zu oft eine falsche PIN: „{}“ ist abgebrochen. Nichts wurde geändert.",
+            capitalised(&to_do(held.key, held.names))
+        )
+    },
+    pin_wrong: |held, left| {
+        format!(
+            "Die PIN stimmt nicht; mit der richtigen kann ich {} (noch {left} {}). Nichts wurde \
+             geändert.",
+            to_do(held.key, held.names),
             plural(left.into()).of(["Versuch", "Versuche", "Versuche"])
         )
     },
-    pin_required_here: |what, id| {
+    pin_required_here: |held| {
         format!(
-            "Eine Freigabe per Sprache braucht hier eine PIN (agent.approval.pin), weil alle \
-             Satelliten dieses Gespräch teilen. {what} wartet weiter: gib es mit der ID {id} frei."
+            "Eine Freigabe per Sprache braucht hier eine PIN, weil alle Satelliten dieses \
+             Gespräch teilen. Tippe in HomeClaw oder auf deinem Handy auf „Freigeben“, dann kann \
+             ich {}.",
+            to_do(held.key, held.names)
         )
     },
-    approved_done: |call| format!("Erledigt: {call}."),
-    approved_unconfirmed: |call, seen| {
-        format!(
-            "Home Assistant hat {call} angenommen, aber der erwartete Zustand ist nicht \
-             eingetreten ({seen})."
-        )
+    not_run: |why| match why {
+        NotRun::Expired => "Diese Freigabe ist abgelaufen; nichts wurde ausgeführt.",
+        NotRun::AlreadyAnswered => {
+            "Diese Freigabe wurde schon beantwortet; nichts weiter wurde ausgeführt."
+        }
+        NotRun::Unknown => {
+            "HomeClaw kennt diese Freigabe nicht (vielleicht von vor einem Neustart); nichts \
+             wurde ausgeführt."
+        }
+        NotRun::Denied => {
+            "HomeClaws Einstellungen verbieten diese Aktion jetzt; nichts wurde \
+                           ausgeführt."
+        }
+        NotRun::Failed => "Home Assistant konnte es nicht ausführen.",
     },
-    could_not_run: |call, why| format!("Ich konnte {call} nicht ausführen: {why}."),
     which_device: "Welches Gerät meinst du?",
     do_you_mean: |one| format!("Meinst du {one}?"),
     which_of: |first, last| format!("Welches meinst du: {first} oder {last}?"),

@@ -2,7 +2,8 @@
 
 use super::HvacMode::{Auto, Cool, Dry, Heat};
 use super::Intent::*;
-use super::{Claim, Lang, Lexicon, Plural, Says};
+use super::{Claim, Lang, Lexicon, NotRun, Plural, Says};
+use crate::text::capitalised;
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::En,
@@ -498,6 +499,26 @@ pub const LEXICON: Lexicon = Lexicon {
     says: &SAYS,
 };
 
+/// What a call would do, after "to" or "would".
+fn to_do(key: &str, names: &str) -> String {
+    let verb = match key {
+        "turn_on" => "turn on",
+        "turn_off" => "turn off",
+        "toggle" => "toggle",
+        "open" => "open",
+        "close" => "close",
+        "lock" => "lock",
+        "unlock" => "unlock",
+        "start" => "start",
+        "pause" => "pause",
+        "disarm" => "disarm",
+        "arm" => "arm",
+        "run" => "run",
+        _ => "change",
+    };
+    format!("{verb} {names}")
+}
+
 /// English plural categories: "one" for 1 alone, the rest "many".
 fn plural(n: u64) -> Plural {
     if n == 1 { Plural::One } else { Plural::Many }
@@ -560,7 +581,8 @@ const SAYS: Says = Says {
         ("auto", "auto"),
     ],
     added: |item, list| format!("Added \"{item}\" to {list}."),
-    dry_run: |call, names| format!("Dry run: I would call {call} on {names}; nothing was changed."),
+    to_do,
+    dry_run: |what| format!("Dry run: I would {what}; nothing was changed."),
     not_confirmed: |names, seen| {
         format!(
             "Home Assistant accepted the request for {names}, but I could not confirm it took \
@@ -569,49 +591,78 @@ const SAYS: Says = Says {
     },
     unfinished_nothing_changed: "I could not finish this request, and I made no changes.",
     unfinished: "I could not finish this request.",
-    done_and_confirmed: |list| format!("Done and confirmed: {list}."),
-    sent_not_confirmed: |list| format!("Sent but not confirmed: {list}."),
-    stuck: |reason| {
-        format!(
-            "I got stuck on this request ({reason}). Could you tell me more precisely what you \
-             want, for example the exact device or room?"
-        )
-    },
+    stuck: "I got stuck on this request. Could you tell me more precisely what you want, for \
+            example the exact device or room?",
     reset: "Sorry, I had to start our conversation over because the model provider rejected it. \
             Please repeat your request.",
-    approval_verbs: &[
-        ("unlock", "Unlocking"),
-        ("open", "Opening"),
-        ("disarm", "Disarming"),
-        ("run", "Running"),
-    ],
-    needs_approval: |verb, what, call| {
-        format!("{verb} {what} needs your approval ({call} is a high-risk action).")
-    },
-    approve_by_voice: |id| format!("Say yes to approve it, or use approval id {id}."),
-    approve_by_id: |id| format!("Approve it with approval id {id}."),
-    declined: |what| format!("OK, I did not run {what}. Nothing was changed."),
-    pin_missing: |what| format!("Say the PIN with your yes to approve {what}."),
-    pin_cancelled: |what| {
-        format!("Wrong PIN too many times: {what} is cancelled. Nothing was changed.")
-    },
-    pin_wrong: |what, left| {
+    ask_approval: |held, by_voice| {
+        let how = if by_voice {
+            "say yes, or press Approve"
+        } else {
+            "press Approve in HomeClaw or on your phone"
+        };
         format!(
-            "That PIN is not right; {what} still waits ({left} {} left). Nothing was changed.",
+            "{}? It needs your approval — {how}.",
+            capitalised(&to_do(held.key, held.names))
+        )
+    },
+    approval_title: "HomeClaw: approval needed",
+    approval_notice: |held| {
+        format!(
+            "HomeClaw was asked to {}. It needs your approval: Approve or Deny.",
+            to_do(held.key, held.names)
+        )
+    },
+    approval_buttons: ["Approve", "Deny"],
+    declined: |held| {
+        let stays = if held.many { "stay" } else { "stays" };
+        match held.key {
+            "unlock" => format!("OK, {} {stays} locked.", held.names),
+            "open" => format!("OK, {} {stays} closed.", held.names),
+            "disarm" => format!("OK, {} {stays} armed.", held.names),
+            key => format!(
+                "OK, I will not {}. Nothing was changed.",
+                to_do(key, held.names)
+            ),
+        }
+    },
+    pin_missing: |held| {
+        format!(
+            "Say the PIN with your yes to {}.",
+            to_do(held.key, held.names)
+        )
+    },
+    pin_cancelled: |held| {
+        format!(
+            "Wrong PIN too many times, so I will not {}. Nothing was changed.",
+            to_do(held.key, held.names)
+        )
+    },
+    pin_wrong: |held, left| {
+        format!(
+            "That PIN is not right; I still need it to {} ({left} {} left). Nothing was \
+             changed.",
+            to_do(held.key, held.names),
             plural(left.into()).of(["attempt", "attempts", "attempts"])
         )
     },
-    pin_required_here: |what, id| {
+    pin_required_here: |held| {
         format!(
-            "Approving by voice here needs a PIN (agent.approval.pin), because every satellite \
-             shares this conversation. {what} still waits: approve it with approval id {id}."
+            "Approving by voice here needs a PIN, because every satellite shares this \
+             conversation. To {}, press Approve in HomeClaw or on your phone.",
+            to_do(held.key, held.names)
         )
     },
-    approved_done: |call| format!("Done: {call}."),
-    approved_unconfirmed: |call, seen| {
-        format!("Home Assistant accepted {call}, but the expected state was not observed ({seen}).")
+    not_run: |why| match why {
+        NotRun::Expired => "That approval expired; nothing was run.",
+        NotRun::AlreadyAnswered => "That approval was already answered; nothing more was run.",
+        NotRun::Unknown => {
+            "HomeClaw does not know that approval (it may be from before a restart); nothing \
+             was run."
+        }
+        NotRun::Denied => "HomeClaw's settings now deny that action; nothing was run.",
+        NotRun::Failed => "Home Assistant could not run it.",
     },
-    could_not_run: |call, why| format!("I could not run {call}: {why}."),
     which_device: "Which device do you mean?",
     do_you_mean: |one| format!("Do you mean {one}?"),
     which_of: |first, last| format!("Which one do you mean: {first} or {last}?"),

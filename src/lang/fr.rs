@@ -3,7 +3,8 @@
 
 use super::HvacMode::{Auto, Cool, Dry, Heat};
 use super::Intent::*;
-use super::{Claim, Lang, Lexicon, Plural, Says};
+use super::{Claim, Lang, Lexicon, NotRun, Plural, Says};
+use crate::text::capitalised;
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::Fr,
@@ -532,6 +533,26 @@ pub const LEXICON: Lexicon = Lexicon {
     says: &SAYS,
 };
 
+/// What a call would do, after "pour" or "de".
+fn to_do(key: &str, names: &str) -> String {
+    let verb = match key {
+        "turn_on" => "allumer",
+        "turn_off" => "éteindre",
+        "toggle" => "basculer",
+        "open" => "ouvrir",
+        "close" => "fermer",
+        "lock" => "verrouiller",
+        "unlock" => "déverrouiller",
+        "start" => "démarrer",
+        "pause" => "mettre en pause",
+        "disarm" => "désarmer",
+        "arm" => "armer",
+        "run" => "lancer",
+        _ => "modifier",
+    };
+    format!("{verb} {names}")
+}
+
 /// French plural categories: "one" for 0 and 1 ("0 essai", "1,5 essai"), the rest "many".
 fn plural(n: u64) -> Plural {
     if n <= 1 { Plural::One } else { Plural::Many }
@@ -594,9 +615,8 @@ const SAYS: Says = Says {
         ("auto", "automatique"),
     ],
     added: |item, list| format!("« {item} » ajouté à {list}."),
-    dry_run: |call, names| {
-        format!("Essai : j'appellerais {call} pour {names} ; rien n'a été changé.")
-    },
+    to_do,
+    dry_run: |what| format!("Essai : il s'agissait de {what} ; rien n'a été changé."),
     not_confirmed: |names, seen| {
         format!(
             "Home Assistant a accepté la demande pour {names}, mais je n'ai pas pu confirmer \
@@ -605,55 +625,78 @@ const SAYS: Says = Says {
     },
     unfinished_nothing_changed: "Je n'ai pas pu terminer cette demande, et je n'ai rien changé.",
     unfinished: "Je n'ai pas pu terminer cette demande.",
-    done_and_confirmed: |list| format!("Fait et confirmé : {list}."),
-    sent_not_confirmed: |list| format!("Envoyé mais non confirmé : {list}."),
-    stuck: |reason| {
-        format!(
-            "Je suis bloqué sur cette demande ({reason}). Pouvez-vous préciser ce que vous \
-             voulez, par exemple l'appareil ou la pièce exacts ?"
-        )
-    },
+    stuck: "Je suis bloqué sur cette demande. Pouvez-vous préciser ce que vous voulez, par \
+            exemple l'appareil ou la pièce exacts ?",
     reset: "Désolé, j'ai dû recommencer notre conversation car le fournisseur du modèle l'a \
             refusée. Merci de répéter votre demande.",
-    approval_verbs: &[
-        ("unlock", "Le déverrouillage de"),
-        ("open", "L'ouverture de"),
-        ("disarm", "Le désarmement de"),
-        ("run", "L'exécution de"),
-    ],
-    needs_approval: |verb, what, call| {
-        format!("{verb} {what} demande votre accord ({call} est une action à haut risque).")
-    },
-    approve_by_voice: |id| {
-        format!("Dites oui pour l'approuver, ou utilisez l'identifiant d'approbation {id}.")
-    },
-    approve_by_id: |id| format!("Approuvez-la avec l'identifiant d'approbation {id}."),
-    declined: |what| format!("D'accord, je n'ai pas exécuté {what}. Rien n'a été changé."),
-    pin_missing: |what| format!("Dites le code PIN avec votre oui pour approuver {what}."),
-    pin_cancelled: |what| {
-        format!("Trop de codes PIN erronés : {what} est annulé. Rien n'a été changé.")
-    },
-    pin_wrong: |what, left| {
+    ask_approval: |held, by_voice| {
+        let how = if by_voice {
+            "dites oui ou appuyez sur « Approuver »"
+        } else {
+            "appuyez sur « Approuver » dans HomeClaw ou sur votre téléphone"
+        };
         format!(
-            "Ce code PIN n'est pas le bon ; {what} attend toujours (encore {left} {}). Rien \
-             n'a été changé.",
+            "{} ? Il faut votre accord — {how}.",
+            capitalised(&to_do(held.key, held.names))
+        )
+    },
+    approval_title: "HomeClaw : accord nécessaire",
+    approval_notice: |held| {
+        format!(
+            "On a demandé à HomeClaw de {}. Il faut votre accord : Approuver ou Refuser.",
+            to_do(held.key, held.names)
+        )
+    },
+    approval_buttons: ["Approuver", "Refuser"],
+    declined: |held| {
+        format!(
+            "D'accord, je ne vais pas {}. Rien n'a été changé.",
+            to_do(held.key, held.names)
+        )
+    },
+    pin_missing: |held| {
+        format!(
+            "Dites le code PIN avec votre oui pour {}.",
+            to_do(held.key, held.names)
+        )
+    },
+    pin_cancelled: |held| {
+        format!(
+            "Trop de codes PIN erronés : je ne vais pas {}. Rien n'a été changé.",
+            to_do(held.key, held.names)
+        )
+    },
+    pin_wrong: |held, left| {
+        format!(
+            "Ce code PIN n'est pas le bon ; il le faut pour {} (encore {left} {}). Rien n'a été \
+             changé.",
+            to_do(held.key, held.names),
             plural(left.into()).of(["essai", "essais", "essais"])
         )
     },
-    pin_required_here: |what, id| {
+    pin_required_here: |held| {
         format!(
-            "Approuver à la voix demande ici un code PIN (agent.approval.pin), car tous les \
-             satellites partagent cette conversation. {what} attend toujours : approuvez-le avec \
-             l'identifiant {id}."
+            "Approuver à la voix demande ici un code PIN, car tous les satellites partagent \
+             cette conversation. Pour {}, appuyez sur « Approuver » dans HomeClaw ou sur votre \
+             téléphone.",
+            to_do(held.key, held.names)
         )
     },
-    approved_done: |call| format!("Fait : {call}."),
-    approved_unconfirmed: |call, seen| {
-        format!(
-            "Home Assistant a accepté {call}, mais l'état attendu n'a pas été observé ({seen})."
-        )
+    not_run: |why| match why {
+        NotRun::Expired => "Cette approbation a expiré ; rien n'a été exécuté.",
+        NotRun::AlreadyAnswered => {
+            "Cette approbation a déjà reçu une réponse ; rien de plus n'a été exécuté."
+        }
+        NotRun::Unknown => {
+            "HomeClaw ne connaît pas cette approbation (elle date peut-être d'avant un \
+             redémarrage) ; rien n'a été exécuté."
+        }
+        NotRun::Denied => {
+            "Les réglages de HomeClaw interdisent maintenant cette action ; rien \
+                           n'a été exécuté."
+        }
+        NotRun::Failed => "Home Assistant n'a pas pu l'exécuter.",
     },
-    could_not_run: |call, why| format!("Je n'ai pas pu exécuter {call} : {why}."),
     which_device: "Quel appareil voulez-vous dire ?",
     do_you_mean: |one| format!("Voulez-vous dire {one} ?"),
     which_of: |first, last| format!("Lequel voulez-vous dire : {first} ou {last} ?"),

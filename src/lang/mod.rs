@@ -329,6 +329,30 @@ pub enum Claim {
     Observation,
 }
 
+/// A held action as a sentence needs it: what it would do and to what.
+#[derive(Debug, Clone, Copy)]
+pub struct Held<'a> {
+    /// The `to_do` key of its service (`unlock`, `open`, `disarm`, `run`, …).
+    pub key: &'a str,
+    /// Its targets' names, joined.
+    pub names: &'a str,
+    /// More than one target: the verb agrees.
+    pub many: bool,
+}
+
+/// Why an approved action did not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotRun {
+    Expired,
+    AlreadyAnswered,
+    /// Unknown: from before a restart, or never held.
+    Unknown,
+    /// HomeClaw's settings deny the service now.
+    Denied,
+    /// Home Assistant refused or could not be reached.
+    Failed,
+}
+
 /// The texts HomeClaw says, each written from what it verified or read. Arguments are names,
 /// lists of names and values HomeClaw has already put into words.
 pub struct Says {
@@ -351,43 +375,42 @@ pub struct Says {
     pub mode_names: &'static [(&'static str, &'static str)],
     /// An item added to a list: the item, the list.
     pub added: fn(&str, &str) -> String,
-    /// A dry run: the call, the names.
-    pub dry_run: fn(&str, &str) -> String,
+    /// What a call would do, as words to follow "to" or "would": a key (`turn_on`, `turn_off`,
+    /// `toggle`, `open`, `close`, `lock`, `unlock`, `start`, `pause`, `disarm`, `arm`, `run`;
+    /// anything else changes the device) and the names → "unlock Front Door".
+    pub to_do: fn(&str, &str) -> String,
+    /// A dry run: what it would have done (from `to_do`).
+    pub dry_run: fn(&str) -> String,
     /// Accepted but not seen to take effect: the names, what Home Assistant showed.
     pub not_confirmed: fn(&str, &str) -> String,
 
     /// A run the model could not finish: with nothing changed; and the lead before what ran.
     pub unfinished_nothing_changed: &'static str,
     pub unfinished: &'static str,
-    /// The actions that ran, confirmed and not.
-    pub done_and_confirmed: fn(&str) -> String,
-    pub sent_not_confirmed: fn(&str) -> String,
-    /// A guard stopped the run (its reason): a question back instead of a dead end.
-    pub stuck: fn(&str) -> String,
+    /// A guard stopped the run (its reason goes to the trace): a question back instead of a
+    /// dead end.
+    pub stuck: &'static str,
     /// The conversation had to start over (the provider rejected it).
     pub reset: &'static str,
 
     // --- Approvals ---
-    /// "Unlocking", "Opening", "Disarming", "Running" (keys unlock, open, disarm, run).
-    pub approval_verbs: &'static [(&'static str, &'static str)],
-    /// The verb, the names, the call.
-    pub needs_approval: fn(&str, &str, &str) -> String,
-    /// How to approve (the approval id): by saying yes, or by the id alone.
-    pub approve_by_voice: fn(&str) -> String,
-    pub approve_by_id: fn(&str) -> String,
-    /// The held call described.
-    pub declined: fn(&str) -> String,
-    pub pin_missing: fn(&str) -> String,
-    pub pin_cancelled: fn(&str) -> String,
-    /// The held call, attempts left.
-    pub pin_wrong: fn(&str, u32) -> String,
-    /// The held call, the approval id.
-    pub pin_required_here: fn(&str, &str) -> String,
-    /// An approved call that ran (the call described): confirmed; not seen to take effect
-    /// (with what Home Assistant showed); could not run (with why).
-    pub approved_done: fn(&str) -> String,
-    pub approved_unconfirmed: fn(&str, &str) -> String,
-    pub could_not_run: fn(&str, &str) -> String,
+    /// The question a held action asks, with how to approve it: by saying yes or pressing
+    /// Approve (`true`: a "yes" in the conversation counts), or by pressing Approve alone.
+    pub ask_approval: fn(&Held, bool) -> String,
+    /// A notification for a held action (in Home Assistant, or on a phone with its buttons).
+    pub approval_title: &'static str,
+    pub approval_notice: fn(&Held) -> String,
+    /// The phone's Approve and Deny buttons; the same words as the panel's.
+    pub approval_buttons: [&'static str; 2],
+    /// A declined (or cancelled) action: what stays as it was.
+    pub declined: fn(&Held) -> String,
+    pub pin_missing: fn(&Held) -> String,
+    pub pin_cancelled: fn(&Held) -> String,
+    /// The held action, attempts left.
+    pub pin_wrong: fn(&Held, u32) -> String,
+    pub pin_required_here: fn(&Held) -> String,
+    /// An approved action that did not run, and why (the action may be unknown by then).
+    pub not_run: fn(NotRun) -> &'static str,
 
     // --- Questions back ---
     pub which_device: &'static str,

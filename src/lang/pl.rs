@@ -3,7 +3,8 @@
 
 use super::HvacMode::{Cool, Heat};
 use super::Intent::*;
-use super::{Claim, Lang, Lexicon, Plural, Says};
+use super::{Claim, Lang, Lexicon, NotRun, Plural, Says};
+use crate::text::capitalised;
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::Pl,
@@ -454,6 +455,44 @@ pub const LEXICON: Lexicon = Lexicon {
     says: &SAYS,
 };
 
+/// What a call would do, as an infinitive ("abym mógł …").
+fn to_do(key: &str, names: &str) -> String {
+    let verb = match key {
+        "turn_on" => "włączyć",
+        "turn_off" => "wyłączyć",
+        "toggle" => "przełączyć",
+        "open" => "otworzyć",
+        "close" => "zamknąć",
+        "lock" => "zablokować",
+        "unlock" => "odblokować",
+        "start" | "run" => "uruchomić",
+        "pause" => "wstrzymać",
+        "disarm" => "rozbroić",
+        "arm" => "uzbroić",
+        _ => "zmienić",
+    };
+    format!("{verb} {names}")
+}
+
+/// The same as a noun ("odblokowanie Front Door"): what a declined action was.
+fn doing(key: &str, names: &str) -> String {
+    let noun = match key {
+        "turn_on" => "włączenie",
+        "turn_off" => "wyłączenie",
+        "toggle" => "przełączenie",
+        "open" => "otwarcie",
+        "close" => "zamknięcie",
+        "lock" => "zablokowanie",
+        "unlock" => "odblokowanie",
+        "start" | "run" => "uruchomienie",
+        "pause" => "wstrzymanie",
+        "disarm" => "rozbrojenie",
+        "arm" => "uzbrojenie",
+        _ => "zmianę",
+    };
+    format!("{noun} {names}")
+}
+
 /// Polish plural categories: 1 / 2–4, 22–24, … (not 12–14) / the rest.
 fn plural(n: u64) -> Plural {
     if n == 1 {
@@ -522,7 +561,8 @@ const SAYS: Says = Says {
         ("auto", "tryb automatyczny"),
     ],
     added: |item, list| format!("Dodano „{item}” do {list}."),
-    dry_run: |call, names| format!("Próba: wywołałbym {call} dla {names}; niczego nie zmieniono."),
+    to_do,
+    dry_run: |what| format!("Próba: miałem {what}, ale niczego nie zmieniono."),
     not_confirmed: |names, seen| {
         format!(
             "Home Assistant przyjął polecenie dla {names}, ale nie mogę potwierdzić, że \
@@ -531,52 +571,75 @@ const SAYS: Says = Says {
     },
     unfinished_nothing_changed: "Nie udało mi się dokończyć tej prośby i niczego nie zmieniłem.",
     unfinished: "Nie udało mi się dokończyć tej prośby.",
-    done_and_confirmed: |list| format!("Wykonane i potwierdzone: {list}."),
-    sent_not_confirmed: |list| format!("Wysłane, ale niepotwierdzone: {list}."),
-    stuck: |reason| {
-        format!(
-            "Utknąłem przy tej prośbie ({reason}). Czy możesz powiedzieć dokładniej, o co chodzi, \
-             na przykład które urządzenie albo pomieszczenie?"
-        )
-    },
+    stuck: "Utknąłem przy tej prośbie. Czy możesz powiedzieć dokładniej, o co chodzi, na \
+            przykład które urządzenie albo pomieszczenie?",
     reset: "Przepraszam, musiałem zacząć rozmowę od nowa, bo dostawca modelu ją odrzucił. \
             Powtórz proszę swoją prośbę.",
-    approval_verbs: &[
-        ("unlock", "Odblokowanie"),
-        ("open", "Otwarcie"),
-        ("disarm", "Rozbrojenie"),
-        ("run", "Wykonanie"),
-    ],
-    needs_approval: |verb, what, call| {
-        format!("{verb}: {what} wymaga Twojej zgody ({call} to działanie wysokiego ryzyka).")
-    },
-    approve_by_voice: |id| {
-        format!("Powiedz „tak”, aby zatwierdzić, albo użyj identyfikatora {id}.")
-    },
-    approve_by_id: |id| format!("Zatwierdź identyfikatorem {id}."),
-    declined: |what| format!("Dobrze, nie wykonałem {what}. Niczego nie zmieniłem."),
-    pin_missing: |what| format!("Powiedz PIN razem z „tak”, aby zatwierdzić {what}."),
-    pin_cancelled: |what| {
-        format!("Zbyt wiele błędnych PIN-ów: {what} anulowano. Niczego nie zmieniłem.")
-    },
-    pin_wrong: |what, left| {
+    ask_approval: |held, by_voice| {
+        let how = if by_voice {
+            "powiedz „tak” albo naciśnij „Zatwierdź”"
+        } else {
+            "naciśnij „Zatwierdź” w HomeClaw albo na telefonie"
+        };
         format!(
-            "Błędny PIN; {what} nadal czeka ({} {left} {}). Niczego nie zmieniłem.",
+            "{}? To wymaga Twojej zgody — {how}.",
+            capitalised(&to_do(held.key, held.names))
+        )
+    },
+    approval_title: "HomeClaw: potrzebna zgoda",
+    approval_notice: |held| {
+        format!(
+            "HomeClaw ma {}. To wymaga Twojej zgody: Zatwierdź albo Odrzuć.",
+            to_do(held.key, held.names)
+        )
+    },
+    approval_buttons: ["Zatwierdź", "Odrzuć"],
+    declined: |held| {
+        format!(
+            "Dobrze, anulowałem {}. Niczego nie zmieniłem.",
+            doing(held.key, held.names)
+        )
+    },
+    pin_missing: |held| {
+        format!(
+            "Powiedz PIN razem z „tak”, abym mógł {}.",
+            to_do(held.key, held.names)
+        )
+    },
+    pin_cancelled: |held| {
+        format!(
+            "Zbyt wiele błędnych PIN-ów: anulowałem {}. Niczego nie zmieniłem.",
+            doing(held.key, held.names)
+        )
+    },
+    pin_wrong: |held, left| {
+        format!(
+            "Błędny PIN; {} nadal czeka ({} {left} {}). Niczego nie zmieniłem.",
+            capitalised(&doing(held.key, held.names)),
             plural(left.into()).of(["pozostała", "pozostały", "pozostało"]),
             plural(left.into()).of(["próba", "próby", "prób"])
         )
     },
-    pin_required_here: |what, id| {
+    pin_required_here: |held| {
         format!(
-            "Zatwierdzanie głosem wymaga tu PIN-u (agent.approval.pin), bo wszystkie satelity \
-             dzielą tę rozmowę. {what} nadal czeka: zatwierdź je identyfikatorem {id}."
+            "Zatwierdzanie głosem wymaga tu PIN-u, bo wszystkie satelity dzielą tę rozmowę. Aby \
+             {}, naciśnij „Zatwierdź” w HomeClaw albo na telefonie.",
+            to_do(held.key, held.names)
         )
     },
-    approved_done: |call| format!("Wykonano: {call}."),
-    approved_unconfirmed: |call, seen| {
-        format!("Home Assistant przyjął {call}, ale nie widać oczekiwanego stanu ({seen}).")
+    not_run: |why| match why {
+        NotRun::Expired => "Ta prośba o zgodę wygasła; niczego nie wykonano.",
+        NotRun::AlreadyAnswered => "Na tę prośbę już odpowiedziano; nic więcej nie wykonano.",
+        NotRun::Unknown => {
+            "HomeClaw nie zna tej prośby (może jest sprzed ponownego uruchomienia); niczego nie \
+             wykonano."
+        }
+        NotRun::Denied => {
+            "Ustawienia HomeClaw zabraniają teraz tego działania; niczego nie \
+                           wykonano."
+        }
+        NotRun::Failed => "Home Assistant nie mógł tego wykonać.",
     },
-    could_not_run: |call, why| format!("Nie udało się wykonać {call}: {why}."),
     which_device: "Które urządzenie masz na myśli?",
     do_you_mean: |one| format!("Czy chodzi o {one}?"),
     which_of: |first, last| format!("Które masz na myśli: {first} czy {last}?"),

@@ -180,7 +180,12 @@ fn no_two_lists_fight_over_a_word() {
 
 #[test]
 fn counts_take_their_plural_form_in_every_language() {
-    let wrong_pin = |lang: Lang, n| (lang.lexicon().says.pin_wrong)("X", n);
+    let held = Held {
+        key: "unlock",
+        names: "X",
+        many: false,
+    };
+    let wrong_pin = |lang: Lang, n| (lang.lexicon().says.pin_wrong)(&held, n);
     let items = |lang: Lang, n| (lang.lexicon().says.items)("L", n, "a");
     let cases: [(Lang, u32, &str, &str); 13] = [
         (Lang::En, 1, "(1 attempt left)", "has 1 item:"),
@@ -220,5 +225,192 @@ fn counts_take_their_plural_form_in_every_language() {
             "{:?}",
             l.lang
         );
+    }
+}
+
+/// Every text of a lexicon's `Says`, filled with names as HomeClaw fills them; `true` marks a
+/// whole sentence (it ends as one). The destructuring names every field, so a new text cannot
+/// be left out of the checks below.
+fn every_text(says: &Says) -> Vec<(String, bool)> {
+    let Says {
+        nothing_changed,
+        nothing_matches,
+        not_exposed,
+        filtered_out,
+        did_words,
+        did,
+        set_value,
+        colour_names,
+        mode_names,
+        added,
+        to_do,
+        dry_run,
+        not_confirmed,
+        unfinished_nothing_changed,
+        unfinished,
+        stuck,
+        reset,
+        ask_approval,
+        approval_title,
+        approval_notice,
+        approval_buttons,
+        declined,
+        pin_missing,
+        pin_cancelled,
+        pin_wrong,
+        pin_required_here,
+        not_run,
+        which_device,
+        do_you_mean,
+        which_of,
+        another,
+        in_room,
+        could_not_answer,
+        could_not_read,
+        items,
+        weekdays,
+        months,
+        date,
+        today,
+        tomorrow,
+        rest_of_today,
+        next_7_days,
+        nothing_on,
+        at_place,
+        all_day,
+        events_counted,
+        conditions,
+        humidity,
+        wind,
+        no_forecast,
+        chance_of_rain,
+    } = says;
+    let (one, two) = ("Front Door", "Kitchen Lights, Bed Light");
+    let keys = [
+        "turn_on",
+        "turn_off",
+        "toggle",
+        "open",
+        "close",
+        "lock",
+        "unlock",
+        "start",
+        "pause",
+        "disarm",
+        "arm",
+        "run",
+        "set_temperature",
+    ];
+    let mut out: Vec<(String, bool)> = Vec::new();
+    let mut sentence = |text: String| out.push((text, true));
+    for s in [
+        *nothing_changed,
+        *unfinished_nothing_changed,
+        *unfinished,
+        *stuck,
+        *reset,
+        *which_device,
+        *could_not_answer,
+    ] {
+        sentence(s.to_owned());
+    }
+    for f in [
+        nothing_matches,
+        not_exposed,
+        filtered_out,
+        do_you_mean,
+        could_not_read,
+    ] {
+        sentence(f("kitchen lamp"));
+    }
+    for (_, words) in *did_words {
+        sentence(did(words, two));
+    }
+    sentence(set_value(one, "50%"));
+    sentence(added("milk", "Shopping List"));
+    sentence(not_confirmed(two, "Bed Light: off"));
+    sentence(which_of(one, "Back Door"));
+    sentence(items("Shopping List", 2, "milk, eggs"));
+    sentence(items("Shopping List", 0, ""));
+    sentence(nothing_on("Family", today));
+    sentence(events_counted(
+        2,
+        "Family",
+        tomorrow,
+        "Dinner 18:00, Film 20:00",
+    ));
+    sentence(no_forecast("Home"));
+    for why in [
+        NotRun::Expired,
+        NotRun::AlreadyAnswered,
+        NotRun::Unknown,
+        NotRun::Denied,
+        NotRun::Failed,
+    ] {
+        sentence(not_run(why).to_owned());
+    }
+    for key in keys {
+        sentence(dry_run(&to_do(key, one)));
+        for (names, many) in [(one, false), (two, true)] {
+            let held = Held { key, names, many };
+            sentence(ask_approval(&held, true));
+            sentence(ask_approval(&held, false));
+            sentence(approval_notice(&held));
+            sentence(declined(&held));
+            sentence(pin_missing(&held));
+            sentence(pin_cancelled(&held));
+            sentence(pin_wrong(&held, 2));
+            sentence(pin_required_here(&held));
+        }
+    }
+    let mut part = |text: String| out.push((text, false));
+    for key in keys {
+        part(to_do(key, one));
+    }
+    for (_, words) in colour_names.iter().chain(*mode_names).chain(*conditions) {
+        part((*words).to_owned());
+    }
+    for s in approval_buttons.iter().chain(weekdays).chain(months) {
+        part((*s).to_owned());
+    }
+    for s in [
+        *approval_title,
+        *another,
+        *rest_of_today,
+        *next_7_days,
+        *all_day,
+        *wind,
+    ] {
+        part(s.to_owned());
+    }
+    part(in_room(one, "Kitchen"));
+    part(date(weekdays[0], 3, months[0]));
+    part(at_place("Home"));
+    part(humidity("40"));
+    part(chance_of_rain("20"));
+    out
+}
+
+/// What a person is told names things by their names: an entity id, a service name or an
+/// approval id belongs to the trace and the API's fields; and a sentence ends once.
+#[test]
+fn no_text_a_person_reads_carries_an_id_or_ends_twice() {
+    let id_like = regex::Regex::new(r"\b[a-z][a-z0-9]*\.[a-z0-9]+|_").unwrap();
+    for l in LEXICONS {
+        let texts = every_text(l.says);
+        assert!(texts.len() > 150, "{:?}: {}", l.lang, texts.len());
+        for (text, whole) in texts {
+            assert!(!id_like.is_match(&text), "{:?}: {text}", l.lang);
+            assert!(!text.contains(".."), "{:?}: {text}", l.lang);
+            assert!(!text.contains("  "), "{:?}: {text:?}", l.lang);
+            if whole {
+                assert_eq!(text, text.trim(), "{:?}", l.lang);
+                assert!(
+                    text.ends_with(['.', '?', '!']),
+                    "{:?}: not a whole sentence: {text}",
+                    l.lang
+                );
+            }
+        }
     }
 }

@@ -21,16 +21,16 @@ use tokio::time::Instant;
 use tracing::{info, warn};
 
 use crate::agent::approval::{ApprovalEvent, PendingAction};
-use crate::agent::reply::describe_call;
+use crate::agent::reply::approval_notice;
 use crate::app::App;
 use crate::command::activity::Source;
 use crate::command::{Commands, ErrorKind};
 use crate::ha::protocol::EVENT_NOTIFICATION_ACTION;
 use crate::ha::{ClientEvent, Target};
+use crate::lang::{Lang, NotRun};
 
 const APPROVE: &str = "HOMECLAW_APPROVE_";
 const DENY: &str = "HOMECLAW_DENY_";
-const TITLE: &str = "HomeClaw: approval needed";
 
 /// The notification id (and phone tag) of a held action.
 fn tag(id: &str) -> String {
@@ -55,36 +55,30 @@ pub fn press_of(data: &Value) -> Option<Press> {
         .map(|id| Press::Deny(id.to_owned()))
 }
 
-/// The text of the notification for a held action.
-pub fn held_message(action: &PendingAction) -> String {
-    format!(
-        "HomeClaw wants to run {} ({}). Approve or deny it here, by answering in the \
-         conversation if that is allowed, or with approval id {}.",
-        describe_call(action),
-        action.reason,
-        action.id
-    )
+/// The phone's answer to a press whose action could not be answered, in the language the
+/// action was asked in (English when it is not known any more).
+fn gone_text(kind: ErrorKind, lang: Lang) -> &'static str {
+    let why = match kind {
+        ErrorKind::Expired => NotRun::Expired,
+        ErrorKind::AlreadyUsed => NotRun::AlreadyAnswered,
+        ErrorKind::UnknownApproval => NotRun::Unknown,
+        ErrorKind::Denied => NotRun::Denied,
+        _ => NotRun::Failed,
+    };
+    (lang.lexicon().says.not_run)(why)
 }
 
-/// The phone's answer to a press whose action could not be answered.
-fn gone_text(kind: ErrorKind) -> &'static str {
-    match kind {
-        ErrorKind::Expired => "That approval expired; nothing was run.",
-        ErrorKind::AlreadyUsed => "That approval was already answered; nothing more was run.",
-        ErrorKind::UnknownApproval => {
-            "HomeClaw does not know that approval (it may be from before a restart); nothing \
-             was run."
-        }
-        ErrorKind::Denied => "That action is now denied by HomeClaw's settings; nothing was run.",
-        _ => "HomeClaw could not answer that approval now; nothing was run.",
-    }
+/// A notified action: when it expires (its notification is withdrawn then) and the language
+/// its answers are in.
+struct Notified {
+    expires: Instant,
+    lang: Lang,
 }
 
 struct Notifier {
     app: Arc<App>,
     commands: Arc<Commands>,
-    /// When each notified action expires, to withdraw its notification then.
-    deadlines: HashMap<String, Instant>,
+    notified: HashMap<String, Notified>,
 }
 
 /// Starts the notifier when the configuration asks for any notification.
@@ -98,7 +92,7 @@ pub fn start(app: Arc<App>, commands: Arc<Commands>) -> Option<JoinHandle<()>> {
     let notifier = Notifier {
         app: app.clone(),
         commands,
-        deadlines: HashMap::new(),
+        notified: HashMap::new(),
     };
     Some(tokio::spawn(notifier.run(held, events)))
 }
@@ -110,15 +104,19 @@ impl Notifier {
         mut events: tokio::sync::broadcast::Receiver<ClientEvent>,
     ) {
         loop {
-            let next = self.deadlines.values().min().copied();
+            let next = self.notified.values().map(|n| n.expires).min();
             tokio::select! {
                 event = held.recv() => match event {
                     Ok(ApprovalEvent::Held { action, expires_in }) => {
-                        self.deadlines.insert(action.id.clone(), Instant::now() + expires_in);
+                        let notified = Notified {
+                            expires: Instant::now() + expires_in,
+                            lang: action.lang,
+                        };
+                        self.notified.insert(action.id.clone(), notified);
                         self.announce(&action).await;
                     }
                     Ok(ApprovalEvent::Ended { id }) => {
-                        if self.deadlines.remove(&id).is_some() {
+                        if self.notified.remove(&id).is_some() {
                             self.withdraw(&id).await;
                         }
                     }
@@ -139,13 +137,13 @@ impl Notifier {
                 () = sleep_until(next) => {
                     let now = Instant::now();
                     let expired: Vec<String> = self
-                        .deadlines
+                        .notified
                         .iter()
-                        .filter(|(_, at)| **at <= now)
+                        .filter(|(_, n)| n.expires <= now)
                         .map(|(id, _)| id.clone())
                         .collect();
                     for id in expired {
-                        self.deadlines.remove(&id);
+                        self.notified.remove(&id);
                         self.withdraw(&id).await;
                     }
                 }
@@ -155,24 +153,25 @@ impl Notifier {
 
     async fn announce(&self, action: &PendingAction) {
         let approval = &self.app.cfg.agent.approval;
-        let message = held_message(action);
+        let (message, title) = approval_notice(action);
         if approval.notify {
             self.call(
                 "persistent_notification",
                 "create",
-                json!({"notification_id": tag(&action.id), "title": TITLE, "message": message}),
+                json!({"notification_id": tag(&action.id), "title": title, "message": message}),
             )
             .await;
         }
         if let Some(service) = &approval.notify_service {
+            let [approve, deny] = action.lang.lexicon().says.approval_buttons;
             let data = json!({
-                "title": TITLE,
+                "title": title,
                 "message": message,
                 "data": {
                     "tag": tag(&action.id),
                     "actions": [
-                        {"action": format!("{APPROVE}{}", action.id), "title": "Approve"},
-                        {"action": format!("{DENY}{}", action.id), "title": "Deny"},
+                        {"action": format!("{APPROVE}{}", action.id), "title": approve},
+                        {"action": format!("{DENY}{}", action.id), "title": deny},
                     ],
                 },
             });
@@ -201,19 +200,20 @@ impl Notifier {
     }
 
     async fn pressed(&self, press: Press) {
+        let lang = |id: &str| self.notified.get(id).map_or(Lang::En, |n| n.lang);
         let (id, text) = match press {
             Press::Approve(id) => {
                 let answer = self.commands.approve(&id, None, Source::Notification).await;
                 let text = match answer.result {
                     Ok(outcome) => outcome.reply,
-                    Err(e) => gone_text(e.kind).to_owned(),
+                    Err(e) => gone_text(e.kind, lang(&id)).to_owned(),
                 };
                 (id, text)
             }
             Press::Deny(id) => {
                 let text = match self.commands.decline(&id, Source::Notification) {
                     Ok(outcome) => outcome.reply,
-                    Err(e) => gone_text(e.kind).to_owned(),
+                    Err(e) => gone_text(e.kind, lang(&id)).to_owned(),
                 };
                 (id, text)
             }
@@ -291,7 +291,8 @@ mod tests {
             ErrorKind::AlreadyUsed,
             ErrorKind::UnknownApproval,
         ] {
-            assert!(gone_text(kind).contains("nothing"), "{kind:?}");
+            assert!(gone_text(kind, Lang::En).contains("nothing"), "{kind:?}");
+            assert!(gone_text(kind, Lang::De).contains("nichts"), "{kind:?}");
         }
     }
 }

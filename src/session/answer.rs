@@ -101,7 +101,7 @@ impl Shared {
         lang: Lang,
     ) -> Result<TurnOutcome, SessionError> {
         let (status, text, actions, notes) = match self
-            .run_approved(id, &held.id, history, saved, warnings, lang)
+            .run_approved(id, &held.id, history, saved, warnings, Some(lang))
             .await
         {
             Ok(done) => {
@@ -110,18 +110,10 @@ impl Shared {
                 } else {
                     RunStatus::Failed("the approved action was not confirmed".into())
                 };
-                (
-                    status,
-                    reply::approved(&done.report, lang),
-                    vec![done.report],
-                    done.warnings,
-                )
+                (status, done.reply, vec![done.report], done.warnings)
             }
             Err(e) => {
-                let text = (lang.lexicon().says.could_not_run)(
-                    &reply::describe_call(held),
-                    &e.to_string(),
-                );
+                let text = reply::not_run(&e, lang).to_owned();
                 let note = format!(
                     "[HomeClaw] The user approved {} ({}), but it could not run: {e}.",
                     reply::describe_call(held),

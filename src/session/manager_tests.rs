@@ -259,10 +259,7 @@ async fn an_approval_runs_in_its_session_and_the_history_records_it() {
             "[HomeClaw] The user approved lock.unlock on lock.front_door ({id})."
         ))
     );
-    assert_eq!(
-        history[n - 1],
-        Message::assistant("Done: lock.unlock on lock.front_door.")
-    );
+    assert_eq!(history[n - 1], Message::assistant("Unlocked Front Door."));
     // Used once: a second approval is refused and runs nothing.
     let again = m.approve("s1", &id).await.unwrap();
     assert!(matches!(again, Err(ExecuteError::Approval(_))), "{again:?}");
@@ -274,7 +271,7 @@ async fn an_approval_runs_in_its_session_and_the_history_records_it() {
     assert!(
         last.messages
             .iter()
-            .any(|msg| *msg == Message::assistant("Done: lock.unlock on lock.front_door.")),
+            .any(|msg| *msg == Message::assistant("Unlocked Front Door.")),
         "the model was not told the approved action ran"
     );
 }

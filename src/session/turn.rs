@@ -71,6 +71,8 @@ pub struct AgentDeps {
 #[derive(Debug, Clone)]
 pub struct Approved {
     pub report: ActionReport,
+    /// What the person is told, in their language.
+    pub reply: String,
     /// Notes about the session itself (a failed write).
     pub warnings: Vec<String>,
 }

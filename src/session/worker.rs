@@ -11,7 +11,7 @@ use tracing::{info, warn};
 use super::store::{SessionStore, StoreError};
 use super::turn::{AgentDeps, Approved, SessionError, TurnOutcome, TurnRequest};
 use crate::agent::CompactionPolicy;
-use crate::agent::approval::{ExecuteError, execute_approved};
+use crate::agent::approval::{ExecuteError, Ran, execute_approved};
 use crate::agent::fastpath::Lang;
 use crate::agent::{Agent, reply};
 use crate::config::SessionConfig;
@@ -158,7 +158,7 @@ impl Shared {
                             &mut history,
                             &mut saved,
                             &mut warnings,
-                            Lang::En,
+                            None,
                         )
                         .await;
                     let _ = reply.send(done);
@@ -286,26 +286,22 @@ impl Shared {
         history: &mut Vec<Message>,
         saved: &mut Saved,
         warnings: &mut Vec<String>,
-        lang: Lang,
+        lang: Option<Lang>,
     ) -> Result<Approved, ExecuteError> {
         let deps = &self.deps;
         let timeout = Duration::from_millis(deps.cfg.verify_timeout_ms);
-        let report =
+        let Ran { action, report } =
             execute_approved(deps.home.as_ref(), &deps.approvals, approval_id, timeout).await?;
         let note = format!(
             "[HomeClaw] The user approved {} ({approval_id}).",
             report.describe()
         );
-        let notes = self.record(
-            id,
-            history,
-            saved,
-            warnings,
-            note,
-            reply::approved(&report, lang),
-        );
+        // Said in the language of the "yes", else in the one the action was asked in.
+        let text = reply::approved(&report, &action, lang.unwrap_or(action.lang));
+        let notes = self.record(id, history, saved, warnings, note, text.clone());
         Ok(Approved {
             report,
+            reply: text,
             warnings: notes,
         })
     }

@@ -195,7 +195,8 @@ async fn unlocking_waits_for_approval_and_runs_once_against_real_home_assistant(
 
     let report = execute_approved(&home, &approvals, &id, Duration::from_secs(10))
         .await
-        .unwrap();
+        .unwrap()
+        .report;
     assert!(report.verified, "{report:?}");
     let (_, state) = ha.rest("GET", "/api/states/lock.front_door", None).await;
     assert_eq!(state["state"], "unlocked");

@@ -398,7 +398,7 @@ async fn approval_runs_the_recorded_action_once() {
         last["content"]
             .as_str()
             .unwrap()
-            .starts_with("Done: lock.unlock on lock.openable_lock"),
+            .starts_with("Unlocked Openable Lock"),
         "{stored}"
     );
     let (status, again) = s

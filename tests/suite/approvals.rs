@@ -8,7 +8,7 @@ use crate::common::homeclaw::{Homeclaw, config_for};
 use crate::common::scripted_llm::{ScriptedLlm, openai_text};
 
 const DOOR: &str = "lock.kitchen_door";
-/// The tests here take turns with the door.
+/// The tests here take turns with the door (and the panel's with the bed light).
 pub(crate) static DOOR_TAKEN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// A server with the fast path on (so "unlock the kitchen door" needs no model) and answers in
@@ -282,13 +282,14 @@ async fn notifications_announce_held_actions_and_their_buttons_answer_them() {
         d == "persistent_notification" && s == "create" && data["notification_id"] == tag
     })
     .await;
+    // Named as the person names it: no service, entity or approval id in the words.
+    let message = shown["message"].as_str().unwrap();
+    assert!(message.contains("unlock Kitchen Door"), "{shown}");
     assert!(
-        shown["message"]
-            .as_str()
-            .unwrap()
-            .contains("lock.unlock on lock.kitchen_door"),
+        !message.contains(&id) && !message.contains("lock."),
         "{shown}"
     );
+    assert_eq!(shown["title"], "HomeClaw: approval needed", "{shown}");
     let sent = called(&mut calls, "the actionable notification", |d, s, data| {
         d == "notify" && s == "persistent_notification" && data["data"]["tag"] == tag
     })
@@ -298,6 +299,8 @@ async fn notifications_announce_held_actions_and_their_buttons_answer_them() {
         format!("HOMECLAW_APPROVE_{id}"),
         "{sent}"
     );
+    assert_eq!(sent["data"]["actions"][0]["title"], "Approve", "{sent}");
+    assert_eq!(sent["data"]["actions"][1]["title"], "Deny", "{sent}");
     assert_eq!(door(ha).await, "locked");
 
     // Approve on the phone: it runs, the phone hears "Done", the notification is withdrawn.
@@ -306,10 +309,7 @@ async fn notifications_announce_held_actions_and_their_buttons_answer_them() {
         d == "notify" && data["title"] == "HomeClaw"
     })
     .await;
-    assert!(
-        answer["message"].as_str().unwrap().starts_with("Done"),
-        "{answer}"
-    );
+    assert_eq!(answer["message"], "Unlocked Kitchen Door.", "{answer}");
     called(&mut calls, "the notification dismissed", |d, s, data| {
         d == "persistent_notification" && s == "dismiss" && data["notification_id"] == tag
     })
@@ -332,20 +332,37 @@ async fn notifications_announce_held_actions_and_their_buttons_answer_them() {
         "{again}"
     );
 
-    // Deny on the phone: nothing runs and the id is spent.
+    // Asked in German (the pipeline's language), the phone speaks German; Deny runs nothing
+    // and spends the id.
     lock_door(ha).await;
-    let asked = say(&server, "notify-b", "unlock the kitchen door").await;
+    let (status, asked) = server
+        .post_json(
+            "/api/command",
+            &json!({"text": "unlock the kitchen door", "session_id": "notify-b", "language": "de"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{asked}");
+    assert_eq!(
+        asked["reply"],
+        "Kitchen Door entriegeln? Das braucht deine Freigabe — sag ja oder tippe auf \
+         „Freigeben“.",
+        "{asked}"
+    );
     let id = asked["approval_id"].as_str().unwrap().to_owned();
+    let tag = format!("homeclaw_{id}");
+    let sent = called(&mut calls, "the German notification", |d, s, data| {
+        d == "notify" && s == "persistent_notification" && data["data"]["tag"] == tag
+    })
+    .await;
+    assert_eq!(sent["title"], "HomeClaw: Freigabe nötig", "{sent}");
+    assert_eq!(sent["data"]["actions"][0]["title"], "Freigeben", "{sent}");
     press(ha, &format!("HOMECLAW_DENY_{id}")).await;
     let declined = called(&mut calls, "the answer to the deny", |d, _, data| {
         d == "notify" && data["title"] == "HomeClaw"
     })
     .await;
-    assert!(
-        declined["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("Declined"),
+    assert_eq!(
+        declined["message"], "In Ordnung, Kitchen Door bleibt verriegelt.",
         "{declined}"
     );
     spent_and_locked(&server, ha, &id).await;
