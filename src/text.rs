@@ -2,14 +2,6 @@
 //! one definition of what a "word" is in every language HomeClaw speaks, so that a name the
 //! search finds is also a word the other parts recognise.
 
-/// The text with its first letter in upper case: a phrase that opens a sentence.
-pub fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
-}
-
 /// Lowercase, strip the diacritics of Latin letters, keep letters and digits, one space between
 /// words. An apostrophe joins ("Trader Joe's" is "trader joes", as people say and type it),
 /// except after a lone letter or "qu", where it marks a word cut short ("l'entrée" is "l

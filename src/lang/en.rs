@@ -2,8 +2,7 @@
 
 use super::HvacMode::{Auto, Cool, Dry, Heat};
 use super::Intent::*;
-use super::{Claim, Lang, Lexicon, NotRun, Plural, Says};
-use crate::text::capitalised;
+use super::{Claim, Lang, Lexicon, NotRun, Plural, Says, capitalised};
 
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::En,

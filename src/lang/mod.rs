@@ -450,6 +450,14 @@ pub struct Says {
     pub chance_of_rain: fn(&str) -> String,
 }
 
+/// The text with its first letter in upper case: a phrase that opens a sentence.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
 /// Whether any language's list holds the word.
 pub fn any_has(list: fn(&Lexicon) -> Words, word: &str) -> bool {
     LEXICONS.iter().any(|l| list(l).contains(&word))
