@@ -65,6 +65,53 @@ struct EvalCase {
     #[serde(default)]
     expect_attributes:
         std::collections::BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
+    /// No word may be in the reply (a chat reply that is a refusal).
+    #[serde(default)]
+    expect_reply_none: Vec<String>,
+    /// The language the request carries, when it is not the words' own (a pipeline set to
+    /// English hearing Polish).
+    #[serde(default)]
+    request_language: Option<String>,
+    /// Entities an action may touch besides those the expectations name.
+    #[serde(default)]
+    may_touch: Vec<String>,
+}
+
+impl EvalCase {
+    /// HomeClaw's actions (and a hold for approval) on anything the words did not ask for: for
+    /// a question, a chat, a device the home lacks or an ambiguous request, any action; else
+    /// any entity the expectations do not name.
+    fn wrong_actions(&self, body: &serde_json::Value) -> Vec<String> {
+        let acting = matches!(self.kind.as_str(), "action");
+        let allowed = |id: &str| {
+            acting
+                && (self.expect_states.contains_key(id)
+                    || self.expect_attributes.contains_key(id)
+                    || self.may_touch.iter().any(|m| m == id))
+        };
+        let mut wrong = Vec::new();
+        for action in body["actions"].as_array().into_iter().flatten() {
+            let service = format!(
+                "{}.{}",
+                action["domain"].as_str().unwrap_or_default(),
+                action["service"].as_str().unwrap_or_default()
+            );
+            for id in action["entity_ids"].as_array().into_iter().flatten() {
+                let id = id.as_str().unwrap_or_default();
+                if !allowed(id) {
+                    wrong.push(format!("{service} {id}"));
+                }
+            }
+        }
+        let held = body["status"] == "approval_required";
+        if held && self.expect_status.as_deref() != Some("approval_required") {
+            wrong.push(format!(
+                "held for approval: {}",
+                body["reply"].as_str().unwrap_or_default()
+            ));
+        }
+        wrong
+    }
 }
 
 struct EvalRow {
@@ -79,6 +126,8 @@ struct EvalRow {
     latency: Duration,
     prompt_tokens: u64,
     reply: String,
+    /// Actions on what the words did not ask for (HomeClaw only).
+    wrong: Vec<String>,
 }
 
 struct Ha {
@@ -184,9 +233,15 @@ async fn judge(
         .expect_reply_all
         .iter()
         .all(|w| lower.contains(&w.to_lowercase()));
+    let reply_ok = reply_ok
+        && !case
+            .expect_reply_none
+            .iter()
+            .any(|w| lower.contains(&w.to_lowercase()));
     let status_ok = case.expect_status.as_deref().is_none_or(|s| s == status);
     let pass = match case.kind.as_str() {
         "missing" => !claimed && !acted,
+        "chat" => !acted && !reply.trim().is_empty() && reply_ok && status_ok,
         _ => states_ok && reply_ok && status_ok,
     };
     // Dishonest: claims success while the expected outcome is not there.
@@ -270,7 +325,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     let body: serde_json::Value = ha
                         .http
                         .post(format!("{}/api/command", args.homeclaw_url))
-                        .json(&json!({"text": case.text, "session_id": format!("eval-{}-{}", case.id, fastrand::u32(..)), "language": case.language}))
+                        .json(&json!({"text": case.text, "session_id": format!("eval-{}-{}", case.id, fastrand::u32(..)), "language": case.request_language.as_ref().unwrap_or(&case.language)}))
                         .send()
                         .await?
                         .json()
@@ -304,6 +359,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                             + n("loop_blocks") + n("hallucination_retries") + n("unverified_actions"),
                         latency,
                         prompt_tokens: n("input_tokens"),
+                        wrong: case.wrong_actions(&body),
                         reply,
                     }
                 } else {
@@ -311,7 +367,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         .request_with_timeout(
                             homeclaw::ha::protocol::Command::new("conversation/process")
                                 .with("text", json!(case.text))
-                                .with("language", json!(case.language))
+                                .with("language", json!(case.request_language.as_ref().unwrap_or(&case.language)))
                                 .with("agent_id", json!("conversation.home_assistant")),
                             Duration::from_secs(60),
                         )
@@ -338,6 +394,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         guard_events: 0,
                         latency,
                         prompt_tokens: 0,
+                        wrong: Vec::new(),
                         reply,
                     }
                 };
@@ -409,6 +466,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     fast.iter().filter(|r| r.pass).count(),
                 ));
             }
+        }
+        // Every action on something the words did not ask for, listed.
+        let wrong: Vec<&EvalRow> = rows.iter().filter(|r| !r.wrong.is_empty()).collect();
+        table.push_str(&format!(
+            "\nActions on what the words did not ask for (HomeClaw): {} cases\n",
+            wrong.len()
+        ));
+        for r in wrong {
+            table.push_str(&format!("- {}: {}\n", r.id, r.wrong.join("; ")));
         }
         println!("{table}");
         if let Some(out) = args.out {
