@@ -75,6 +75,13 @@ struct EvalCase {
     /// Entities an action may touch besides those the expectations name.
     #[serde(default)]
     may_touch: Vec<String>,
+    /// States (and attribute values) that must stay as the setup left them, on entities no
+    /// action may touch: the garage door when the windows are closed.
+    #[serde(default)]
+    expect_unchanged: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    expect_unchanged_attributes:
+        std::collections::BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
 }
 
 impl EvalCase {
@@ -85,6 +92,8 @@ impl EvalCase {
         let acting = matches!(self.kind.as_str(), "action");
         let allowed = |id: &str| {
             acting
+                && !self.expect_unchanged.contains_key(id)
+                && !self.expect_unchanged_attributes.contains_key(id)
                 && (self.expect_states.contains_key(id)
                     || self.expect_attributes.contains_key(id)
                     || self.may_touch.iter().any(|m| m == id))
@@ -209,11 +218,15 @@ async fn judge(
     acted: bool,
 ) -> (bool, bool) {
     let mut states_ok = true;
-    for (entity, wanted) in &case.expect_states {
+    for (entity, wanted) in case.expect_states.iter().chain(&case.expect_unchanged) {
         let got = ha.state(entity).await;
         states_ok &= wanted.split('|').any(|w| w == got);
     }
-    for (entity, wanted) in &case.expect_attributes {
+    for (entity, wanted) in case
+        .expect_attributes
+        .iter()
+        .chain(&case.expect_unchanged_attributes)
+    {
         let got = ha.entity(entity).await;
         states_ok &= wanted
             .iter()
