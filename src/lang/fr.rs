@@ -245,6 +245,12 @@ pub const LEXICON: Lexicon = Lexicon {
         ("scene", &["scene"]),
     ],
     specific_kinds: &[
+        ("store", "blind"),
+        ("stores", "blind"),
+        ("volet", "shutter"),
+        ("volets", "shutter"),
+        ("rideau", "curtain"),
+        ("rideaux", "curtain"),
         ("tele", "tv"),
         ("television", "tv"),
         ("fenetre", "window"),

@@ -230,12 +230,24 @@ pub(super) fn percentage(
         );
         return Some((n, Some(lang), at));
     }
+    // "Volume 50", "Lautstärke auf 20": a volume is a share whatever unit is left unsaid.
+    let of_volume = words.iter().any(|w| any_has(|l| l.volume, w));
     for (i, w) in words.iter().enumerate() {
         let Ok(n) = w.parse::<u8>() else {
             continue;
         };
         if n > 100 {
             continue;
+        }
+        let unit = words.get(i + 1);
+        if of_volume && unit.is_none_or(|u| lang_having(|l| l.degree_units, u).is_none()) {
+            let percent = unit.and_then(|u| lang_having(|l| l.percent_units, u));
+            let at = if percent.is_some() {
+                vec![i, i + 1]
+            } else {
+                vec![i]
+            };
+            return Some((n, percent, at));
         }
         if let Some(lang) = words
             .get(i + 1)

@@ -122,6 +122,9 @@ pub fn plan_joined(text: &str, registry: &Registry, device_id: Option<&str>) -> 
         return plan_one(text, registry, device_id);
     }
     let kind = trailing_kind(&parts);
+    // "The lights in the kitchen and the bedroom": the kind said first holds for the parts
+    // after it that name none (the bedroom's lights, not a player named Bedroom).
+    let first_kind = leading_kind(&parts[0]);
     let mut calls: Vec<FastCall> = Vec::new();
     let mut first_lang = None;
     let mut verb: Option<String> = None;
@@ -136,7 +139,12 @@ pub fn plan_joined(text: &str, registry: &Registry, device_id: Option<&str>) -> 
             (Some(v), false) => format!("{v} {part}"),
             (None, false) => return Plan::Model,
         };
-        let mut planned = plan_one(&text, registry, device_id);
+        let inherited = first_kind
+            .as_ref()
+            .filter(|_| !std::ptr::eq(part, &parts[0]) && !names_a_kind(&text))
+            .map(|k| plan_one(&format!("{text} {k}"), registry, device_id))
+            .filter(|p| matches!(p, Plan::Act { .. }));
+        let mut planned = inherited.unwrap_or_else(|| plan_one(&text, registry, device_id));
         if !matches!(planned, Plan::Act { .. })
             && let Some(kind) = &kind
             && !names_a_kind(&text)
@@ -288,6 +296,22 @@ fn trailing_kind(parts: &[String]) -> Option<String> {
         .take_while(|w| domain_of_word(&fold(w)).is_some())
         .count();
     (kinds > 0 && kinds < raw.len()).then(|| raw[raw.len() - kinds..].join(" "))
+}
+
+/// The kind words a request names besides its verb, folded ("lights" in "turn off the lights
+/// in the kitchen").
+fn leading_kind(part: &str) -> Option<String> {
+    let (words, percent_at) = words_of(part);
+    let used = intent(&words, percent_at)
+        .map(|(.., used)| used)
+        .unwrap_or_default();
+    let kinds: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| !used.contains(i) && domain_of_word(w).is_some())
+        .map(|(_, w)| w.as_str())
+        .collect();
+    (!kinds.is_empty()).then(|| kinds.join(" "))
 }
 
 /// Whether a request names a kind of device besides its verb ("lock" in "lock the door" is
@@ -733,6 +757,8 @@ fn ask(candidates: &[&Able<'_>], lang: Lang, registry: &Registry) -> Plan {
     }
 }
 
+#[cfg(test)]
+mod constraint_tests;
 #[cfg(test)]
 mod floor_tests;
 #[cfg(test)]

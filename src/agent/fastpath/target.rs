@@ -133,6 +133,16 @@ pub(super) fn named(entity: &Entity, query: &Query) -> bool {
 
 /// The device class a kind word names within its domain ("the TV" is not any media player,
 /// "the garage light" not the garage door).
+/// Whether a device of class `class` is of the class a kind word names: a shade is a blind
+/// (people say either), a garage door or a curtain is not.
+fn of_class(wanted: &str, class: Option<&str>) -> bool {
+    match class {
+        Some("shade") => matches!(wanted, "blind" | "shade"),
+        Some(class) => class == wanted,
+        None => false,
+    }
+}
+
 fn specific_class(word: &str) -> Option<&'static str> {
     LEXICONS.iter().find_map(|l| {
         l.specific_kinds
@@ -165,7 +175,7 @@ pub(super) fn of_specific_kind(entity: &Entity, words: &[String], query: &Query)
             None => true,
             Some(wanted) => {
                 domain_of_word(q) != Some(entity.domain())
-                    || class == Some(wanted)
+                    || of_class(wanted, class)
                     || entity.haystack.name.iter().any(|n| word_matches(q, n))
             }
         })
@@ -199,16 +209,36 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
     Pointing::new(text, registry).at(entity, registry)
 }
 
+/// Whether a word opens a request in some language: the first word of a phrase that says what
+/// to do ("switch on", "turn off") or a verb whose particle comes later ("schalte … aus").
+fn opens_a_request(word: &str) -> bool {
+    LEXICONS.iter().any(|l| {
+        l.intents
+            .iter()
+            .any(|(phrase, _)| phrase.len() > 1 && phrase.first() == Some(&word))
+            || l.separable.iter().any(|(verbs, _)| verbs.contains(&word))
+    })
+}
+
 /// A person's words parsed once, to ask of many entities whether the words point at them
 /// ([`points_at`]): asked of every entity of the home, parsing the words again for each, and
 /// scanning the home again for each word, was most of a command's time in a large home.
 pub struct Pointing {
     query: Query,
     watering: bool,
+    /// A word of songs, tracks or the volume ("volume 50", "nächster Titel"): only a player
+    /// has them, whatever else the words name.
+    media: bool,
+    /// The words say "all", "every": a kind word is then every device of the kind, not the
+    /// one device so named.
+    every: bool,
     /// The words after "in" (where, even a word that is also a kind).
     places: Vec<String>,
     /// Per word of the query, once asked: whether it names anything in this home.
     names_something: Vec<std::sync::OnceLock<bool>>,
+    /// Per word of the query, once asked: whether it is the whole name of a device here ("the
+    /// HVAC" is the device named "Hvac", not any thermostat).
+    whole_names: Vec<std::sync::OnceLock<bool>>,
 }
 
 impl Pointing {
@@ -223,20 +253,30 @@ impl Pointing {
         let used = intent(&words, percent_at)
             .map(|(_, _, used)| used)
             .unwrap_or_default();
+        // A verb first that the intent did not need ("switch" in "switch the HVAC to heating
+        // mode", where "heating mode" says what to do) is a verb, not the kind "switch".
+        let verb_first = words.first().is_some_and(|w| opens_a_request(w));
         let rest: Vec<&str> = words
             .iter()
             .enumerate()
+            .filter(|(i, _)| !(*i == 0 && verb_first))
             // A cleaning verb ("vacuuming") also names the device that cleans.
             .filter(|(i, w)| is_cleaning(w) || (!used.contains(i) && !is_filler(w)))
             .map(|(_, w)| w.as_str())
             .collect();
         let query = query_of(&rest, registry);
         let names_something = vec![std::sync::OnceLock::new(); query.words.len()];
+        let whole_names = vec![std::sync::OnceLock::new(); query.words.len()];
         Self {
             watering: watering(&words),
+            media: words
+                .iter()
+                .any(|w| named_by(|l| l.about_kinds, w) == Some("media_player")),
+            every: words.iter().any(|w| any_has(|l| l.every, w)),
             places: place_words(&words),
             query,
             names_something,
+            whole_names,
         }
     }
 
@@ -263,7 +303,7 @@ impl Pointing {
             let kind = measured
                 || domain == entity.domain()
                 || hay.name.iter().any(|w| word_score(domain, w) > 0.0);
-            let specific = specific_class(word).is_none_or(|class| device_class == Some(class));
+            let specific = specific_class(word).is_none_or(|class| of_class(class, device_class));
             kind && specific
         };
         let mut kinds: Vec<(&str, &str)> = query
@@ -278,6 +318,9 @@ impl Pointing {
         // "Water the garden" asks for a valve, whatever else is called "garden".
         if self.watering {
             kinds.push(("water", "valve"));
+        }
+        if self.media && !kinds.iter().any(|(_, d)| *d == "media_player") {
+            kinds.push(("media", "media_player"));
         }
         if !kinds.is_empty() && !kinds.iter().any(|(w, d)| of_kind(w, d)) {
             return false;
@@ -301,11 +344,23 @@ impl Pointing {
                 || *self.names_something[i]
                     .get_or_init(|| registry.entities().any(|e| in_hay(e, q)))
         };
+        let whole_name = |i: usize| {
+            let q = query.words[i].as_str();
+            *self.whole_names[i].get_or_init(|| {
+                registry
+                    .entities()
+                    .any(|e| matches!(e.haystack.name.as_slice(), [only] if only == q))
+            })
+        };
         let informative: Vec<&String> = query
             .words
             .iter()
             .enumerate()
-            .filter(|(_, q)| domain_of_word(q).is_none() || self.places.contains(q))
+            .filter(|(i, q)| {
+                domain_of_word(q).is_none()
+                    || self.places.contains(q)
+                    || (!self.every && whole_name(*i))
+            })
             .filter(|(i, _)| names_something(*i))
             .map(|(_, q)| q)
             .collect();

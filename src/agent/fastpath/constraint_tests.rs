@@ -1,0 +1,237 @@
+//! Every constraint the words state holds (issue 37): the kind, the place, the name, the
+//! device class — on the fast path's plans and on the model's calls alike (`points_at`, which
+//! screens them). A wrong device is worse than no answer.
+
+use serde_json::json;
+
+use super::tests::home_in_states;
+use super::*;
+
+/// The demo home's parts that people confused, as the demo has them: covers of no blind
+/// class, players named after rooms but in none, three thermostats, one named "Hvac".
+fn home() -> Registry {
+    home_in_states(&[
+        ("light.bed_light", "Bed Light", "bedroom_1", "on", json!({})),
+        (
+            "light.kitchen_lights",
+            "Kitchen Lights",
+            "kitchen",
+            "on",
+            json!({}),
+        ),
+        (
+            "light.ceiling_lights",
+            "Ceiling Lights",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+        (
+            "light.living_room_rgbww_lights",
+            "Living Room RGBWW Lights",
+            "living_room",
+            "off",
+            json!({}),
+        ),
+        ("media_player.bedroom", "Bedroom", "", "playing", json!({})),
+        ("media_player.kitchen", "Kitchen", "", "playing", json!({})),
+        (
+            "media_player.living_room",
+            "Living Room",
+            "",
+            "playing",
+            json!({}),
+        ),
+        ("cover.hall_window", "Hall Window", "", "open", json!({})),
+        ("switch.ac", "AC", "bedroom_1", "on", json!({})),
+        (
+            "vacuum.0_ground_floor",
+            "0_Ground_floor",
+            "",
+            "docked",
+            json!({}),
+        ),
+        (
+            "vacuum.1_first_floor",
+            "1_First_floor",
+            "",
+            "docked",
+            json!({}),
+        ),
+        (
+            "cover.kitchen_window",
+            "Kitchen Window",
+            "kitchen",
+            "open",
+            json!({}),
+        ),
+        (
+            "cover.garage_door",
+            "Garage Door",
+            "",
+            "open",
+            json!({"device_class": "garage"}),
+        ),
+        (
+            "cover.left_curtain",
+            "Left Curtain",
+            "living_room",
+            "open",
+            json!({"device_class": "curtain"}),
+        ),
+        (
+            "climate.hvac",
+            "Hvac",
+            "",
+            "cool",
+            json!({"hvac_modes": ["heat", "cool"]}),
+        ),
+        (
+            "climate.ecobee",
+            "Ecobee",
+            "",
+            "heat_cool",
+            json!({"hvac_modes": ["heat_cool", "heat"]}),
+        ),
+        ("calendar.calendar_1", "Calendar 1", "", "off", json!({})),
+        (
+            "climate.heatpump",
+            "HeatPump",
+            "bedroom_1",
+            "heat",
+            json!({"hvac_modes": ["heat", "off"], "temperature": 19}),
+        ),
+    ])
+}
+
+fn acted_on(text: &str, home: &Registry) -> Vec<String> {
+    match crate::agent::sim::planned_calls(plan(text, home)) {
+        Ok((calls, ..)) => calls,
+        Err(other) => panic!("{text}: expected an action, got {other:?}"),
+    }
+}
+
+fn pointed_at(text: &str, home: &Registry) -> Vec<String> {
+    let mut ids: Vec<String> = home
+        .entities()
+        .filter(|e| points_at(text, e, home))
+        .map(|e| e.entity_id.clone())
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn a_kind_said_first_holds_for_every_room_joined_by_and() {
+    let home = home();
+    for text in [
+        "Turn off the lights in the kitchen and the bedroom",
+        "Wyłącz światła w kuchni i w sypialni",
+        "Éteins les lumières de la cuisine et de la chambre",
+    ] {
+        assert_eq!(
+            acted_on(text, &home),
+            [
+                "light.turn_off light.bed_light",
+                "light.turn_off light.kitchen_lights"
+            ],
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn blinds_are_not_windows_garage_doors_or_curtains() {
+    let home = home();
+    for text in [
+        "Close all the blinds",
+        "Zamknij wszystkie rolety",
+        "Schließ alle Rollos",
+    ] {
+        assert!(
+            !matches!(plan(text, &home), Plan::Act { .. }),
+            "{text}: {:?}",
+            plan(text, &home)
+        );
+        assert_eq!(pointed_at(text, &home), Vec::<String>::new(), "{text}");
+    }
+    let mut shaded = home;
+    shaded.apply_state_changed(&json!({"entity_id": "cover.office", "new_state": {
+        "entity_id": "cover.office", "state": "open", "last_updated": "z",
+        "attributes": {"device_class": "shade", "friendly_name": "Office"}}}));
+    assert_eq!(
+        pointed_at("Close all the blinds", &shaded),
+        ["cover.office"]
+    );
+}
+
+#[test]
+fn a_volume_or_a_track_is_a_players_whatever_else_is_in_the_room() {
+    let home = home();
+    for text in [
+        "Volume 50 in the living room",
+        "Set the volume in the living room to 50",
+    ] {
+        assert_eq!(
+            pointed_at(text, &home),
+            ["media_player.living_room"],
+            "{text}"
+        );
+    }
+    assert_eq!(
+        pointed_at("Setze die Lautstärke im Schlafzimmer auf 20", &home),
+        ["media_player.bedroom"]
+    );
+    assert_eq!(
+        pointed_at("Nächster Titel in der Küche", &home),
+        ["media_player.kitchen"]
+    );
+}
+
+#[test]
+fn a_device_named_by_a_kind_word_is_that_device() {
+    let home = home();
+    assert_eq!(
+        pointed_at("Switch the HVAC to heating mode", &home),
+        ["climate.hvac"]
+    );
+    // Every thermostat, when the words say all of them.
+    assert_eq!(
+        pointed_at("Set all the hvac to heating mode", &home),
+        ["climate.ecobee", "climate.heatpump", "climate.hvac"]
+    );
+}
+
+#[test]
+fn forms_that_fell_to_the_model_are_planned_on_the_device_named() {
+    let home = home();
+    for (text, call) in [
+        (
+            "Volume 50 in the living room",
+            "media_player.volume_set media_player.living_room",
+        ),
+        (
+            "Set the kitchen speaker volume to 40",
+            "media_player.volume_set media_player.kitchen",
+        ),
+        (
+            "Ustaw głośność w kuchni na 30",
+            "media_player.volume_set media_player.kitchen",
+        ),
+        (
+            "Mets le volume de la cuisine à 30",
+            "media_player.volume_set media_player.kitchen",
+        ),
+        ("Power off the AC", "switch.turn_off switch.ac"),
+        (
+            "Następny utwór w kuchni",
+            "media_player.media_next_track media_player.kitchen",
+        ),
+        (
+            "Nächster Titel in der Küche",
+            "media_player.media_next_track media_player.kitchen",
+        ),
+    ] {
+        assert_eq!(acted_on(text, &home), [call], "{text}");
+    }
+}
