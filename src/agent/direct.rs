@@ -33,10 +33,8 @@ impl Agent<'_> {
                 Some(Ok((RunStatus::Done, text)))
             }
             Plan::Read { reads, asked, lang } => {
-                if self.language.is_some() && language(lang) != lang {
-                    return None;
-                }
-                self.read_and_answer(&reads, &asked, lang, history, state)
+                // What is read does not depend on the language: answered in the request's.
+                self.read_and_answer(&reads, &asked, language(lang), history, state)
                     .await
             }
             Plan::Ask { question, lang } => {

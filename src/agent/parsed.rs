@@ -167,6 +167,8 @@ impl Parsed {
 
     /// The fast path's plan for the words, for a person speaking to `device_id`.
     pub(crate) fn plan(&self, registry: &Registry, device_id: Option<&str>) -> fastpath::Plan {
-        fastpath::plan_joined(&self.joined, registry, device_id)
+        // Answered in the request's language when HomeClaw speaks it, whatever the words'.
+        let answer_in = self.tag.as_deref().and_then(Lang::known);
+        fastpath::plan_joined_in(&self.joined, registry, device_id, answer_in)
     }
 }

@@ -235,6 +235,7 @@ pub const EXPECTATIONS: &[(&str, &str, Expect)] = &[
         },
     ),
     ("media_player", "media_next_track", Expect::Updated),
+    ("media_player", "media_previous_track", Expect::Updated),
     ("media_player", "volume_up", Expect::Updated),
     ("media_player", "volume_down", Expect::Updated),
     // A to-do list's state is its number of open items.

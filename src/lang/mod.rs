@@ -62,6 +62,8 @@ pub enum Intent {
     Pause,
     Resume,
     Next,
+    /// Back a track ("previous song", "go back").
+    Previous,
     Mute,
     Toggle,
     Stop,

@@ -231,7 +231,84 @@ fn forms_that_fell_to_the_model_are_planned_on_the_device_named() {
             "Nächster Titel in der Küche",
             "media_player.media_next_track media_player.kitchen",
         ),
+        (
+            "Previous song in the kitchen",
+            "media_player.media_previous_track media_player.kitchen",
+        ),
+        (
+            "Poprzedni utwór w kuchni",
+            "media_player.media_previous_track media_player.kitchen",
+        ),
+        (
+            "Vorheriger Titel in der Küche",
+            "media_player.media_previous_track media_player.kitchen",
+        ),
+        (
+            "Chanson précédente dans la cuisine",
+            "media_player.media_previous_track media_player.kitchen",
+        ),
     ] {
         assert_eq!(acted_on(text, &home), [call], "{text}");
     }
+}
+
+#[test]
+fn is_anything_open_lists_what_is_open_and_unlocked_in_every_language() {
+    let mut home = home();
+    home.apply_state_changed(&json!({"entity_id": "lock.kitchen_door", "new_state": {
+        "entity_id": "lock.kitchen_door", "state": "unlocked", "last_updated": "z",
+        "attributes": {"friendly_name": "Kitchen Door"}}}));
+    for text in [
+        "Is anything open?",
+        "Czy coś jest otwarte?",
+        "Ist irgendwas offen?",
+        "Est-ce que quelque chose est ouvert ?",
+    ] {
+        let Plan::Answer { text: said, .. } = plan(text, &home) else {
+            panic!("{text}: {:?}", plan(text, &home));
+        };
+        for name in [
+            "Hall Window",
+            "Kitchen Window",
+            "Garage Door",
+            "Kitchen Door",
+        ] {
+            assert!(said.contains(name), "{text}: {said}");
+        }
+    }
+}
+
+#[test]
+fn a_question_in_other_words_than_the_requests_language_is_answered_in_the_requests() {
+    let home = home();
+    for text in [
+        "Czy światło w sypialni jest włączone?",
+        "Ist das Licht im Schlafzimmer an?",
+        "La lumière de la chambre est-elle allumée ?",
+    ] {
+        let joined = join_compounds(text, &home);
+        match plan_joined_in(&joined, &home, None, Some(Lang::En)) {
+            Plan::Answer { text: said, lang } => {
+                assert_eq!(lang, Lang::En, "{text}");
+                assert!(said.contains("Bed Light is on"), "{text}: {said}");
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_place_the_words_name_is_never_another_place() {
+    let home = home();
+    let pointed = pointed_at("Mach das Licht im Eingangsbereich aus", &home);
+    assert!(
+        pointed
+            .iter()
+            .all(|id| id == "light.entrance_color_white_lights"),
+        "{pointed:?}"
+    );
+    assert_eq!(
+        acted_on("Switch the HVAC to heating mode", &home),
+        ["climate.set_hvac_mode climate.hvac"]
+    );
 }

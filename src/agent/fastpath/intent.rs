@@ -171,6 +171,7 @@ pub(super) fn service_for(
         (Pause, "media_player") => ("media_pause", none()),
         (Resume | Start, "media_player") => ("media_play", none()),
         (Next, "media_player") => ("media_next_track", none()),
+        (Previous, "media_player") => ("media_previous_track", none()),
         (Brighter, "light") => ("turn_on", json!({"brightness_step_pct": STEP})),
         (Dimmer, "light") => ("turn_on", json!({"brightness_step_pct": -STEP})),
         (Louder, "media_player") => ("volume_up", none()),

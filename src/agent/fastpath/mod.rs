@@ -102,13 +102,24 @@ pub fn plan_from(text: &str, registry: &Registry, device_id: Option<&str>) -> Pl
 
 /// [`plan_from`] for words whose compound names are already joined ([`join_compounds`]).
 pub fn plan_joined(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
+    plan_joined_in(text, registry, device_id, None)
+}
+
+/// [`plan_joined`], with a question answered in `answer_in` when the request says the
+/// language (a pipeline set to English hearing Polish answers in English), else in the words'.
+pub fn plan_joined_in(
+    text: &str,
+    registry: &Registry,
+    device_id: Option<&str>,
+    answer_in: Option<Lang>,
+) -> Plan {
     // "Can you turn the fan on?" is a request, said politely: planned as the request.
     if let Some(request) = intent::unwrapped_request(text) {
         return plan_from(&request, registry, device_id);
     }
     // A question is one request, whatever its words ("who do I need to call" holds the Polish
     // "i"): a device's state first, then what is read through a list, a calendar or the weather.
-    if let Some(answered) = answer(text.trim(), registry) {
+    if let Some(answered) = answer(text.trim(), registry, answer_in) {
         return answered;
     }
     if let Some(read) = read::plan(text.trim(), registry) {
@@ -367,10 +378,12 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
         Dimmer if volume => Quieter,
         other => other,
     };
+    // A verb first the intent did not need ("switch" in "switch the HVAC to heating mode").
+    let verb_first = words.first().is_some_and(|w| target::opens_a_request(w));
     let rest: Vec<&str> = words
         .iter()
         .enumerate()
-        .filter(|(i, w)| !used.contains(i) && !is_filler(w))
+        .filter(|(i, w)| !(used.contains(i) || is_filler(w) || (*i == 0 && verb_first)))
         .map(|(_, w)| w.as_str())
         .filter(|w| !is_every(w))
         .collect();
@@ -385,7 +398,7 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
             || words.iter().any(|w| is_cleaning(w))
             || matches!(
                 intent,
-                Dock | Next | Mute | Pause | Resume | Louder | Quieter
+                Dock | Next | Previous | Mute | Pause | Resume | Louder | Quieter
             );
         if !implied {
             return Plan::Model;
@@ -445,6 +458,9 @@ fn unnamed_target<'a, 'r>(
     if all.len() == 1 {
         return Ok(all);
     }
+    if let Some(chosen) = by_state(&all, lang, registry) {
+        return chosen;
+    }
     // "Set the volume to 0%" said to a speaker: that speaker.
     let near = nearest(&all, device_id, registry);
     if near.len() == 1 {
@@ -484,6 +500,12 @@ fn named_target<'a, 'r>(
                 .any(|q| domain_of_word(q) == Some(e.domain()))
         })
         .collect();
+    if !specific && !words.iter().any(|w| is_every(w)) {
+        // "Pause the music": the players playing, if any play.
+        if let Some(chosen) = by_state(&covering, lang, registry) {
+            return chosen;
+        }
+    }
     if !specific {
         // "all lights": every one; "the lights" with one light: that one; "the light" with
         // several: which one.
@@ -526,6 +548,48 @@ fn named_target<'a, 'r>(
         Err(ask(&covering, lang, registry))
     } else {
         Err(Plan::Model)
+    }
+}
+
+/// Of several players, those in the state a player command is for (pausing what plays,
+/// resuming what is paused, skipping on what plays): what the state selects, before asking.
+/// Empty when the command is not a player's, or none (or each) of them is in that state.
+fn in_fitting_state<'a, 'r>(candidates: &[&'a Able<'r>]) -> Vec<&'a Able<'r>> {
+    let wanted = |service: &str| match service {
+        "media_pause" | "media_next_track" | "media_previous_track" => Some("playing"),
+        "media_play" => Some("paused"),
+        _ => None,
+    };
+    let fitting: Vec<_> = candidates
+        .iter()
+        .copied()
+        .filter(|(e, service, _)| {
+            e.domain() == "media_player" && wanted(service).is_some_and(|s| e.state == s)
+        })
+        .collect();
+    if fitting.len() == candidates.len() {
+        Vec::new()
+    } else {
+        fitting
+    }
+}
+
+/// The players a player command acts on by their state ([`in_fitting_state`]): pausing and
+/// resuming, every one in that state; skipping, the one playing, or which one of those.
+fn by_state<'a, 'r>(
+    candidates: &[&'a Able<'r>],
+    lang: Lang,
+    registry: &Registry,
+) -> Option<Result<Vec<&'a Able<'r>>, Plan>> {
+    let fitting = in_fitting_state(candidates);
+    let one_only = fitting
+        .iter()
+        .any(|(_, service, _)| service.ends_with("_track"));
+    match fitting.len() {
+        0 => None,
+        1 => Some(Ok(fitting)),
+        _ if one_only => Some(Err(ask(&fitting, lang, registry))),
+        _ => Some(Ok(fitting)),
     }
 }
 

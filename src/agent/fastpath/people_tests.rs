@@ -396,13 +396,30 @@ fn yes_no_questions_in_everyday_words() {
 }
 
 #[test]
-fn the_music_with_several_players_asks_which() {
-    let home = people_home();
-    assert!(
-        matches!(plan("Pause the music", &home), Plan::Ask { .. }),
-        "{:?}",
-        plan("Pause the music", &home)
+fn the_music_is_what_the_players_states_select_else_which() {
+    let mut home = people_home();
+    // One plays, one is paused: "pause" is the one playing, "resume" the paused one.
+    assert_eq!(
+        calls("Pause the music", &home).0,
+        ["media_player.media_pause media_player.kitchen"]
     );
+    assert_eq!(
+        calls("Resume the music", &home).0,
+        ["media_player.media_play media_player.living_room"]
+    );
+    // Both play: which one, for a pause as for a skip.
+    home.apply_state_changed(
+        &json!({"entity_id": "media_player.living_room", "new_state": {
+        "entity_id": "media_player.living_room", "state": "playing", "last_updated": "z",
+        "attributes": {"friendly_name": "Living Room"}}}),
+    );
+    for text in ["Pause the music", "Next song"] {
+        assert!(
+            matches!(plan(text, &home), Plan::Ask { .. }),
+            "{text}: {:?}",
+            plan(text, &home)
+        );
+    }
 }
 
 #[test]

@@ -112,8 +112,10 @@ fn over(words: &[String]) -> Option<Over> {
 /// no in front.
 fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
     let over = over(words)?;
-    let domain = words.iter().find_map(|w| domain_of_word(w))?;
     let asked = words.iter().find_map(|w| state_named(w)).unwrap_or("on");
+    let Some(domain) = words.iter().find_map(|w| domain_of_word(w)) else {
+        return anything_open(over, asked, lang, registry);
+    };
     let area = registry.areas().find(|a| {
         let name = tokens(&a.name);
         !name.is_empty()
@@ -156,10 +158,48 @@ fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
     Some(Plan::Answer { text, lang })
 }
 
+/// "Is anything open?", "which things are unlocked?": with no kind named, every cover and
+/// valve open and every lock unlocked, each said with its state; `None` for any other state.
+fn anything_open(over: Over, asked: &str, lang: Lang, registry: &Registry) -> Option<Plan> {
+    let opens = |e: &&Entity| match e.domain() {
+        "cover" | "valve" => matches!(e.state.as_str(), "open" | "opening"),
+        "lock" => matches!(
+            e.state.as_str(),
+            "unlocked" | "open" | "opening" | "unlocking"
+        ),
+        _ => false,
+    };
+    if !matches!(asked, "open" | "unlocked") || over == Over::HowMany {
+        return None;
+    }
+    let total = registry
+        .entities()
+        .filter(|e| matches!(e.domain(), "cover" | "valve" | "lock"))
+        .count();
+    if total == 0 {
+        return None;
+    }
+    let open: Vec<String> = registry
+        .entities()
+        .filter(opens)
+        .map(|e| state_line(&e.name, &e.state, None, lang))
+        .collect();
+    let listed = if open.is_empty() {
+        (lang.lexicon().counted)(0, total, state_word(asked, lang), "")
+    } else {
+        open.join("; ")
+    };
+    let text = match over {
+        Over::Any => format!("{}: {listed}", yes_no(!open.is_empty(), lang)),
+        _ => listed,
+    };
+    Some(Plan::Answer { text, lang })
+}
+
 /// A plain question about the state of named things, answered from the registry: "is the
 /// front door locked?", "what is the outside temperature?", "czy światło w kuchni jest
 /// włączone?". `None` when it is not such a question or the target is not certain.
-pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
+pub(super) fn answer(text: &str, registry: &Registry, answer_in: Option<Lang>) -> Option<Plan> {
     let text = question_part(text);
     let (mut words, _) = words_of(text);
     let told_to_tell = drop_courtesy(&mut words);
@@ -168,7 +208,7 @@ pub(super) fn answer(text: &str, registry: &Registry) -> Option<Plan> {
     if !(text.trim_end().ends_with('?') || is_question_word(first) || told_to_tell) {
         return None;
     }
-    let lang = question_lang_in(&words);
+    let lang = answer_in.unwrap_or_else(|| question_lang_in(&words));
     if let Some(counted) = count(&words, lang, registry) {
         return Some(counted);
     }

@@ -211,7 +211,7 @@ pub fn points_at(text: &str, entity: &Entity, registry: &Registry) -> bool {
 
 /// Whether a word opens a request in some language: the first word of a phrase that says what
 /// to do ("switch on", "turn off") or a verb whose particle comes later ("schalte … aus").
-fn opens_a_request(word: &str) -> bool {
+pub(super) fn opens_a_request(word: &str) -> bool {
     LEXICONS.iter().any(|l| {
         l.intents
             .iter()

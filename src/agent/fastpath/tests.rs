@@ -59,7 +59,7 @@ pub(super) fn home_on_floors(
         "todo": {"add_item": {}},
         "humidifier": {"turn_on": {}, "turn_off": {}},
         "climate": {"turn_on": {}, "turn_off": {}, "set_hvac_mode": {}, "set_temperature": {}},
-        "media_player": {"media_play": {}, "media_pause": {}, "media_stop": {}, "media_next_track": {},
+        "media_player": {"media_play": {}, "media_pause": {}, "media_stop": {}, "media_next_track": {}, "media_previous_track": {},
             "volume_set": {}, "volume_mute": {}, "volume_up": {}, "volume_down": {},
             "turn_on": {}, "turn_off": {}},
     });
