@@ -15,6 +15,20 @@ pub(crate) fn about_the_home(text: &str, registry: &Registry) -> bool {
         || names_an_area(text, registry)
         || names_by_translation(text, registry)
         || asks_about_a_state(text)
+        || speaks_of_the_household(text)
+}
+
+/// The household's agenda ("my calendar", "appointment") or its garden's watering: about the
+/// home whether or not Home Assistant shows HomeClaw a calendar or a valve, so the model's
+/// words about them never reach the person ("I have no access to your calendar").
+fn speaks_of_the_household(text: &str) -> bool {
+    let day = |w: &str| {
+        crate::lang::any_has(|l| l.today_words, w) || crate::lang::any_has(|l| l.tomorrow_words, w)
+    };
+    tokens(text).iter().any(|w| {
+        (crate::lang::any_has(|l| l.agenda, w) && !day(w))
+            || crate::lang::any_has(|l| l.watering, w)
+    })
 }
 
 pub(super) fn names_an_area(text: &str, registry: &Registry) -> bool {

@@ -159,9 +159,16 @@ fn from_the_model(end: &Ending<'_>, about_home: bool, acts: bool, registry: &Reg
         };
     }
     // A question the model answered without reading: the entities its answer names are read
-    // from the registry (kept live by Home Assistant's events), never taken from its words.
-    if about_home && !named.is_empty() {
-        let reads: Vec<ReadState<'_>> = named.iter().map(|e| as_read(said, e, registry)).collect();
+    // from the registry (kept live by Home Assistant's events), never taken from its words —
+    // and only those the question is about ("what's on my calendar?" is not answered with
+    // the players the model listed).
+    let asked: Vec<&Entity> = named
+        .iter()
+        .copied()
+        .filter(|e| said.points_at(e, registry))
+        .collect();
+    if about_home && !asked.is_empty() {
+        let reads: Vec<ReadState<'_>> = asked.iter().map(|e| as_read(said, e, registry)).collect();
         return Said {
             status: RunStatus::Done,
             reply: said.answer_from(&reads),

@@ -363,3 +363,33 @@ async fn a_question_about_something_missing_is_not_answered_by_what_the_model_tr
     assert!(matches!(status, RunStatus::Failed(_)), "{status:?}");
     assert_eq!(home.state("switch.ac").as_deref(), Some("off"));
 }
+
+/// Issue 37: what the small model said about a calendar HomeClaw cannot see and a garden it
+/// may not water, and the players it listed for a calendar question.
+#[tokio::test]
+async fn the_household_s_agenda_and_garden_are_never_the_models_words() {
+    for (command, said) in [
+        (
+            "Was steht heute in meinem Kalender?",
+            "Die Kalender-App zeigt heute die Termine, die du eingetragen hast.",
+        ),
+        (
+            "Co mam dziś w kalendarzu?",
+            "Nie mam dostępu do kalendarza w domu.",
+        ),
+        ("Przestań podlewać ogród", "Przestań podlewać ogród."),
+        (
+            "What's on my calendar today?",
+            "Living Room Speaker is paused and Outdoor Speakers are playing.",
+        ),
+    ] {
+        let home = home();
+        let (status, reply) = say(&home, command, vec![text_reply(said), text_reply(said)]).await;
+        assert!(!reply.contains(said), "{command}: {reply}");
+        assert!(!reply.contains("Speaker"), "{command}: {reply}");
+        assert!(
+            matches!(status, RunStatus::Failed(_)),
+            "{command}: {status:?}"
+        );
+    }
+}
