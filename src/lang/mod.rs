@@ -154,6 +154,9 @@ pub struct Lexicon {
     pub separable: &'static [Separable],
     /// A last word that alone says what to do ("kitchen light off", "Garagentor zu").
     pub trailing: &'static [(&'static str, Intent)],
+    /// A word that is a whole command when said alone ("next", "weiter", "pauza"): a player's,
+    /// acted on by the players' states. Not an intent inside a sentence ("the light next to").
+    pub alone: &'static [(&'static str, Intent)],
     /// Verbs before a trailing word ("switch the lights on").
     pub trailing_verbs: Words,
     /// Words after the request that add nothing ("please", "now").

@@ -312,3 +312,50 @@ fn a_place_the_words_name_is_never_another_place() {
         ["climate.set_hvac_mode climate.hvac"]
     );
 }
+
+#[test]
+fn a_players_command_alone_and_a_vacuum_sent_home_act_or_ask() {
+    let mut home = home();
+    // Every player plays: which one.
+    for text in [
+        "Next",
+        "Previous",
+        "Weiter",
+        "Send the vacuum home",
+        "Begin cleaning",
+        "Odeślij odkurzacz do stacji",
+    ] {
+        assert!(
+            matches!(plan(text, &home), Plan::Ask { .. }),
+            "{text}: {:?}",
+            plan(text, &home)
+        );
+    }
+    assert_eq!(
+        acted_on("Send the ground floor vacuum home", &home),
+        ["vacuum.return_to_base vacuum.0_ground_floor"]
+    );
+    // One plays, one is paused, one is off: each command finds its player by state.
+    for (id, state) in [
+        ("media_player.kitchen", "paused"),
+        ("media_player.bedroom", "off"),
+    ] {
+        home.apply_state_changed(&json!({"entity_id": id, "new_state": {
+            "entity_id": id, "state": state, "last_updated": "z",
+            "attributes": {"friendly_name": id}}}));
+    }
+    for (text, call) in [
+        (
+            "Next",
+            "media_player.media_next_track media_player.living_room",
+        ),
+        ("Pauza", "media_player.media_pause media_player.living_room"),
+        (
+            "Continue playing",
+            "media_player.media_play media_player.kitchen",
+        ),
+        ("Reprends", "media_player.media_play media_player.kitchen"),
+    ] {
+        assert_eq!(acted_on(text, &home), [call], "{text}");
+    }
+}

@@ -324,6 +324,17 @@ fn intent_in_words(words: &[String], percent_at: Option<usize>) -> Option<Found>
         .iter()
         .take_while(|w| any_has(|l| l.please, w))
         .count();
+    // "Next", "weiter", "pauza": a player's command said alone.
+    if let [word] = &words[lead..]
+        && let Some((intent, lang)) = LEXICONS.iter().find_map(|l| {
+            l.alone
+                .iter()
+                .find(|(w, _)| w == word)
+                .map(|(_, intent)| (*intent, l.lang))
+        })
+    {
+        return Some((intent, lang, vec![lead]));
+    }
     let (mut found, used) = phrase_intents(words, lead);
     separable_intent(words, &used, &mut found);
     if found.is_empty() {
