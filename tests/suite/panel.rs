@@ -318,9 +318,7 @@ async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
 
     // On a phone, in Polish (Home Assistant's language setting, which the panel shares).
     browser.resize(390, 844, true).await;
-    browser
-        .eval("localStorage.setItem('selectedLanguage', JSON.stringify('pl')); true")
-        .await;
+    speak(&mut browser, "pl").await;
     browser.open(&format!("{proxy}{PREFIX}/")).await;
     browser
         .wait_for("document.querySelector('nav a.active')?.textContent === 'Czat'")
@@ -329,17 +327,10 @@ async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
     browser
         .screenshot(&shots().join("panel-phone-pl.png"))
         .await;
-    let width = browser
-        .eval("document.documentElement.scrollWidth")
-        .await
-        .as_u64()
-        .unwrap();
-    assert!(width <= 390, "the page is wider than the phone: {width}px");
+    fits_a_phone(&mut browser).await;
 
     // In French: the panel's words and HomeClaw's answer both.
-    browser
-        .eval("localStorage.setItem('selectedLanguage', JSON.stringify('fr')); true")
-        .await;
+    speak(&mut browser, "fr").await;
     browser.open(&format!("{proxy}{PREFIX}/")).await;
     browser
         .wait_for("document.querySelector('nav a.active')?.textContent === 'Discussion'")
@@ -599,6 +590,25 @@ async fn outside_the_add_on_the_panel_asks_for_the_api_token() {
     service(ha, "light", "turn_off", LIGHT).await;
 }
 
+/// The page is no wider than a 390 px phone.
+async fn fits_a_phone(browser: &mut Browser) {
+    let width = browser
+        .eval("document.documentElement.scrollWidth")
+        .await
+        .as_u64()
+        .unwrap();
+    assert!(width <= 390, "the page is wider than the phone: {width}px");
+}
+
+/// Home Assistant's language setting, which the panel shares (read at the next load).
+async fn speak(browser: &mut Browser, lang: &str) {
+    browser
+        .eval(&format!(
+            "localStorage.setItem('selectedLanguage', JSON.stringify('{lang}')); true"
+        ))
+        .await;
+}
+
 /// Types a command the panel cannot answer (the model refuses the key) and waits for its card.
 async fn ask_failing(browser: &mut Browser, text: &str) {
     let before = browser
@@ -771,15 +781,8 @@ async fn the_stats_tab_sums_up_a_day_of_commands() {
     browser
         .screenshot(&shots().join("panel-stats-phone-en.png"))
         .await;
-    let width = browser
-        .eval("document.documentElement.scrollWidth")
-        .await
-        .as_u64()
-        .unwrap();
-    assert!(width <= 390, "the page is wider than the phone: {width}px");
-    browser
-        .eval("localStorage.setItem('selectedLanguage', JSON.stringify('de')); true")
-        .await;
+    fits_a_phone(&mut browser).await;
+    speak(&mut browser, "de").await;
     browser.open(&format!("{proxy}{PREFIX}/#stats")).await;
     let title = text_of(&mut browser, "#charts .chart h3").await;
     assert_eq!(title, "Befehle pro Tag");
