@@ -128,6 +128,7 @@ fn a_kind_said_first_holds_for_every_room_joined_by_and() {
         "Turn off the lights in the kitchen and the bedroom",
         "Wyłącz światła w kuchni i w sypialni",
         "Éteins les lumières de la cuisine et de la chambre",
+        "Schalte die Lichter in der Küche und im Schlafzimmer aus",
     ] {
         assert_eq!(
             acted_on(text, &home),

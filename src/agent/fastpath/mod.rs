@@ -128,7 +128,7 @@ pub fn plan_joined_in(
     if let Some(plan) = all_but(text, registry, device_id) {
         return plan;
     }
-    let parts = split_requests(text);
+    let parts = with_the_particle(split_requests(text));
     if parts.len() < 2 {
         return plan_one(text, registry, device_id);
     }
@@ -150,12 +150,18 @@ pub fn plan_joined_in(
             (Some(v), false) => format!("{v} {part}"),
             (None, false) => return Plan::Model,
         };
-        let inherited = first_kind
+        let kind_first = first_kind
             .as_ref()
-            .filter(|_| !std::ptr::eq(part, &parts[0]) && !names_a_kind(&text))
-            .map(|k| plan_one(&format!("{text} {k}"), registry, device_id))
-            .filter(|p| matches!(p, Plan::Act { .. }));
-        let mut planned = inherited.unwrap_or_else(|| plan_one(&text, registry, device_id));
+            .filter(|_| !std::ptr::eq(part, &parts[0]) && !names_a_kind(&text));
+        let mut planned = match kind_first {
+            // Never the part without the kind: "the bedroom" alone is a player named so.
+            Some(k) => [format!("{k} {text}"), format!("{text} {k}")]
+                .iter()
+                .map(|with| plan_one(with, registry, device_id))
+                .find(|p| matches!(p, Plan::Act { .. }))
+                .unwrap_or(Plan::Model),
+            None => plan_one(&text, registry, device_id),
+        };
         if !matches!(planned, Plan::Act { .. })
             && let Some(kind) = &kind
             && !names_a_kind(&text)
@@ -307,6 +313,30 @@ fn trailing_kind(parts: &[String]) -> Option<String> {
         .take_while(|w| domain_of_word(&fold(w)).is_some())
         .count();
     (kinds > 0 && kinds < raw.len()).then(|| raw[raw.len() - kinds..].join(" "))
+}
+
+/// "Schalte die Lichter in der Küche und im Schlafzimmer aus": a verb's particle said once, at
+/// the end, belongs to every part before it that needs it to be a request.
+fn with_the_particle(mut parts: Vec<String>) -> Vec<String> {
+    let Some(particle) = parts
+        .last()
+        .and_then(|p| p.split_whitespace().last())
+        .map(str::to_owned)
+    else {
+        return parts;
+    };
+    let last = parts.len().saturating_sub(1);
+    for part in &mut parts[..last] {
+        let own = |text: &str| {
+            let (words, percent_at) = words_of(text);
+            intent(&words, percent_at).is_some()
+        };
+        let with = format!("{part} {particle}");
+        if !own(part) && own(&with) {
+            *part = with;
+        }
+    }
+    parts
 }
 
 /// The kind words a request names besides its verb, folded ("lights" in "turn off the lights
