@@ -19,6 +19,17 @@ impl Agent<'_> {
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Option<Result<(RunStatus, String), CallEnd>> {
+        // A request on a condition HomeClaw cannot check: nothing changes, and the person is
+        // told why, without asking the model (which acts and forgets the condition).
+        if state.said.conditional && state.said.acts {
+            state
+                .trace
+                .push("a request on a condition: nothing changed");
+            let text = state.lang().lexicon().says.conditional.to_owned();
+            history.push(Message::assistant(text.clone()));
+            let why = "the request waits on a condition HomeClaw cannot check".to_owned();
+            return Some(Ok((RunStatus::Failed(why), text)));
+        }
         let plan = with_registry(self.home, |r| state.said.plan(r, self.device_id.as_deref()));
         let language = |lang: Lang| self.language.as_deref().map_or(lang, Lang::from_tag);
         match plan {

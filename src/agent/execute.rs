@@ -303,6 +303,15 @@ impl Agent<'_> {
                     .to_owned(),
             ));
         }
+        if state.said.conditional {
+            return Some(refuse(
+                state,
+                format!("refused {call}: the request waits on a condition"),
+                "Refused: the user's request depends on a condition that cannot be checked \
+                 first; nothing may be changed. Tell the user so."
+                    .to_owned(),
+            ));
+        }
         // The person's verb bounds the service: "lock it" never becomes an unlock.
         let against = state
             .check_verb

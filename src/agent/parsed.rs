@@ -37,6 +37,8 @@ pub(crate) struct Parsed {
     pub question: bool,
     /// One request: no second one joined on, not a question unless a polite request.
     pub one_request: bool,
+    /// A request that waits on a condition ("… if it is above 23"): nothing may change for it.
+    pub conditional: bool,
     /// Whether the words name the home, and whether the run needs a tool from its first round
     /// (see [`Parsed::about_home`]): asked only on the model path, which the fast path spares.
     home: OnceLock<Home>,
@@ -58,6 +60,9 @@ impl Parsed {
             acts: fastpath::is_action(text),
             question: fastpath::is_question(text),
             one_request: fastpath::is_one_request(text),
+            conditional: crate::text::tokens(text)
+                .iter()
+                .any(|w| crate::lang::any_has(|l| l.conditionals, w)),
             home: OnceLock::new(),
             pointing: OnceLock::new(),
             joined: fastpath::join_compounds(text, registry),

@@ -941,3 +941,40 @@ async fn a_name_said_as_two_words_is_what_the_model_may_act_on() {
     assert_eq!(home.calls().len(), 1, "{:?}", result.trace);
     assert_eq!(result.stats.rejected_tool_calls, 0, "{:?}", result.trace);
 }
+
+/// Issue 37: the small model set the thermostat and forgot "if it is above 23".
+#[tokio::test]
+async fn a_request_on_a_condition_changes_nothing_on_either_path() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let call = calls_reply(
+        "c",
+        &[(
+            "call_service",
+            serde_json::json!({"domain": "light", "service": "turn_off",
+            "entity_id": "light.kitchen_lights"}),
+        )],
+    );
+    for fast_path in [true, false] {
+        let model = ScriptedModel::new(vec![
+            call.clone(),
+            text_reply("Done."),
+            text_reply("Done."),
+            text_reply("Done."),
+        ]);
+        let cfg = AgentConfig {
+            fast_path,
+            ..AgentConfig::default()
+        };
+        let mut history = vec![Message::user(
+            "Turn off the kitchen lights if the bed light is on",
+        )];
+        let result = run_with(&model, &home, &cfg, &mut history).await;
+        assert!(
+            matches!(result.status, RunStatus::Failed(_)),
+            "{fast_path}: {:?}",
+            result.status
+        );
+        assert!(result.reply.contains("condition"), "{}", result.reply);
+        assert!(home.calls().is_empty(), "{fast_path}: {:?}", home.calls());
+    }
+}

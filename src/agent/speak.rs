@@ -57,6 +57,13 @@ pub(super) fn answers_the_question(said: &Parsed, reads: &[Observed], registry: 
 
 pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     let said = end.said;
+    if said.conditional && said.acts && end.actions.is_empty() {
+        return Said {
+            status: RunStatus::Failed("the request waits on a condition".into()),
+            reply: said.lang.lexicon().says.conditional.to_owned(),
+            why: "a request on a condition: nothing may change, said why",
+        };
+    }
     let about_home = end.about_home || said.about_home(registry);
     // Told, not asked, about the home: a request, whether or not its words were understood.
     let acts = said.acts || (about_home && !said.question);

@@ -136,6 +136,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("unlocked", "entriegle"),
     ],
     joiners: &["und"],
+    conditionals: &["wenn", "falls", "sofern"],
     both: &[],
     every: &["alle", "samtliche"],
     everything: &["alles", "allem"],
@@ -521,6 +522,7 @@ fn plural(n: u64) -> Plural {
 }
 
 const SAYS: Says = Says {
+    conditional: "Ich kann eine Bedingung nicht vor dem Handeln prüfen, darum habe ich nichts geändert. Sag es ohne Bedingung oder lege eine Automatisierung in Home Assistant an.",
     nothing_changed: "Ich habe nichts geändert.",
     nothing_matches: |words| {
         format!(

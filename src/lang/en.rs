@@ -149,6 +149,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("unlocked", "unlock"),
     ],
     joiners: &["and", "then", "also"],
+    conditionals: &["if", "unless", "whenever"],
     both: &["both"],
     every: &["all", "every"],
     everything: &["everything"],
@@ -553,6 +554,7 @@ fn plural(n: u64) -> Plural {
 }
 
 const SAYS: Says = Says {
+    conditional: "I cannot check a condition before acting, so I did not change anything. Say it without the condition, or make it an automation in Home Assistant.",
     nothing_changed: "I did not change anything.",
     nothing_matches: |words| {
         format!(

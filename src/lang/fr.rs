@@ -164,6 +164,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("unlocked", "déverrouille"),
     ],
     joiners: &["et", "puis", "ensuite"],
+    conditionals: &["si", "lorsque"],
     both: &[],
     every: &["toutes", "tous"],
     everything: &["tout"],
@@ -583,6 +584,7 @@ fn plural(n: u64) -> Plural {
 }
 
 const SAYS: Says = Says {
+    conditional: "Je ne peux pas vérifier une condition avant d'agir, donc je n'ai rien changé. Dites-le sans condition, ou créez une automatisation dans Home Assistant.",
     nothing_changed: "Je n'ai rien changé.",
     nothing_matches: |words| {
         format!(

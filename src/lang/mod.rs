@@ -181,6 +181,9 @@ pub struct Lexicon {
     pub joiners: Words,
     /// A word before two joined targets that adds nothing ("both").
     pub both: Words,
+    /// Words that make a request wait on a condition ("if it is above 23", "wenn"): HomeClaw
+    /// cannot check one before acting, so such a request changes nothing.
+    pub conditionals: Words,
     /// Words that make a kind-only command mean every device of the kind.
     pub every: Words,
     /// Words for every device in a place ("everything in the kitchen").
@@ -364,6 +367,8 @@ pub struct Says {
     // --- Actions ---
     /// "I did not change anything."
     pub nothing_changed: &'static str,
+    /// A request on a condition: nothing changed, and why.
+    pub conditional: &'static str,
     /// Nothing in the home matches the person's words (quoted).
     pub nothing_matches: fn(&str) -> String,
     /// A device Home Assistant keeps from Assist, and one HomeClaw's own settings exclude.

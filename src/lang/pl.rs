@@ -111,6 +111,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("unlocked", "odblokuj"),
     ],
     joiners: &["i", "oraz"],
+    conditionals: &["jesli", "jezeli", "gdyby"],
     both: &[],
     every: &["wszystkie"],
     everything: &["wszystko"],
@@ -543,6 +544,7 @@ fn plural(n: u64) -> Plural {
 }
 
 const SAYS: Says = Says {
+    conditional: "Nie umiem sprawdzić warunku przed działaniem, więc niczego nie zmieniłem. Powiedz to bez warunku albo utwórz automatyzację w Home Assistant.",
     nothing_changed: "Niczego nie zmieniłem.",
     nothing_matches: |words| {
         format!(

@@ -234,6 +234,7 @@ fn counts_take_their_plural_form_in_every_language() {
 fn every_text(says: &Says) -> Vec<(String, bool)> {
     let Says {
         nothing_changed,
+        conditional,
         nothing_matches,
         not_exposed,
         filtered_out,
@@ -305,6 +306,7 @@ fn every_text(says: &Says) -> Vec<(String, bool)> {
     let mut sentence = |text: String| out.push((text, true));
     for s in [
         *nothing_changed,
+        *conditional,
         *unfinished_nothing_changed,
         *unfinished,
         *stuck,
