@@ -21,7 +21,7 @@ impl Agent<'_> {
     ) -> Option<Result<(RunStatus, String), CallEnd>> {
         // A request on a condition HomeClaw cannot check: nothing changes, and the person is
         // told why, without asking the model (which acts and forgets the condition).
-        if state.said.conditional && state.said.acts {
+        if state.said.conditional && state.said.acts && !state.said.only_asks() {
             state
                 .trace
                 .push("a request on a condition: nothing changed");

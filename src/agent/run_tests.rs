@@ -965,9 +965,11 @@ async fn a_request_on_a_condition_changes_nothing_on_either_path() {
             fast_path,
             ..AgentConfig::default()
         };
-        let mut history = vec![Message::user(
-            "Turn off the kitchen lights if the bed light is on",
-        )];
+        let mut history = vec![Message::user(if fast_path {
+            "Turn off the kitchen lights if the bed light is on"
+        } else {
+            "If the bed light is on then turn off the kitchen lights"
+        })];
         let result = run_with(&model, &home, &cfg, &mut history).await;
         assert!(
             matches!(result.status, RunStatus::Failed(_)),

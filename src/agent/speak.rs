@@ -57,7 +57,7 @@ pub(super) fn answers_the_question(said: &Parsed, reads: &[Observed], registry: 
 
 pub(super) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     let said = end.said;
-    if said.conditional && said.acts && end.actions.is_empty() {
+    if said.conditional && !said.only_asks() && end.actions.is_empty() {
         return Said {
             status: RunStatus::Failed("the request waits on a condition".into()),
             reply: said.lang.lexicon().says.conditional.to_owned(),

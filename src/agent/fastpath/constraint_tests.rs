@@ -356,6 +356,11 @@ fn a_players_command_alone_and_a_vacuum_sent_home_act_or_ask() {
             "media_player.media_play media_player.kitchen",
         ),
         ("Reprends", "media_player.media_play media_player.kitchen"),
+        (
+            "Set the volume to 30",
+            "media_player.volume_set media_player.living_room",
+        ),
+        ("Louder", "media_player.volume_up media_player.living_room"),
     ] {
         assert_eq!(acted_on(text, &home), [call], "{text}");
     }

@@ -582,11 +582,18 @@ fn named_target<'a, 'r>(
 }
 
 /// Of several players, those in the state a player command is for (pausing what plays,
-/// resuming what is paused, skipping on what plays): what the state selects, before asking.
+/// resuming what is paused, skipping on or turning up what plays): what the state selects,
+/// before asking.
 /// Empty when the command is not a player's, or none (or each) of them is in that state.
 fn in_fitting_state<'a, 'r>(candidates: &[&'a Able<'r>]) -> Vec<&'a Able<'r>> {
     let wanted = |service: &str| match service {
-        "media_pause" | "media_next_track" | "media_previous_track" => Some("playing"),
+        "media_pause"
+        | "media_next_track"
+        | "media_previous_track"
+        | "volume_set"
+        | "volume_up"
+        | "volume_down"
+        | "volume_mute" => Some("playing"),
         "media_play" => Some("paused"),
         _ => None,
     };
@@ -612,9 +619,10 @@ fn by_state<'a, 'r>(
     registry: &Registry,
 ) -> Option<Result<Vec<&'a Able<'r>>, Plan>> {
     let fitting = in_fitting_state(candidates);
+    // Skipping or setting a volume is for one player; pausing or resuming is for all of them.
     let one_only = fitting
         .iter()
-        .any(|(_, service, _)| service.ends_with("_track"));
+        .any(|(_, service, _)| !matches!(*service, "media_pause" | "media_play"));
     match fitting.len() {
         0 => None,
         1 => Some(Ok(fitting)),
