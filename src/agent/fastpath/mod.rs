@@ -488,11 +488,14 @@ fn unnamed_target<'a, 'r>(
     if all.len() == 1 {
         return Ok(all);
     }
-    if let Some(chosen) = by_state(&all, lang, registry) {
+    // "Set the volume to 0%" said to a speaker: that speaker; else what the players' states
+    // select.
+    let near = nearest(&all, device_id, registry);
+    if near.is_empty()
+        && let Some(chosen) = by_state(&all, lang, registry)
+    {
         return chosen;
     }
-    // "Set the volume to 0%" said to a speaker: that speaker.
-    let near = nearest(&all, device_id, registry);
     if near.len() == 1 {
         Ok(near)
     } else if near.is_empty() && alike(&all) {
@@ -530,8 +533,11 @@ fn named_target<'a, 'r>(
                 .any(|q| domain_of_word(q) == Some(e.domain()))
         })
         .collect();
-    if !specific && !words.iter().any(|w| is_every(w)) {
-        // "Pause the music": the players playing, if any play.
+    if !specific
+        && !words.iter().any(|w| is_every(w))
+        && nearest(&covering, device_id, registry).is_empty()
+    {
+        // "Pause the music", said to no player: the players playing, if any play.
         if let Some(chosen) = by_state(&covering, lang, registry) {
             return chosen;
         }
