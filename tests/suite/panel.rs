@@ -102,8 +102,8 @@ fn shots() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots")
 }
 
-/// Types `text` into the chat and waits for its answer card; returns the card's index.
-async fn ask(browser: &mut Browser, text: &str) -> u64 {
+/// Types `text` into the chat and sends it; returns the index its answer card will have.
+async fn submit(browser: &mut Browser, text: &str) -> u64 {
     let before = browser
         .eval("document.querySelectorAll('#log .card').length")
         .await
@@ -115,6 +115,12 @@ async fn ask(browser: &mut Browser, text: &str) -> u64 {
              document.getElementById('ask').requestSubmit(); true"
         ))
         .await;
+    before
+}
+
+/// Types `text` into the chat and waits for its answer card; returns the card's index.
+async fn ask(browser: &mut Browser, text: &str) -> u64 {
+    let before = submit(browser, text).await;
     browser
         .wait_for(&format!(
             "document.querySelectorAll('#log .card').length > {before} && \
@@ -611,17 +617,7 @@ async fn speak(browser: &mut Browser, lang: &str) {
 
 /// Types a command the panel cannot answer (the model refuses the key) and waits for its card.
 async fn ask_failing(browser: &mut Browser, text: &str) {
-    let before = browser
-        .eval("document.querySelectorAll('#log .card').length")
-        .await
-        .as_u64()
-        .unwrap();
-    browser
-        .eval(&format!(
-            "document.getElementById('text').value = {text:?}; \
-             document.getElementById('ask').requestSubmit(); true"
-        ))
-        .await;
+    let before = submit(browser, text).await;
     browser
         .wait_for(&format!(
             "document.querySelectorAll('#log .card.failed').length > 0 && \
