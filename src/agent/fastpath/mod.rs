@@ -358,14 +358,7 @@ fn leading_kind(part: &str) -> Option<String> {
 /// Whether a request names a kind of device besides its verb ("lock" in "lock the door" is
 /// the verb).
 fn names_a_kind(text: &str) -> bool {
-    let (words, percent_at) = words_of(text);
-    let used = intent(&words, percent_at)
-        .map(|(.., used)| used)
-        .unwrap_or_default();
-    words
-        .iter()
-        .enumerate()
-        .any(|(i, w)| !used.contains(&i) && domain_of_word(w).is_some())
+    leading_kind(text).is_some()
 }
 
 /// The verb words a part starts with, for the parts after it that have none ("turn on").
