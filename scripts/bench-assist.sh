@@ -11,10 +11,16 @@
 #   target/release/homeclaw-bench assist --dataset DIR --config FILE [--agent both]
 # DATASETS (default ../shared/benchmarks/home-assistant-datasets/datasets) holds the sets; get
 # them from github.com/allenporter/home-assistant-datasets (folder datasets/, commit d5ebbf0).
+# SETS="eval/languages" runs other task sets instead (HomeClaw's own, one home per language).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATASETS="${DATASETS:-../shared/benchmarks/home-assistant-datasets/datasets}"
-[ -d "$DATASETS/assist-mini" ] || { echo "no task sets in $DATASETS (set DATASETS)" >&2; exit 2; }
+if [ -z "${SETS:-}" ]; then
+  [ -d "$DATASETS/assist-mini" ] || { echo "no task sets in $DATASETS (set DATASETS)" >&2; exit 2; }
+  SETS="$DATASETS/assist-mini $DATASETS/assist $DATASETS/questions"
+fi
+DATASET_ARGS=()
+for set in $SETS; do DATASET_ARGS+=(--dataset "$set"); done
 
 cargo build --release --quiet --bin homeclaw --bin homeclaw-bench
 eval "$(scripts/llm-dev.sh start)"
@@ -25,6 +31,4 @@ CONFIG="$(mktemp --suffix=.yaml)"
   LLM_URL="$LLM_URL" LLM_MODEL="$LLM_MODEL" scripts/local-model-config.sh
   echo "log:"; echo "  level: warn"; } >"$CONFIG"
 
-target/release/homeclaw-bench assist \
-  --dataset "$DATASETS/assist-mini" --dataset "$DATASETS/assist" \
-  --dataset "$DATASETS/questions" --config "$CONFIG" "$@"
+target/release/homeclaw-bench assist "${DATASET_ARGS[@]}" --config "$CONFIG" "$@"

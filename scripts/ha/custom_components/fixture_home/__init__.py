@@ -155,8 +155,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
             floor = floors.async_get_floor_by_name(spec.floor) or floors.async_create(spec.floor)
             floor_id = floor.floor_id
         area = areas.async_get_area_by_name(spec.name) or areas.async_create(spec.name)
-        if area.floor_id != floor_id:
-            area = areas.async_update(area.id, floor_id=floor_id)
+        if area.floor_id != floor_id or set(area.aliases) != set(spec.aliases):
+            area = areas.async_update(area.id, floor_id=floor_id, aliases=set(spec.aliases))
         area_ids[spec.id] = area.id
     devices = dr.async_get(hass)
     device_areas = {}
@@ -183,7 +183,9 @@ async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
         # The entity follows its device's area unless the file puts it elsewhere.
         inherited = device_areas.get(spec.device) if spec.device else None
         entities.async_update_entity(
-            spec.entity_id, area_id=area_id if area_id != inherited else None
+            spec.entity_id,
+            area_id=area_id if area_id != inherited else None,
+            aliases=set(spec.aliases),
         )
         async_expose_entity(hass, "conversation", spec.entity_id, True)
     return True

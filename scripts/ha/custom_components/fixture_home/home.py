@@ -107,6 +107,7 @@ class AreaSpec:
     id: str
     name: str
     floor: str | None = None
+    aliases: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -125,6 +126,7 @@ class EntitySpec:
     device: str | None
     state: str | None
     attributes: dict[str, Any]
+    aliases: list[str] = field(default_factory=list)
 
     @property
     def domain(self) -> str:
@@ -136,6 +138,8 @@ class Home:
     areas: list[AreaSpec]
     devices: list[DeviceSpec]
     entities: list[EntitySpec]
+    # The language the home's names are in (upstream's fixtures say it; ours do too).
+    language: str | None = None
 
 
 def resolve_enum(value: Any, where: str) -> Any:
@@ -292,21 +296,26 @@ def _text(value: Any, what: str) -> str:
 def parse(data: Any) -> Home:
     if not isinstance(data, dict):
         raise FixtureError("a home file is a mapping with areas, devices and entities")
-    unknown = sorted(set(data) - {"areas", "devices", "entities"})
+    unknown = sorted(set(data) - {"areas", "devices", "entities", "language"})
     if unknown:
         raise FixtureError(f"unknown top-level keys: {', '.join(unknown)}")
+    language = _text(data["language"], "language") if data.get("language") is not None else None
     areas = []
     for a in data.get("areas") or []:
         area_id = _text(a.get("id"), "area id")
-        extra = sorted(set(a) - {"id", "name", "floor"})
+        extra = sorted(set(a) - {"id", "name", "floor", "aliases"})
         if extra:
             raise FixtureError(f"area {area_id}: unknown keys {', '.join(extra)}")
         floor = _text(a["floor"], f"area {area_id} floor") if a.get("floor") is not None else None
-        areas.append(AreaSpec(area_id, _text(a.get("name"), "area name"), floor))
+        areas.append(AreaSpec(area_id, _text(a.get("name"), "area name"), floor,
+                              _aliases(a.get("aliases"), f"area {area_id}")))
     area_ids = {a.id for a in areas}
     devices = []
     for d in data.get("devices") or []:
         dev_id = _text(d.get("id"), "device id")
+        # Two devices under one id would be merged into one: the file means two.
+        if any(other.id == dev_id for other in devices):
+            raise FixtureError(f"device {dev_id}: defined twice")
         if d.get("area") is not None and d["area"] not in area_ids:
             raise FixtureError(f"device {dev_id}: unknown area {d['area']!r}")
         info = {k: str(v) for k, v in (d.get("info") or {}).items()}
@@ -321,7 +330,8 @@ def parse(data: Any) -> Home:
         if entity_id in seen:
             raise FixtureError(f"{where}: defined twice")
         seen.add(entity_id)
-        extra = sorted(set(e) - {"id", "name", "area", "device", "state", "attributes"})
+        extra = sorted(set(e) - {"id", "name", "area", "device", "state", "attributes",
+                                 "aliases"})
         if extra:
             raise FixtureError(f"{where}: unknown keys {', '.join(extra)}")
         domain = entity_id.split(".", 1)[0]
@@ -332,8 +342,18 @@ def parse(data: Any) -> Home:
         if e.get("device") is not None and e["device"] not in device_ids:
             raise FixtureError(f"{where}: unknown device {e['device']!r}")
         entities.append(EntitySpec(entity_id, _text(e.get("name"), f"{where} name"),
-                                   e.get("area"), e.get("device"), state, attributes))
-    return Home(areas, devices, entities)
+                                   e.get("area"), e.get("device"), state, attributes,
+                                   _aliases(e.get("aliases"), where)))
+    return Home(areas, devices, entities, language)
+
+
+def _aliases(value: Any, where: str) -> list[str]:
+    """Other names a person uses (Home Assistant's aliases): a list of non-empty strings."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise FixtureError(f"{where}: aliases must be a list, not {value!r}")
+    return [_text(v, f"{where} alias") for v in value]
 
 
 def load(path: str) -> Home:

@@ -44,6 +44,9 @@ pub struct Task {
 pub struct Home {
     pub name: String,
     pub fixture: PathBuf,
+    /// The language its names and sentences are in (the fixture's top-level `language`, as
+    /// upstream writes it; English when it says none): both agents are asked in it.
+    pub language: String,
     /// The home's entity ids, in file order: the entities a diff looks at.
     pub entities: Vec<String>,
     pub tasks: Vec<Task>,
@@ -140,6 +143,14 @@ fn load_home(folder: &Path) -> anyhow::Result<Home> {
     if entities.is_empty() {
         bail!("{} lists no entities", fixture.display());
     }
+    let language = match &fixtures["language"] {
+        Value::Null => "en".to_owned(),
+        Value::String(tag) if !tag.trim().is_empty() => tag.trim().to_owned(),
+        other => bail!(
+            "{}: language must be a tag like \"de\", not {other}",
+            fixture.display()
+        ),
+    };
     let mut files: Vec<PathBuf> = std::fs::read_dir(folder)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
@@ -166,6 +177,7 @@ fn load_home(folder: &Path) -> anyhow::Result<Home> {
     Ok(Home {
         name,
         fixture: std::fs::canonicalize(&fixture)?,
+        language,
         entities,
         tasks,
     })
@@ -407,6 +419,16 @@ mod tests {
         .unwrap();
         assert_eq!(load(dir.path()).unwrap().card_count, Some(4));
         assert_eq!(set.homes[0].tasks[0].id, "home-a/light#0.0");
+        assert_eq!(set.homes[0].language, "en");
+        write(
+            "_fixtures.yaml",
+            "language: de\nareas: []\ndevices: []\nentities:\n  - name: Lampe\n    id: light.lampe\n",
+        );
+        write(
+            "light.yaml",
+            "category: light\ntests:\n  - sentences: [Lampe an]\n    expect_changes:\n      light.lampe: {state: 'on'}\n",
+        );
+        assert_eq!(load(dir.path()).unwrap().homes[0].language, "de");
     }
 
     /// The public task sets, where they are beside the repository (`../shared` here; a fresh

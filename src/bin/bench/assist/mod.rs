@@ -488,7 +488,9 @@ impl HomeBench {
     ) -> anyhow::Result<Row> {
         self.prepare(task, quiet).await?;
         let before = self.snapshot(&home.entities).await?;
-        let answer = self.ask(agent, &task.sentence, device).await;
+        let answer = self
+            .ask(agent, &task.sentence, &home.language, device)
+            .await;
         self.settle(quiet).await;
         let after = self.snapshot(&home.entities).await?;
         let diffs = score::differences(task, &before, &after);
@@ -514,17 +516,23 @@ impl HomeBench {
     /// HomeClaw as `device_id`. Home Assistant 2025.4's `conversation/process` has no such field
     /// (only a satellite's own Assist pipeline run carries it), so its agent answers without it;
     /// docs/benchmarks.md says so.
-    async fn ask(&self, agent: Agent, sentence: &str, device: Option<&str>) -> Answer {
+    async fn ask(
+        &self,
+        agent: Agent,
+        sentence: &str,
+        language: &str,
+        device: Option<&str>,
+    ) -> Answer {
         match agent {
             Agent::HomeClaw => match &self.homeclaw {
-                Some(hc) => hc.ask(&self.http, sentence, device).await,
+                Some(hc) => hc.ask(&self.http, sentence, language, device).await,
                 None => Answer::error("HomeClaw is not running".into()),
             },
             Agent::Ha => {
                 let started = Instant::now();
                 let process = HaCommand::new("conversation/process")
                     .with("text", json!(sentence))
-                    .with("language", json!("en"))
+                    .with("language", json!(language))
                     .with("agent_id", json!("conversation.home_assistant"));
                 let result = self.client.request(process).await;
                 let latency = started.elapsed();

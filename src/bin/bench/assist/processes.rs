@@ -185,11 +185,12 @@ impl HomeClawProcess {
         &self,
         http: &reqwest::Client,
         sentence: &str,
+        language: &str,
         device: Option<&str>,
     ) -> Answer {
         let started = Instant::now();
         let session = format!("bench-{:016x}", fastrand::u64(..));
-        let mut body = json!({"text": sentence, "session_id": session, "language": "en"});
+        let mut body = json!({"text": sentence, "session_id": session, "language": language});
         if let Some(device) = device {
             body["device_id"] = json!(device);
         }
