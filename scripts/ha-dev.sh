@@ -114,6 +114,8 @@ configure() {
     rm -rf "$HA_CONFIG_DIR/custom_components"
     mkdir -p "$HA_CONFIG_DIR/custom_components"
     cp -r "$HERE/custom_components/fixture_home" "$HA_CONFIG_DIR/custom_components/"
+    rm -rf "$HA_CONFIG_DIR/custom_sentences"
+    cp -r "$HERE/custom_sentences" "$HA_CONFIG_DIR/"
     { cat "$HERE/home-configuration.yaml"
       printf '\nfixture_home:\n  path: "%s"\n' "$HA_HOME"; } >"$HA_CONFIG_DIR/configuration.yaml"
   else

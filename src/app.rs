@@ -47,10 +47,31 @@ impl App {
         let client = HaClient::spawn(settings);
         let registry =
             LiveRegistry::spawn(client.clone(), ExposurePolicy::new(cfg.exposure.clone()));
-        let home = Arc::new(LiveHome {
-            client: client.clone(),
+        let recogniser = &cfg.agent.ha_recogniser;
+        let home = Arc::new(LiveHome::new(
+            client.clone(),
             registry,
-        });
+            recogniser
+                .enabled
+                .then(|| Duration::from_millis(recogniser.budget_ms)),
+        ));
+        if recogniser.enabled {
+            // The household's language is loaded in Home Assistant before the first command,
+            // so that its first sentence is recognised within the budget.
+            let home = home.clone();
+            tokio::spawn(async move {
+                if home
+                    .client
+                    .wait_connected(Duration::from_secs(3600))
+                    .await
+                    .is_ok()
+                    && let Ok(config) = home.client.get_config().await
+                    && let Some(language) = config.language
+                {
+                    home.prepare(&language);
+                }
+            });
+        }
         let approvals = Arc::new(ApprovalStore::new(Duration::from_secs(
             cfg.agent.approval.ttl_secs,
         )));

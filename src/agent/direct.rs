@@ -3,11 +3,16 @@
 //! answered a single action (lever "one round trip"). Both go through the same call path as a
 //! model's call, so approval, policy and verification hold unchanged.
 
-use super::fastpath::{self, Lang, Plan};
+use super::fastpath::{self, FastCall, Lang, Plan};
 use super::home::with_registry;
+use super::recognised::{Understood, understood};
 use super::reply;
 use super::state::{Agent, CallEnd, RunState, RunStatus};
+use crate::lang::ha_replies;
 use crate::llm::{Message, ToolCall};
+
+/// How a run that ended before the model ends: a reply (`Ok`), or as a call can (`Err`).
+type Ended = Option<Result<(RunStatus, String), CallEnd>>;
 
 impl Agent<'_> {
     /// The deterministic fast path ([`fastpath::plan`]): a command it resolves runs without the
@@ -30,10 +35,24 @@ impl Agent<'_> {
             let why = "the request waits on a condition HomeClaw cannot check".to_owned();
             return Some(Ok((RunStatus::Failed(why), text)));
         }
+        // A language HomeClaw has no words for: Home Assistant's recogniser reads it, and what
+        // it cannot read goes to the model (HomeClaw's own lexicons would only misread it).
+        if self
+            .language
+            .as_deref()
+            .is_some_and(|tag| Lang::known(tag).is_none())
+        {
+            return self.recognised(history, state).await;
+        }
         let plan = with_registry(self.home, |r| state.said.plan(r, self.device_id.as_deref()));
         let language = |lang: Lang| self.language.as_deref().map_or(lang, Lang::from_tag);
         match plan {
-            Plan::Model => self.nothing_to_act_on(history, state),
+            Plan::Model => {
+                if let Some(end) = self.recognised(history, state).await {
+                    return Some(end);
+                }
+                self.nothing_to_act_on(history, state)
+            }
             Plan::Answer { text, lang } => {
                 if self.language.is_some() && language(lang) != lang {
                     return None;
@@ -62,46 +81,189 @@ impl Agent<'_> {
             }
             Plan::Act { calls, lang } => {
                 let lang = language(lang);
-                let before = state.actions.len();
-                for (i, planned) in calls.iter().enumerate() {
-                    let mut call = [ToolCall {
-                        id: format!("fast_{}", i + 1),
-                        name: "call_service".into(),
-                        arguments: planned.arguments(),
-                        provider_data: None,
-                    }];
-                    super::repair::unique_call_ids(&mut call, history);
-                    let [call] = call;
-                    state.trace.push(format!(
-                        "fast path: {}.{} on {}",
-                        planned.domain,
-                        planned.service,
-                        planned.entity_ids.join(", ")
-                    ));
-                    history.push(Message::assistant_calls("", vec![call.clone()]));
-                    match self.run_call(&call, state, history).await {
-                        CallEnd::Continue => {}
-                        end => return Some(Err(end)),
+                self.act(&calls, lang, None, history, state).await
+            }
+        }
+    }
+
+    /// Runs planned calls through the call path, then says what Home Assistant showed: in
+    /// `lang`, or in Home Assistant's own sentence for a language HomeClaw has no words for
+    /// (`said`: the language tag and the sentence's intent, keys and slots).
+    async fn act(
+        &self,
+        calls: &[FastCall],
+        lang: Lang,
+        said: Option<(&str, &Said<'_>)>,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Ended {
+        let before = state.actions.len();
+        for (i, planned) in calls.iter().enumerate() {
+            let mut call = [ToolCall {
+                id: format!("fast_{}", i + 1),
+                name: "call_service".into(),
+                arguments: planned.arguments(),
+                provider_data: None,
+            }];
+            super::repair::unique_call_ids(&mut call, history);
+            let [call] = call;
+            state.trace.push(format!(
+                "fast path: {}.{} on {}",
+                planned.domain,
+                planned.service,
+                planned.entity_ids.join(", ")
+            ));
+            history.push(Message::assistant_calls("", vec![call.clone()]));
+            match self.run_call(&call, state, history).await {
+                CallEnd::Continue => {}
+                end => return Some(Err(end)),
+            }
+        }
+        let done = &state.actions[before..];
+        if done.len() < calls.len() {
+            state
+                .trace
+                .push("fast path: a planned call did not run; the model takes over");
+            return None;
+        }
+        let status = super::speak::status_of(done);
+        let theirs = said.and_then(|(tag, said)| {
+            if matches!(status, RunStatus::Done) {
+                ha_replies::done(tag, said.intent, said.keys, &said.slots())
+            } else {
+                ha_replies::failed(tag)
+            }
+        });
+        let text = theirs.unwrap_or_else(|| {
+            with_registry(self.home, |r| {
+                reply::from_verification(calls, done, |id| r.get(id).map(|e| e.name.clone()), lang)
+            })
+        });
+        history.push(Message::assistant(text.clone()));
+        // Done only when Home Assistant showed every change (or a dry run planned it).
+        Some(Ok((status, text)))
+    }
+
+    /// Home Assistant's recogniser, between HomeClaw's own lexicons and the model: what it
+    /// understands becomes HomeClaw's own calls (validated, approved, verified, said by
+    /// HomeClaw); what HomeClaw does not run itself is handed to Home Assistant's agent; a
+    /// partial understanding bounds the model's calls to the kind of device it names. `None`
+    /// goes on as without it.
+    async fn recognised(&self, history: &mut Vec<Message>, state: &mut RunState) -> Ended {
+        if !self.cfg.ha_recogniser.enabled {
+            return None;
+        }
+        let command = newest_user_text(history)?;
+        let known = self.language.as_deref().and_then(Lang::known);
+        let tag = self
+            .language
+            .clone()
+            .unwrap_or_else(|| state.lang().lexicon().tag.to_owned());
+        let recognition = self
+            .home
+            .recognise(&command, &tag, self.device_id.as_deref())
+            .await?;
+        // HomeClaw answers in its own words where it has them: the request's language, or,
+        // without one, the language it read the words in.
+        let lang = match &self.language {
+            Some(_) => known,
+            None => Some(state.lang()),
+        };
+        let plan = with_registry(self.home, |r| {
+            understood(
+                &recognition,
+                lang.is_some().then_some(state.said.as_ref()),
+                lang,
+                &command,
+                r,
+            )
+        });
+        state.trace.push(format!(
+            "Home Assistant recognised {} ({})",
+            if recognition.intent.is_empty() {
+                "a sentence trigger"
+            } else {
+                recognition.intent.as_str()
+            },
+            if recognition.matched {
+                "complete"
+            } else {
+                "partial"
+            }
+        ));
+        match plan {
+            Understood::Act {
+                calls,
+                intent,
+                keys,
+                slots,
+            } => {
+                let said = Said {
+                    intent: &intent,
+                    keys: &keys,
+                    slots: &slots,
+                };
+                let theirs = lang.is_none().then_some((tag.as_str(), &said));
+                let lang = lang.unwrap_or(Lang::En);
+                let end = self.act(&calls, lang, theirs, history, state).await;
+                if end.is_none() {
+                    // A planned call was refused: the model sees why, within the same kind.
+                    state.kinds = calls.iter().map(|c| c.domain.clone()).collect();
+                }
+                end
+            }
+            Understood::Answer(text) => {
+                state.reads += 1;
+                state
+                    .trace
+                    .push("answered from the registry what Home Assistant recognised");
+                history.push(Message::assistant(text.clone()));
+                Some(Ok((RunStatus::Done, text)))
+            }
+            Understood::HandOff(why) if self.cfg.ha_recogniser.hand_off => {
+                state
+                    .trace
+                    .push(format!("handed to Home Assistant's agent: {why}"));
+                match self.home.hand_off(&command, &tag).await {
+                    Ok(handled) if !handled.speech.is_empty() => {
+                        history.push(Message::assistant(handled.speech.clone()));
+                        let status = if handled.failed {
+                            RunStatus::Failed("Home Assistant's agent reported an error".into())
+                        } else {
+                            RunStatus::Done
+                        };
+                        Some(Ok((status, handled.speech)))
+                    }
+                    Ok(_) => None,
+                    Err(e) => {
+                        state
+                            .trace
+                            .push(format!("Home Assistant's agent failed: {e}"));
+                        None
                     }
                 }
-                let done = &state.actions[before..];
-                if done.len() < calls.len() {
-                    state
-                        .trace
-                        .push("fast path: a planned call did not run; the model takes over");
-                    return None;
-                }
-                let text = with_registry(self.home, |r| {
-                    reply::from_verification(
-                        &calls,
-                        done,
-                        |id| r.get(id).map(|e| e.name.clone()),
-                        lang,
-                    )
-                });
+            }
+            Understood::HandOff(_) | Understood::Unknown => None,
+            Understood::Nothing => {
+                // Home Assistant understood an action, and nothing satisfies every word:
+                // said with the words that found nothing, as HomeClaw's own path says it.
+                let unmatched = with_registry(self.home, |r| state.said.unmatched(r));
+                let text = match (unmatched, lang) {
+                    (Some(unmatched), Some(lang)) => reply::nothing_found(&unmatched, lang),
+                    _ => return None,
+                };
+                state
+                    .trace
+                    .push("nothing HomeClaw may act on satisfies the recognised words");
                 history.push(Message::assistant(text.clone()));
-                // Done only when Home Assistant showed every change (or a dry run planned it).
-                Some(Ok((super::speak::status_of(done), text)))
+                Some(Ok((
+                    RunStatus::Failed("nothing in the home matches the words".into()),
+                    text,
+                )))
+            }
+            Understood::Hint { domains, .. } => {
+                state.kinds = domains;
+                None
             }
         }
     }
@@ -225,4 +387,29 @@ impl Agent<'_> {
             reply::from_actions(new, |id| r.get(id).map(|e| e.name.clone()), lang)
         }))
     }
+}
+
+/// What Home Assistant's sentence for an action needs: its intent, which of its sentences,
+/// and the slots that fill it.
+struct Said<'a> {
+    intent: &'a str,
+    keys: &'a [&'static str],
+    slots: &'a [(String, String)],
+}
+
+impl Said<'_> {
+    fn slots(&self) -> Vec<(&str, &str)> {
+        self.slots
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect()
+    }
+}
+
+/// The newest message the person wrote.
+fn newest_user_text(history: &[Message]) -> Option<String> {
+    history.iter().rev().find_map(|m| match m {
+        Message::User { content } => Some(content.clone()),
+        _ => None,
+    })
 }

@@ -19,7 +19,7 @@ use super::state::{Agent, CallEnd, Observed, RunState};
 use super::tools::{ToolKind, ToolOutput, ValidCall};
 use super::truncate::truncate;
 use super::verify::{ActionReport, before_states, target_entities, verify};
-use crate::ha::registry::{Hidden, Registry};
+use crate::ha::registry::{Entity, Hidden, Registry};
 use crate::ha::services::CheckedCall;
 use crate::llm::{Message, ToolCall};
 
@@ -127,19 +127,26 @@ impl Agent<'_> {
 
     /// The targets of a model's service call that nothing the person said points at (named
     /// by id and name for the model), or `None` when every target is accounted for.
+    /// A target of another kind than Home Assistant recognised in the words counts as unnamed.
     fn unnamed_targets(&self, checked: &CheckedCall, state: &RunState) -> Option<String> {
-        if !state.check_named {
+        if !state.check_named && state.kinds.is_empty() {
             return None;
         }
         let said = &state.said;
         let targets = target_entities(self.home, checked);
+        let other_kind =
+            |e: &Entity| !state.kinds.is_empty() && !state.kinds.iter().any(|k| k == e.domain());
         let unnamed: Vec<String> = with_registry(self.home, |r| {
             targets
                 .iter()
                 .filter_map(|id| r.get(id))
-                // The device the person spoke to is what "the volume" means.
-                .filter(|e| self.device_id.is_none() || e.device_id != self.device_id)
-                .filter(|e| !said.named(e, r))
+                .filter(|e| {
+                    other_kind(e)
+                        || (state.check_named
+                            // The device the person spoke to is what "the volume" means.
+                            && (self.device_id.is_none() || e.device_id != self.device_id)
+                            && !said.named(e, r))
+                })
                 .map(|e| format!("{} ({:?})", e.entity_id, e.name))
                 .collect()
         });

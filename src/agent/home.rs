@@ -2,11 +2,17 @@
 //!
 //! [`LiveHome`] is the real one: the live registry plus the Home Assistant client.
 
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 
+use crate::ha::connection::HaError;
+use crate::ha::protocol::HaErrorCode;
+use crate::ha::recognise::{Handled, Recognition};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::services::{CallError, CheckedCall};
 use crate::ha::{HaClient, LiveRegistry};
@@ -32,6 +38,26 @@ pub trait Home: Send + Sync {
         timeout: Duration,
         check: &'a (dyn Fn(&Entity) -> bool + Send + Sync),
     ) -> BoxFuture<'a, (bool, Option<Entity>)>;
+
+    /// Home Assistant's recognition of a sentence (nothing run), within its time budget;
+    /// `None` when it recognised nothing, cannot recognise, or did not answer in time.
+    fn recognise<'a>(
+        &'a self,
+        _sentence: &'a str,
+        _language: &'a str,
+        _device_id: Option<&'a str>,
+    ) -> BoxFuture<'a, Option<Recognition>> {
+        Box::pin(async { None })
+    }
+
+    /// Has Home Assistant's own agent run a sentence HomeClaw does not run itself.
+    fn hand_off<'a>(
+        &'a self,
+        _text: &'a str,
+        _language: &'a str,
+    ) -> BoxFuture<'a, Result<Handled, String>> {
+        Box::pin(async { Err("no Home Assistant agent to hand to".to_owned()) })
+    }
 }
 
 /// Reads the registry through a [`Home`] and returns a value.
@@ -53,6 +79,52 @@ pub fn with_registry<R>(home: &dyn Home, f: impl FnOnce(&Registry) -> R) -> R {
 pub struct LiveHome {
     pub client: HaClient,
     pub registry: LiveRegistry,
+    recogniser: Recogniser,
+}
+
+/// The recogniser's state: its budget, and what this Home Assistant showed it can do.
+struct Recogniser {
+    budget: Option<Duration>,
+    /// This Home Assistant has no debug command (older than 2023.x): not asked again.
+    missing: AtomicBool,
+    /// Languages whose sentences Home Assistant was asked to load.
+    prepared: Mutex<HashSet<String>>,
+}
+
+impl LiveHome {
+    /// A home on the live registry, with Home Assistant's recogniser asked within `budget`
+    /// (`None`: never asked).
+    pub fn new(client: HaClient, registry: LiveRegistry, budget: Option<Duration>) -> Self {
+        Self {
+            client,
+            registry,
+            recogniser: Recogniser {
+                budget,
+                missing: AtomicBool::new(false),
+                prepared: Mutex::new(HashSet::new()),
+            },
+        }
+    }
+
+    /// Loads a language's sentences in Home Assistant in the background, once, so that the
+    /// first command in it is recognised within the budget.
+    pub fn prepare(&self, language: &str) {
+        let language = language.trim().to_ascii_lowercase();
+        let new = self
+            .recogniser
+            .prepared
+            .lock()
+            .map(|mut p| p.insert(language.clone()))
+            .unwrap_or(false);
+        if new && self.recogniser.budget.is_some() {
+            let client = self.client.clone();
+            tokio::spawn(async move {
+                if let Err(e) = client.prepare_language(&language).await {
+                    tracing::debug!("Home Assistant could not prepare {language}: {e}");
+                }
+            });
+        }
+    }
 }
 
 impl Home for LiveHome {
@@ -86,6 +158,55 @@ impl Home for LiveHome {
                 .wait_until(timeout, |r| r.get(entity_id).is_some_and(check))
                 .await;
             (ok, self.registry.read(|r| r.get(entity_id).cloned()))
+        })
+    }
+
+    fn recognise<'a>(
+        &'a self,
+        sentence: &'a str,
+        language: &'a str,
+        device_id: Option<&'a str>,
+    ) -> BoxFuture<'a, Option<Recognition>> {
+        Box::pin(async move {
+            let budget = self.recogniser.budget?;
+            if self.recogniser.missing.load(Ordering::Relaxed) {
+                return None;
+            }
+            self.prepare(language);
+            match self
+                .client
+                .recognise(sentence, language, device_id, budget)
+                .await
+            {
+                Ok(recognition) => recognition,
+                Err(HaError::Api {
+                    code: HaErrorCode::UnknownCommand,
+                    ..
+                }) => {
+                    tracing::info!(
+                        "Home Assistant has no sentence recogniser to ask; going on without it"
+                    );
+                    self.recogniser.missing.store(true, Ordering::Relaxed);
+                    None
+                }
+                Err(e) => {
+                    tracing::debug!("Home Assistant's recogniser: {e}");
+                    None
+                }
+            }
+        })
+    }
+
+    fn hand_off<'a>(
+        &'a self,
+        text: &'a str,
+        language: &'a str,
+    ) -> BoxFuture<'a, Result<Handled, String>> {
+        Box::pin(async move {
+            self.client
+                .converse(text, language)
+                .await
+                .map_err(|e| e.to_string())
         })
     }
 }

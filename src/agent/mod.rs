@@ -16,6 +16,9 @@ pub mod normalize;
 mod parsed;
 pub mod prompt;
 pub mod reading;
+mod recognised;
+#[cfg(test)]
+mod recognised_tests;
 pub mod repair;
 pub mod reply;
 pub mod run;

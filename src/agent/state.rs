@@ -226,6 +226,10 @@ pub(super) struct RunState {
     /// that answered with something (not an error, a refusal, a repeat or an empty list). A
     /// round that adds none made no progress.
     pub(super) learned: u32,
+    /// The domains Home Assistant's recogniser found the words to mean (its intent and domain
+    /// slot, when it could not finish): a model's call on anything else is refused. Empty: no
+    /// such constraint.
+    pub(super) kinds: Vec<String>,
 }
 
 impl RunState {
@@ -251,6 +255,7 @@ impl RunState {
             check_verb: false,
             hidden: None,
             learned: 0,
+            kinds: Vec::new(),
         }
     }
 

@@ -39,7 +39,35 @@ pub struct AgentConfig {
     /// area or kind, en/pl/de; this command or the one before it): a small model held to real
     /// ids otherwise acts on a real but unrelated device for one the home does not have.
     pub named_targets: bool,
+    /// Home Assistant's own sentence recogniser, asked after the fast path and before the
+    /// model (`conversation/agent/homeassistant/debug`).
+    pub ha_recogniser: RecogniserConfig,
     pub approval: ApprovalConfig,
+}
+
+/// How HomeClaw stands on Home Assistant's recogniser: what it understands (in every language
+/// Home Assistant ships, with the household's aliases and custom sentences) never goes to the
+/// model.
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RecogniserConfig {
+    pub enabled: bool,
+    /// How long a command waits for Home Assistant's recognition; a slower answer is treated as
+    /// none (the command goes on as without it). Recognition takes 5–90 ms on a 2-core machine.
+    pub budget_ms: u64,
+    /// Hand what HomeClaw does not run itself (timers, broadcasts, the household's own
+    /// sentences and sentence triggers) to Home Assistant's agent.
+    pub hand_off: bool,
+}
+
+impl Default for RecogniserConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            budget_ms: 150,
+            hand_off: true,
+        }
+    }
 }
 
 impl Default for AgentConfig {
@@ -55,6 +83,7 @@ impl Default for AgentConfig {
             grounding: true,
             answer_from_verification: true,
             named_targets: true,
+            ha_recogniser: RecogniserConfig::default(),
             approval: ApprovalConfig::default(),
         }
     }

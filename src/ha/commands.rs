@@ -31,6 +31,9 @@ pub struct HaConfigInfo {
     /// The home's IANA time zone ("Australia/Brisbane"): what "today" means to the household.
     #[serde(default)]
     pub time_zone: Option<String>,
+    /// The household's language ("de"): what Home Assistant's recogniser prepares first.
+    #[serde(default)]
+    pub language: Option<String>,
 }
 
 /// The target of a service call; empty parts are left out of the wire message.

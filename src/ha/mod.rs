@@ -5,6 +5,7 @@ pub mod commands;
 pub mod connection;
 pub mod exposure;
 pub mod protocol;
+pub mod recognise;
 pub mod registry;
 pub mod search;
 pub mod services;

@@ -11,6 +11,7 @@
 mod de;
 mod en;
 mod fr;
+pub mod ha_replies;
 mod pl;
 
 /// A language HomeClaw understands and answers in.

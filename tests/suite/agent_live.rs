@@ -115,7 +115,11 @@ pub(crate) async fn live_home(exposure: ExposureConfig) -> LiveHome {
             .await
             .is_some()
     );
-    LiveHome { client, registry }
+    LiveHome::new(
+        client,
+        registry,
+        Some(std::time::Duration::from_millis(150)),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

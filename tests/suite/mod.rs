@@ -12,6 +12,7 @@ mod llm;
 mod mqtt;
 mod panel;
 mod real_model;
+mod recogniser;
 mod registry_live;
 mod security;
 mod wyoming;

@@ -82,7 +82,11 @@ async fn changes_made_in_home_assistant_count_without_a_reconnect() {
     let generation = registry.generation();
     let f = Fixture {
         ha,
-        home: LiveHome { client, registry },
+        home: LiveHome::new(
+            client,
+            registry,
+            Some(std::time::Duration::from_millis(150)),
+        ),
         llm: ScriptedLlm::start().await,
     };
     let client = &f.home.client;

@@ -119,11 +119,7 @@ fn colour(words: &[String]) -> Option<(&'static str, Lang, usize)> {
 }
 
 /// The service (and its fields) an intent means for a domain, if it means one.
-pub(super) fn service_for(
-    intent: Intent,
-    domain: &str,
-    volume: bool,
-) -> Option<(&'static str, Value)> {
+pub fn service_for(intent: Intent, domain: &str, volume: bool) -> Option<(&'static str, Value)> {
     if volume && domain != "media_player" {
         // "volume" names what to change: only a media player has one.
         return None;

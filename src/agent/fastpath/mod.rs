@@ -25,15 +25,14 @@ use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
 use crate::lang::any_has;
 use crate::text::fold;
-pub use intent::state_named;
 use intent::{
-    Intent::*, intent, is_every, is_filler, is_joiner, is_question_word, service_for, watering,
-    words_of,
+    Intent::*, intent, is_every, is_filler, is_joiner, is_question_word, watering, words_of,
 };
 pub use intent::{
     Lang, against_the_words, is_action, is_cleaning, is_one_request, is_question, is_single_action,
     language_of,
 };
+pub use intent::{service_for, state_named};
 pub use question::{ReadState, answer_from_reads, state_line};
 use question::{answer, same_place};
 pub use read::{Asked, Day};
@@ -867,4 +866,4 @@ mod people_tests;
 #[cfg(test)]
 mod speaker_tests;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -19,7 +19,7 @@ fn home_with(entities: &[(&str, &str, &str)], exposure: ExposureConfig) -> Regis
 }
 
 /// The test home with some of its areas on floors: (floor name, level, area ids).
-pub(super) fn home_on_floors(
+pub(crate) fn home_on_floors(
     entities: &[(&str, &str, &str)],
     floors: &[(&str, Option<i64>, &[&str])],
     exposure: ExposureConfig,
@@ -1121,7 +1121,7 @@ fn answer_text(text: &str, registry: &Registry) -> String {
 }
 
 /// A registry where each entity has the state and attributes given.
-pub(super) fn home_in_states(entities: &[(&str, &str, &str, &str, serde_json::Value)]) -> Registry {
+pub(crate) fn home_in_states(entities: &[(&str, &str, &str, &str, serde_json::Value)]) -> Registry {
     let mut r = home(
         &entities
             .iter()

@@ -1,0 +1,292 @@
+//! Home Assistant's recognitions, as 2025.4.4 answers them, turned into HomeClaw's plans: every
+//! slot constrains the targets together, and nothing is widened.
+
+use serde_json::{Value, json};
+
+use super::fastpath::tests::{home_in_states, home_on_floors};
+use super::recognised::{Understood, understood};
+use crate::config::ExposureConfig;
+use crate::ha::recognise::{Recognition, Slot, Source};
+use crate::ha::registry::Registry;
+use crate::lang::Lang;
+
+fn rec(intent: &str, slots: &[(&str, Value)], targets: &[&str], matched: bool) -> Recognition {
+    Recognition {
+        intent: intent.into(),
+        slots: slots
+            .iter()
+            .map(|(n, v)| {
+                let text = v
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| v.to_string());
+                (
+                    (*n).to_owned(),
+                    Slot {
+                        value: v.clone(),
+                        text,
+                    },
+                )
+            })
+            .collect(),
+        targets: targets.iter().map(|t| ((*t).to_owned(), true)).collect(),
+        matched,
+        unmatched: Vec::new(),
+        source: Source::Builtin,
+    }
+}
+
+fn plan(r: &Recognition, registry: &Registry) -> Understood {
+    understood(r, None, None, "", registry)
+}
+
+fn calls(u: &Understood) -> Vec<(String, String, Vec<String>, Value)> {
+    match u {
+        Understood::Act { calls, .. } => calls
+            .iter()
+            .map(|c| {
+                (
+                    c.domain.clone(),
+                    c.service.clone(),
+                    c.entity_ids.clone(),
+                    c.data.clone(),
+                )
+            })
+            .collect(),
+        other => panic!("expected calls, got {other:?}"),
+    }
+}
+
+fn two_floors() -> Registry {
+    home_on_floors(
+        &[
+            ("light.deckenleuchte", "Deckenleuchte", "kitchen"),
+            ("light.nachttischlampe", "Nachttischlampe", "bedroom_1"),
+            ("light.schreibtischlampe", "Schreibtischlampe", "bedroom_2"),
+            ("cover.garagentor", "Garagentor", "garage"),
+        ],
+        &[
+            ("Erdgeschoss", Some(0), &["kitchen", "garage"]),
+            ("Obergeschoss", Some(1), &["bedroom_1", "bedroom_2"]),
+        ],
+        ExposureConfig::default(),
+    )
+}
+
+#[test]
+fn a_floor_bounds_what_home_assistant_would_target_across_the_home() {
+    // Home Assistant's debug targets ignore the floor: all four lights came back.
+    let r = rec(
+        "HassTurnOff",
+        &[("floor", json!("Obergeschoss")), ("domain", json!("light"))],
+        &[
+            "light.deckenleuchte",
+            "light.nachttischlampe",
+            "light.schreibtischlampe",
+        ],
+        true,
+    );
+    let planned = calls(&plan(&r, &two_floors()));
+    assert_eq!(planned.len(), 1);
+    let (domain, service, mut ids, _) = planned[0].clone();
+    ids.sort();
+    assert_eq!((domain.as_str(), service.as_str()), ("light", "turn_off"));
+    assert_eq!(ids, ["light.nachttischlampe", "light.schreibtischlampe"]);
+}
+
+#[test]
+fn the_verb_means_each_domains_own_service() {
+    let registry = two_floors();
+    let close = rec(
+        "HassTurnOff",
+        &[("name", json!("Garagentor"))],
+        &["cover.garagentor"],
+        true,
+    );
+    assert_eq!(
+        calls(&plan(&close, &registry))[0].1,
+        "close_cover",
+        "turning off a cover closes it"
+    );
+    let on = rec(
+        "HassTurnOn",
+        &[("area", json!("Kitchen")), ("domain", json!("light"))],
+        &["light.deckenleuchte"],
+        true,
+    );
+    assert_eq!(calls(&plan(&on, &registry))[0].1, "turn_on");
+}
+
+#[test]
+fn a_question_s_domain_is_the_intent_s_even_where_home_assistant_lists_the_whole_room() {
+    let registry = home_in_states(&[
+        (
+            "climate.thermostat",
+            "Thermostat",
+            "living_room",
+            "heat",
+            json!({"current_temperature": 22, "temperature": 20}),
+        ),
+        (
+            "light.stehlampe",
+            "Stehlampe",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+    ]);
+    let r = rec(
+        "HassClimateGetTemperature",
+        &[("area", json!("Living Room"))],
+        &["climate.thermostat", "light.stehlampe"],
+        true,
+    );
+    match understood(
+        &r,
+        None,
+        Some(Lang::De),
+        "Wie warm ist es im Wohnzimmer?",
+        &registry,
+    ) {
+        Understood::Answer(text) => {
+            assert!(text.contains("22"), "{text}");
+            assert!(!text.contains("Stehlampe"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // In a language HomeClaw has no words for, Home Assistant answers.
+    assert!(matches!(plan(&r, &registry), Understood::HandOff(_)));
+}
+
+#[test]
+fn values_become_the_attribute_they_set_and_volume_goes_to_the_one_playing() {
+    let registry = home_in_states(&[
+        (
+            "light.stehlampe",
+            "Stehlampe",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+        (
+            "media_player.a",
+            "Speaker A",
+            "living_room",
+            "playing",
+            json!({}),
+        ),
+        ("media_player.b", "Speaker B", "kitchen", "off", json!({})),
+        (
+            "climate.thermostat",
+            "Thermostat",
+            "living_room",
+            "heat",
+            json!({}),
+        ),
+    ]);
+    let bright = rec(
+        "HassLightSet",
+        &[("name", json!("Stehlampe")), ("brightness", json!(50))],
+        &["light.stehlampe"],
+        true,
+    );
+    assert_eq!(
+        calls(&plan(&bright, &registry))[0].3,
+        json!({"brightness_pct": 50})
+    );
+    let red = rec(
+        "HassLightSet",
+        &[("name", json!("Stehlampe")), ("color", json!("red"))],
+        &["light.stehlampe"],
+        true,
+    );
+    assert_eq!(
+        calls(&plan(&red, &registry))[0].3,
+        json!({"color_name": "red"})
+    );
+    // "Stelle die Lautstärke auf 40 Prozent": no player named, so no match; the one playing.
+    let volume = rec("HassSetVolume", &[], &[], false);
+    let volume = Recognition {
+        slots: vec![(
+            "volume_level".into(),
+            Slot {
+                value: json!(40.0),
+                text: "40".into(),
+            },
+        )],
+        ..volume
+    };
+    // A value slot alone is not a target: partial, so the model may use only players.
+    match plan(&volume, &registry) {
+        Understood::Hint { domains, .. } => assert_eq!(domains, ["media_player"]),
+        other => panic!("{other:?}"),
+    }
+    let next = rec("HassMediaNext", &[], &[], false);
+    assert_eq!(
+        calls(&plan(&next, &registry)),
+        [(
+            "media_player".into(),
+            "media_next_track".into(),
+            vec!["media_player.a".to_owned()],
+            json!({})
+        )]
+    );
+}
+
+#[test]
+fn nothing_satisfying_every_slot_is_said_not_widened() {
+    let registry = two_floors();
+    // A light in the garage: there is none (the garage door is no light).
+    let r = rec(
+        "HassTurnOn",
+        &[("area", json!("Garage")), ("domain", json!("light"))],
+        &["cover.garagentor"],
+        true,
+    );
+    assert_eq!(plan(&r, &registry), Understood::Nothing);
+    // A name Home Assistant matched but HomeClaw may not see is not acted on.
+    let hidden = rec(
+        "HassTurnOn",
+        &[("name", json!("Sauna"))],
+        &["switch.sauna"],
+        true,
+    );
+    assert_eq!(plan(&hidden, &registry), Understood::Nothing);
+}
+
+#[test]
+fn what_homeclaw_does_not_run_goes_to_home_assistant_s_agent() {
+    let registry = two_floors();
+    let timer = rec("HassStartTimer", &[("minutes", json!(5))], &[], true);
+    assert!(matches!(plan(&timer, &registry), Understood::HandOff(_)));
+    let custom = Recognition {
+        source: Source::Custom,
+        ..rec("OrderPizza", &[], &[], true)
+    };
+    assert!(matches!(plan(&custom, &registry), Understood::HandOff(_)));
+    let trigger = Recognition {
+        source: Source::Trigger,
+        ..rec("", &[], &[], true)
+    };
+    assert!(matches!(plan(&trigger, &registry), Understood::HandOff(_)));
+}
+
+#[test]
+fn an_item_goes_on_the_one_list_named() {
+    let registry = home_in_states(&[(
+        "todo.einkaufsliste",
+        "Einkaufsliste",
+        "kitchen",
+        "0",
+        json!({}),
+    )]);
+    let r = rec(
+        "HassListAddItem",
+        &[("item", json!("Milch")), ("name", json!("Einkaufsliste"))],
+        &["todo.einkaufsliste"],
+        true,
+    );
+    let planned = calls(&plan(&r, &registry));
+    assert_eq!(planned[0].1, "add_item");
+    assert_eq!(planned[0].3, json!({"item": "Milch"}));
+}

@@ -1,0 +1,309 @@
+//! Home Assistant's own sentence recogniser, over the websocket: the sentences it understands
+//! in every language it ships, with the household's aliases, custom sentences and sentence
+//! triggers, and the speaking device's area.
+//!
+//! `conversation/agent/homeassistant/debug` recognises without executing: HomeClaw turns what
+//! it recognised into its own validated, verified calls (`agent::recognised`).
+//! `conversation/process` with Home Assistant's agent runs what HomeClaw does not execute
+//! itself (timers, broadcasts, a household's own intents and sentence triggers).
+//!
+//! Everything here is data from Home Assistant: parsed into plain fields, never trusted as a
+//! target until the registry and HomeClaw's constraints agree.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::connection::{HaClient, HaError};
+use super::protocol::Command;
+
+pub const TYPE_DEBUG: &str = "conversation/agent/homeassistant/debug";
+pub const TYPE_PROCESS: &str = "conversation/process";
+/// Home Assistant's own conversation agent.
+pub const HA_AGENT: &str = "conversation.home_assistant";
+
+/// Where Home Assistant found the sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Home Assistant's shipped templates.
+    Builtin,
+    /// The household's custom sentences (`custom_sentences/`, `conversation: intents:`).
+    Custom,
+    /// An automation's sentence trigger.
+    Trigger,
+}
+
+/// One slot as recognised: its value (Home Assistant's canonical form: `light`, `on`, `40`) and
+/// the words that said it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slot {
+    pub value: Value,
+    pub text: String,
+}
+
+impl Slot {
+    /// The value as text (`"Küche"`, `"light"`, `"40"`).
+    pub fn as_text(&self) -> String {
+        match &self.value {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Null => self.text.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    /// The values as a list (a `domain` slot may hold several).
+    pub fn values(&self) -> Vec<String> {
+        match &self.value {
+            Value::Array(list) => list
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect(),
+            _ => vec![self.as_text()],
+        }
+    }
+
+    pub fn number(&self) -> Option<f64> {
+        match &self.value {
+            Value::Number(n) => n.as_f64(),
+            Value::String(s) => s.trim().trim_end_matches('%').trim().parse().ok(),
+            _ => self.text.trim().trim_end_matches('%').trim().parse().ok(),
+        }
+    }
+}
+
+/// What Home Assistant recognised in one sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recognition {
+    /// `HassTurnOn`, `HassStartTimer`, a household's own intent; empty for a sentence trigger.
+    pub intent: String,
+    pub slots: Vec<(String, Slot)>,
+    /// Entities Home Assistant would target, and whether each matched (a question's state).
+    pub targets: Vec<(String, bool)>,
+    /// Every slot matched something in the home.
+    pub matched: bool,
+    /// Slots that were said but matched nothing ("area": "Küche" in a home named in English).
+    pub unmatched: Vec<(String, String)>,
+    pub source: Source,
+}
+
+impl Recognition {
+    pub fn slot(&self, name: &str) -> Option<&Slot> {
+        self.slots.iter().find(|(n, _)| n == name).map(|(_, s)| s)
+    }
+
+    pub fn unmatched(&self, name: &str) -> Option<&str> {
+        self.unmatched
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s.as_str())
+    }
+}
+
+/// The recognition of the first sentence of a debug result; `None` when Home Assistant
+/// recognised nothing (or answered something this version does not know how to read).
+pub fn parse_debug(result: &Value) -> Option<Recognition> {
+    let first = result.get("results")?.as_array()?.first()?;
+    let object = first.as_object()?;
+    let source = match object.get("source").and_then(Value::as_str) {
+        Some("trigger") => Source::Trigger,
+        Some("custom") => Source::Custom,
+        _ => Source::Builtin,
+    };
+    let matched = object.get("match").and_then(Value::as_bool) == Some(true);
+    let intent = object
+        .get("intent")
+        .and_then(|i| i.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    if intent.is_empty() && source != Source::Trigger {
+        return None;
+    }
+    let empty = Map::new();
+    let details = object
+        .get("details")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let slots = object
+        .get("slots")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty)
+        .iter()
+        .map(|(name, plain)| {
+            let detail = details.get(name);
+            let value = detail
+                .and_then(|d| d.get("value"))
+                .cloned()
+                .unwrap_or_else(|| plain.clone());
+            let text = detail
+                .and_then(|d| d.get("text"))
+                .and_then(Value::as_str)
+                .map_or_else(
+                    || plain.as_str().unwrap_or_default().to_owned(),
+                    str::to_owned,
+                );
+            (name.clone(), Slot { value, text })
+        })
+        .collect();
+    let targets = object
+        .get("targets")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty)
+        .iter()
+        .map(|(id, t)| {
+            let hit = t.get("matched").and_then(Value::as_bool).unwrap_or(false);
+            (id.clone(), hit)
+        })
+        .collect();
+    let unmatched = object
+        .get("unmatched_slots")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty)
+        .iter()
+        .map(|(name, v)| {
+            let text = match v {
+                Value::String(s) => s.trim().to_owned(),
+                other => other.to_string(),
+            };
+            (name.clone(), text)
+        })
+        .collect();
+    Some(Recognition {
+        intent,
+        slots,
+        targets,
+        matched,
+        unmatched,
+        source,
+    })
+}
+
+/// Home Assistant's agent's answer to a `conversation/process`: its words and whether it
+/// reports an error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handled {
+    pub speech: String,
+    pub failed: bool,
+}
+
+pub fn parse_process(result: &Value) -> Handled {
+    let response = &result["response"];
+    Handled {
+        speech: response["speech"]["plain"]["speech"]
+            .as_str()
+            .unwrap_or_default()
+            .trim()
+            .to_owned(),
+        failed: response["response_type"].as_str() == Some("error"),
+    }
+}
+
+impl HaClient {
+    /// Recognises one sentence without running it, within `budget`.
+    pub async fn recognise(
+        &self,
+        sentence: &str,
+        language: &str,
+        device_id: Option<&str>,
+        budget: Duration,
+    ) -> Result<Option<Recognition>, HaError> {
+        let mut command = Command::new(TYPE_DEBUG)
+            .with("sentences", json!([sentence]))
+            .with("language", json!(language));
+        if let Some(device) = device_id {
+            command = command.with("device_id", json!(device));
+        }
+        let result = self.request_with_timeout(command, budget).await?;
+        Ok(parse_debug(&result))
+    }
+
+    /// Has Home Assistant's own agent run the sentence, and returns what it said.
+    pub async fn converse(&self, text: &str, language: &str) -> Result<Handled, HaError> {
+        let command = Command::new(TYPE_PROCESS)
+            .with("text", json!(text))
+            .with("language", json!(language))
+            .with("agent_id", json!(HA_AGENT));
+        let result = self.request(command).await?;
+        Ok(parse_process(&result))
+    }
+
+    /// Loads Home Assistant's sentences for a language ahead of the first command (the first
+    /// recognition otherwise pays for loading them).
+    pub async fn prepare_language(&self, language: &str) -> Result<(), HaError> {
+        let command = Command::new("conversation/prepare")
+            .with("language", json!(language))
+            .with("agent_id", json!(HA_AGENT));
+        self.request(command).await.map(|_| ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_debug_answer_reads_as_intent_slots_targets_and_what_did_not_match() {
+        // As Home Assistant 2025.4.4 answered "Schalte das Licht im Obergeschoss aus".
+        let result = json!({"results": [{
+            "intent": {"name": "HassTurnOff"},
+            "slots": {"floor": "Obergeschoss", "domain": "light"},
+            "details": {"floor": {"name": "floor", "value": "Obergeschoss", "text": "Obergeschoss"},
+                        "domain": {"name": "domain", "value": "light", "text": ""}},
+            "targets": {"light.deckenleuchte": {"matched": true}},
+            "match": true,
+            "sentence_template": "<schalten> (<licht>|<lichter>) <floor> <aus>",
+            "unmatched_slots": {},
+            "source": "builtin"}]});
+        let r = parse_debug(&result).unwrap();
+        assert_eq!(r.intent, "HassTurnOff");
+        assert_eq!(r.slot("domain").unwrap().values(), ["light"]);
+        assert_eq!(r.slot("floor").unwrap().as_text(), "Obergeschoss");
+        assert_eq!(r.targets, [("light.deckenleuchte".to_owned(), true)]);
+        assert!(r.matched && r.source == Source::Builtin);
+
+        let partial = json!({"results": [{"intent": {"name": "HassTurnOn"},
+            "slots": {"domain": "light"}, "targets": {}, "match": false,
+            "unmatched_slots": {"area": "kitchen "}, "source": "builtin"}]});
+        let r = parse_debug(&partial).unwrap();
+        assert!(!r.matched);
+        assert_eq!(r.unmatched("area"), Some("kitchen"));
+        assert_eq!(r.slot("domain").unwrap().as_text(), "light");
+
+        let trigger = json!({"results": [{"match": true, "source": "trigger",
+            "sentence_template": "good night"}]});
+        assert_eq!(parse_debug(&trigger).unwrap().source, Source::Trigger);
+        assert_eq!(parse_debug(&json!({"results": [null]})), None);
+        assert_eq!(parse_debug(&json!({"nothing": 1})), None);
+    }
+
+    #[test]
+    fn a_number_slot_reads_from_its_value_or_its_words() {
+        let slot = Slot {
+            value: json!(40.0),
+            text: "40".into(),
+        };
+        assert_eq!(slot.number(), Some(40.0));
+        let said = Slot {
+            value: json!("50 %"),
+            text: "50 %".into(),
+        };
+        assert_eq!(said.number(), Some(50.0));
+    }
+
+    #[test]
+    fn home_assistant_s_answer_says_whether_it_failed() {
+        let ok = json!({"response": {"response_type": "action_done",
+            "speech": {"plain": {"speech": "Timer gestart"}}}});
+        assert_eq!(
+            parse_process(&ok),
+            Handled {
+                speech: "Timer gestart".into(),
+                failed: false
+            }
+        );
+        let error = json!({"response": {"response_type": "error",
+            "speech": {"plain": {"speech": "Sorry"}}}});
+        assert!(parse_process(&error).failed);
+    }
+}

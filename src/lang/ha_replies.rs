@@ -1,0 +1,125 @@
+//! What Home Assistant's own agent says after an action, in every language it ships: the
+//! words HomeClaw speaks where it has no lexicon of its own (Dutch, Spanish, Italian, …).
+//!
+//! The table is data Home Assistant ships (`home-assistant-intents`' responses, pinned with
+//! Home Assistant; written by `scripts/ha/reply-table.py`), so a Dutch household hears the
+//! sentence it knows from Home Assistant, and a new language there is a new row here. Only
+//! plain sentences are kept; a slot (`{name}`, `{area}`, `{item}`, …) is filled from what was
+//! recognised and done, and a sentence whose slots cannot all be filled is not said.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Table {
+    languages: BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        // The file is generated and checked in; a broken one is a build defect the tests catch.
+        serde_json::from_str(include_str!("ha_replies.json")).unwrap_or(Table {
+            languages: BTreeMap::new(),
+        })
+    })
+}
+
+/// The table's row for a language tag: `pt-BR` → `pt-br`, else `de-AT` → `de`.
+fn row(tag: &str) -> Option<&'static BTreeMap<String, BTreeMap<String, String>>> {
+    let tag = tag.trim().to_ascii_lowercase().replace('_', "-");
+    let languages = &table().languages;
+    languages
+        .get(&tag)
+        .or_else(|| languages.get(tag.split('-').next().unwrap_or_default()))
+}
+
+/// Whether Home Assistant ships replies for this language tag.
+pub fn speaks(tag: &str) -> bool {
+    row(tag).is_some()
+}
+
+/// What Home Assistant says when `intent` was done, by the first of `keys` (then `default`)
+/// whose slots `slots` fills; `None` when it has no such sentence.
+pub fn done(tag: &str, intent: &str, keys: &[&str], slots: &[(&str, &str)]) -> Option<String> {
+    let phrases = row(tag)?.get(intent)?;
+    keys.iter()
+        .chain(std::iter::once(&"default"))
+        .filter_map(|key| phrases.get(*key))
+        .find_map(|phrase| filled(phrase, slots))
+}
+
+/// Home Assistant's "something went wrong" in the language: said when HomeClaw could not
+/// confirm an action, so a failure never reads as done.
+pub fn failed(tag: &str) -> Option<String> {
+    row(tag)?.get("errors")?.get("handle_error").cloned()
+}
+
+/// The phrase with every `{slot}` (or `{slot|capitalize}`) filled, or `None` if one cannot be.
+fn filled(phrase: &str, slots: &[(&str, &str)]) -> Option<String> {
+    let mut out = String::with_capacity(phrase.len());
+    let mut rest = phrase;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let close = rest[open..].find('}')? + open;
+        let inner = &rest[open + 1..close];
+        let (name, capitalize) = match inner.split_once('|') {
+            Some((name, _)) => (name, true),
+            None => (inner, false),
+        };
+        let value = slots
+            .iter()
+            .find(|(slot, value)| *slot == name && !value.trim().is_empty())?
+            .1
+            .trim();
+        if capitalize {
+            out.push_str(&super::capitalised(value));
+        } else {
+            out.push_str(value);
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_home_assistant_ships_has_its_failure_sentence() {
+        let languages = &table().languages;
+        assert!(languages.len() >= 50, "{}", languages.len());
+        for (tag, _) in languages.iter() {
+            assert!(failed(tag).is_some(), "{tag} has no handle_error");
+        }
+    }
+
+    #[test]
+    fn a_sentence_is_said_only_with_every_slot_filled() {
+        assert_eq!(
+            done("nl", "HassTurnOn", &["cover"], &[]).as_deref(),
+            Some("Geopend")
+        );
+        assert_eq!(
+            done(
+                "nl-BE",
+                "HassListAddItem",
+                &["item_added"],
+                &[("item", "melk")]
+            )
+            .as_deref(),
+            Some("melk toegevoegd")
+        );
+        assert_eq!(done("nl", "HassListAddItem", &["item_added"], &[]), None);
+        assert_eq!(done("xx", "HassTurnOn", &[], &[]), None);
+        assert!(speaks("es-ES") && speaks("pt-BR") && !speaks("tlh"));
+        assert_eq!(
+            filled("{name|capitalize} aan", &[("name", "lamp")]).as_deref(),
+            Some("Lamp aan")
+        );
+    }
+}
