@@ -8,13 +8,16 @@
 //! started with the user's own configuration (only its Home Assistant connection, listen
 //! address, token and session folder are replaced). Per task and agent: the home is reset to
 //! its fixture state, the task's set-up applied, states left to settle (a quiet period with no
-//! `state_changed` event, never a fixed sleep), a snapshot taken; the sentence is sent (HomeClaw
-//! through `POST /api/command` in a fresh session, Home Assistant through
-//! `conversation/process`; HomeClaw gets the task's `context_device` as `device_id`, the
-//! device a satellite would name, which `conversation/process` cannot take); a HomeClaw action held for approval is approved through
-//! `POST /api/approve`, as the person would; states settle again and the diff is scored.
+//! `state_changed` event, never a fixed sleep), a snapshot taken; the sentence is sent in the
+//! home's language (its fixture's `language`, English when it says none) — HomeClaw through
+//! `POST /api/command` in a fresh session, Home Assistant through `conversation/process`, or,
+//! for a task said to a device (`context_device`), through an Assist pipeline run that carries
+//! the device, as a satellite's does (HomeClaw gets it as `device_id`); a HomeClaw action held
+//! for approval is approved through `POST /api/approve`, as the person would; states settle
+//! again and the diff is scored.
 
 mod dataset;
+mod pipeline;
 mod processes;
 mod report;
 mod score;
@@ -262,6 +265,10 @@ async fn run_sets(
 /// One home loaded: its Home Assistant connection and, when measured, a HomeClaw server.
 struct HomeBench {
     client: HaClient,
+    /// Where and how to reach Home Assistant for a pipeline run of its own.
+    ws_url: String,
+    token: String,
+    command_timeout: Duration,
     events: broadcast::Receiver<ClientEvent>,
     homeclaw: Option<HomeClawProcess>,
     http: reqwest::Client,
@@ -294,6 +301,9 @@ impl HomeBench {
         client.wait_connected(Duration::from_secs(30)).await?;
         let bench = Self {
             client,
+            ws_url: endpoints.ws_url.clone(),
+            token: endpoints.token.clone(),
+            command_timeout: Duration::from_secs(args.command_timeout_secs),
             events,
             homeclaw: None,
             http: reqwest::Client::builder()
@@ -512,10 +522,9 @@ impl HomeBench {
         })
     }
 
-    /// `device`: Home Assistant's id of the device the sentence is spoken to, given to
-    /// HomeClaw as `device_id`. Home Assistant 2025.4's `conversation/process` has no such field
-    /// (only a satellite's own Assist pipeline run carries it), so its agent answers without it;
-    /// docs/benchmarks.md says so.
+    /// `device`: Home Assistant's id of the device the sentence is spoken to: given to HomeClaw
+    /// as `device_id`, and to Home Assistant's agent through an Assist pipeline run (its
+    /// `conversation/process` takes no device). Both are asked in the home's language.
     async fn ask(
         &self,
         agent: Agent,
@@ -528,6 +537,31 @@ impl HomeBench {
                 Some(hc) => hc.ask(&self.http, sentence, language, device).await,
                 None => Answer::error("HomeClaw is not running".into()),
             },
+            Agent::Ha if device.is_some() => {
+                let started = Instant::now();
+                let result = pipeline::run(
+                    &self.ws_url,
+                    &self.token,
+                    language,
+                    sentence,
+                    device.unwrap_or_default(),
+                    self.command_timeout,
+                )
+                .await;
+                let latency = started.elapsed();
+                match result {
+                    Ok(spoken) => Answer {
+                        reply: spoken.speech,
+                        status: spoken.response_type,
+                        latency,
+                        ..Answer::default()
+                    },
+                    Err(e) => Answer {
+                        latency,
+                        ..Answer::error(format!("assist_pipeline/run failed: {e:#}"))
+                    },
+                }
+            }
             Agent::Ha => {
                 let started = Instant::now();
                 let process = HaCommand::new("conversation/process")
