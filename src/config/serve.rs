@@ -16,7 +16,7 @@ pub struct WyomingConfig {
     /// Loopback unless configured (`0.0.0.0:10700` in the add-on).
     pub listen: String,
     /// Languages announced to Home Assistant; empty (the default) announces every language
-    /// HomeClaw has a lexicon for.
+    /// Home Assistant recognises (HomeClaw's own lexicons, and its recogniser for the rest).
     pub languages: Vec<String>,
 }
 

@@ -36,6 +36,13 @@ fn row(tag: &str) -> Option<&'static BTreeMap<String, BTreeMap<String, String>>>
         .or_else(|| languages.get(tag.split('-').next().unwrap_or_default()))
 }
 
+/// Every language Home Assistant ships sentences for (`pt-br`, `de`, …): the languages a
+/// person can speak to HomeClaw in, through Home Assistant's recogniser where HomeClaw has no
+/// lexicon.
+pub fn languages() -> Vec<String> {
+    table().languages.keys().cloned().collect()
+}
+
 /// Whether Home Assistant ships replies for this language tag.
 pub fn speaks(tag: &str) -> bool {
     row(tag).is_some()

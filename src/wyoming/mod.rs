@@ -330,11 +330,10 @@ pub async fn start(
 ) -> std::io::Result<(std::net::SocketAddr, tokio::task::JoinHandle<()>)> {
     let listener = TcpListener::bind(listen).await?;
     let addr = listener.local_addr()?;
+    // Every language Home Assistant recognises: where HomeClaw has no lexicon, Home Assistant's
+    // recogniser reads the words and its sentences answer.
     let languages = if languages.is_empty() {
-        crate::lang::LEXICONS
-            .iter()
-            .map(|l| l.tag.to_owned())
-            .collect()
+        crate::lang::ha_replies::languages()
     } else {
         languages
     };

@@ -58,8 +58,17 @@ async fn the_reference_client_describes_and_gets_a_handled_reply() {
     assert_eq!(got["info_type"], "info");
     assert_eq!(got["handle"], json!(["HomeClaw"]));
     assert_eq!(got["installed"], true);
-    // Every language HomeClaw has a lexicon for, unless the configuration names some.
-    assert_eq!(got["languages"], json!(["en", "pl", "de", "fr"]));
+    // Every language Home Assistant recognises, unless the configuration names some: Dutch and
+    // Spanish too, which Home Assistant's recogniser reads for HomeClaw.
+    let languages: Vec<&str> = got["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    for tag in ["en", "pl", "de", "fr", "nl", "es", "it"] {
+        assert!(languages.contains(&tag), "{tag} not in {languages:?}");
+    }
     assert_eq!(got["result_type"], "handled");
     assert_eq!(got["text"], "Hello from HomeClaw over Wyoming.");
 
