@@ -980,3 +980,113 @@ async fn a_request_on_a_condition_changes_nothing_on_either_path() {
         assert!(home.calls().is_empty(), "{fast_path}: {:?}", home.calls());
     }
 }
+
+/// Home Assistant's recognition of a Dutch "turn off the lights in the kitchen".
+fn kitchen_lights_off() -> crate::ha::recognise::Recognition {
+    use crate::ha::recognise::{Recognition, Slot, Source};
+    let slot = |v: &str| Slot {
+        value: json!(v),
+        text: v.into(),
+    };
+    Recognition {
+        intent: "HassTurnOff".into(),
+        slots: vec![
+            ("area".into(), slot("Kitchen")),
+            ("domain".into(), slot("light")),
+        ],
+        targets: vec![("light.kitchen_lights".into(), true)],
+        matched: true,
+        unmatched: Vec::new(),
+        source: Source::Builtin,
+    }
+}
+
+async fn run_in(
+    model: &ScriptedModel,
+    home: &MemoryHome,
+    language: &str,
+    text: &str,
+) -> (RunResult, Vec<Message>) {
+    let tools = ToolRegistry;
+    let cfg = AgentConfig::default();
+    let approvals = ApprovalStore::new(std::time::Duration::from_secs(60));
+    let mut agent = Agent::new(model, home, &tools, &cfg, &approvals);
+    agent.language = Some(language.into());
+    let mut history = vec![Message::user(text)];
+    let result = agent.run(&mut history).await;
+    (result, history)
+}
+
+#[tokio::test]
+async fn what_home_assistant_recognises_in_dutch_runs_verified_and_is_said_in_dutch() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.recognise_as(kitchen_lights_off());
+    let model = ScriptedModel::new(vec![]);
+    let (result, _) = run_in(&model, &home, "nl", "Doe het licht in de keuken uit").await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert!(model.requests().is_empty(), "no model request");
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
+    assert_eq!(result.reply, "Verlichting uitgezet");
+
+    // Not seen to take effect: Home Assistant's own "something went wrong", never "done".
+    let home = MemoryHome::new(synthetic_home(20));
+    home.recognise_as(kitchen_lights_off());
+    home.stick("light.kitchen_lights");
+    let (result, _) = run_in(&model, &home, "nl", "Doe het licht in de keuken uit").await;
+    assert_ne!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(result.reply, "Sorry, er is onverwacht iets misgegaan");
+}
+
+#[tokio::test]
+async fn a_partial_recognition_keeps_the_model_to_its_kind_of_device() {
+    use crate::ha::recognise::{Recognition, Slot, Source};
+    let home = MemoryHome::new(synthetic_home(20));
+    // "Zet het volume op 10": a volume, no player named; the model reaches for a light.
+    home.recognise_as(Recognition {
+        intent: "HassSetVolume".into(),
+        slots: vec![(
+            "volume_level".into(),
+            Slot {
+                value: json!(10.0),
+                text: "10".into(),
+            },
+        )],
+        targets: Vec::new(),
+        matched: false,
+        unmatched: Vec::new(),
+        source: Source::Builtin,
+    });
+    let model = ScriptedModel::new(vec![
+        service_reply("v", "light", "turn_off", "light.kitchen_lights"),
+        text_reply("Ik kon het volume niet instellen."),
+    ]);
+    let (result, history) = run_in(&model, &home, "nl", "Zet het volume op 10").await;
+    assert!(home.calls().is_empty(), "{:?}", result.trace);
+    assert!(
+        tool_results(&history)
+            .iter()
+            .any(|r| r.contains("light.kitchen_lights")),
+        "the refusal names the target: {:?}",
+        tool_results(&history)
+    );
+}
+
+#[tokio::test]
+async fn a_household_s_own_sentence_is_handed_to_home_assistant_s_agent() {
+    use crate::ha::recognise::{Recognition, Source};
+    let home = MemoryHome::new(synthetic_home(20));
+    home.recognise_as(Recognition {
+        intent: String::new(),
+        slots: Vec::new(),
+        targets: Vec::new(),
+        matched: true,
+        unmatched: Vec::new(),
+        source: Source::Trigger,
+    });
+    let model = ScriptedModel::new(vec![]);
+    let (result, _) = run_in(&model, &home, "de", "Gute Nacht Haus").await;
+    assert_eq!(result.reply, "Home Assistant: Gute Nacht Haus");
+    assert_eq!(home.handed_off(), ["Gute Nacht Haus"]);
+    assert!(model.requests().is_empty());
+    assert!(home.calls().is_empty(), "HomeClaw itself called nothing");
+}

@@ -163,6 +163,10 @@ pub struct MemoryHome {
     /// What a read through `domain.service` answers, keyed by entity id as Home Assistant's
     /// response is.
     responses: Mutex<std::collections::BTreeMap<String, Value>>,
+    /// What Home Assistant's recogniser answers for every sentence (none: not recognised).
+    recognition: Mutex<Option<crate::ha::recognise::Recognition>>,
+    /// What Home Assistant's agent says to a sentence handed to it.
+    handled: Mutex<Vec<String>>,
 }
 
 impl MemoryHome {
@@ -173,7 +177,25 @@ impl MemoryHome {
             stuck: Mutex::new(Vec::new()),
             lose_answers: std::sync::atomic::AtomicBool::new(false),
             responses: Mutex::new(Default::default()),
+            recognition: Mutex::new(None),
+            handled: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Home Assistant's recogniser recognises every sentence as this from now on.
+    pub fn recognise_as(&self, recognition: crate::ha::recognise::Recognition) {
+        *self
+            .recognition
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(recognition);
+    }
+
+    /// The sentences handed to Home Assistant's agent.
+    pub fn handed_off(&self) -> Vec<String> {
+        self.handled
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// What a read of `entity_id` through `domain.service` answers from now on.
@@ -253,6 +275,37 @@ fn effect(domain: &str, service: &str, current: &str) -> Option<&'static str> {
 impl Home for MemoryHome {
     fn read(&self, f: &mut dyn FnMut(&Registry)) {
         f(&self.registry.read().unwrap_or_else(PoisonError::into_inner));
+    }
+
+    fn recognise<'a>(
+        &'a self,
+        _sentence: &'a str,
+        _language: &'a str,
+        _device_id: Option<&'a str>,
+    ) -> BoxFuture<'a, Option<crate::ha::recognise::Recognition>> {
+        let recognition = self
+            .recognition
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        Box::pin(async move { recognition })
+    }
+
+    fn hand_off<'a>(
+        &'a self,
+        text: &'a str,
+        _language: &'a str,
+    ) -> BoxFuture<'a, Result<crate::ha::recognise::Handled, String>> {
+        self.handled
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(text.to_owned());
+        Box::pin(async move {
+            Ok(crate::ha::recognise::Handled {
+                speech: format!("Home Assistant: {text}"),
+                failed: false,
+            })
+        })
     }
 
     fn read_service<'a>(

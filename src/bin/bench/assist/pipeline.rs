@@ -44,7 +44,11 @@ async fn run_inner(
     let (mut ws, _) = tokio_tungstenite::connect_async(ws_url).await?;
     let mut next = async |ws: &mut tokio_tungstenite::WebSocketStream<_>| -> anyhow::Result<Value> {
         loop {
-            match ws.next().await.context("Home Assistant closed the socket")?? {
+            match ws
+                .next()
+                .await
+                .context("Home Assistant closed the socket")??
+            {
                 Message::Text(t) => return Ok(serde_json::from_str(&t)?),
                 Message::Close(_) => bail!("Home Assistant closed the socket"),
                 _ => {}
