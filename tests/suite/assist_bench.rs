@@ -519,6 +519,26 @@ fn a_fixture_the_loader_cannot_represent_is_an_error_naming_the_entity() {
             "{entity}: {stderr}"
         );
     }
+    // Two devices under one id would be merged into one: refused, naming it.
+    let path = dir.path().join("_fixtures.yaml");
+    std::fs::write(
+        &path,
+        "language: de\nareas: []\ndevices:\n  - {name: Lampe, id: lampe}\n  - {name: Lampe 2, id: lampe}\nentities:\n  - {name: Lampe, id: light.lampe, device: lampe}\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/ha-dev.sh"),
+    )
+    .arg("check-home")
+    .arg(&path)
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "a device defined twice was accepted");
+    assert!(
+        stderr.contains("lampe") && stderr.contains("twice"),
+        "{stderr}"
+    );
 }
 
 /// The calls a right answer makes for one task per category of assist-mini, in the order the

@@ -124,6 +124,26 @@ async fn what_home_assistant_understands_homeclaw_runs_in_every_language() {
     assert_eq!(result.reply, "Schlaf gut", "{:?}", result.trace);
     assert_eq!(f.state("light.stehlampe").await, "off");
 
+    // A question, answered from HomeClaw's registry in German; the thermostat's own range
+    // as the file gives it.
+    let result = f.run(&home, "Wie warm ist es im Wohnzimmer?", "de").await;
+    assert!(
+        result.reply.contains("21"),
+        "{}: {:?}",
+        result.reply,
+        result.trace
+    );
+    let (_, thermostat) =
+        f.ha.rest("GET", "/api/states/climate.thermostat", None)
+            .await;
+    assert_eq!(
+        (
+            &thermostat["attributes"]["min_temp"],
+            &thermostat["attributes"]["max_temp"]
+        ),
+        (&serde_json::json!(16), &serde_json::json!(26))
+    );
+
     // None of it asked the model.
     assert!(f.llm.requests().is_empty(), "{:?}", f.llm.requests());
 

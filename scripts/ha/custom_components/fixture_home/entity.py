@@ -622,6 +622,9 @@ class FixtureClimate(FixtureEntity, ClimateEntity):
         self._attr_fan_modes = None
         self._attr_fan_mode = None
         self._attr_current_humidity = None
+        # Home Assistant's own defaults for a thermostat that states no range.
+        self._attr_min_temp = 7
+        self._attr_max_temp = 35
 
     def apply(self, state, attributes):
         if "unit_of_measurement" in attributes:
@@ -643,6 +646,8 @@ class FixtureClimate(FixtureEntity, ClimateEntity):
             ("fan_modes", "fan_modes"),
             ("fan_mode", "fan_mode"),
             ("current_humidity", "current_humidity"),
+            ("min_temp", "min_temp"),
+            ("max_temp", "max_temp"),
         ):
             if key in attributes:
                 setattr(self, f"_attr_{attr}", attributes[key])

@@ -69,7 +69,7 @@ ATTRIBUTES: dict[str, set[str]] = {
     "climate": {
         "unit_of_measurement", "supported_features", "hvac_modes", "hvac_mode", "hvac_action",
         "current_temperature", "target_temperature", "target_temp_low", "target_temp_high",
-        "fan_modes", "fan_mode", "current_humidity",
+        "fan_modes", "fan_mode", "current_humidity", "min_temp", "max_temp",
     },
     "todo": {"supported_features", "todo_items"},
     "sensor": {"device_class", "state_class", "native_unit_of_measurement", "native_value"},
