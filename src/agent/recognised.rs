@@ -11,7 +11,7 @@
 
 use serde_json::{Value, json};
 
-use super::fastpath::{FastCall, ReadState, answer_from_reads, service_for};
+use super::fastpath::{FastCall, ReadState, add_call, answer_from_reads, service_for};
 use super::parsed::Parsed;
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::recognise::{Recognition, Source};
@@ -312,18 +312,7 @@ pub(crate) fn understood(
         ) {
             continue;
         }
-        match calls
-            .iter_mut()
-            .find(|c| c.domain == entity.domain() && c.service == service && c.data == data)
-        {
-            Some(call) => call.entity_ids.push(entity.entity_id.clone()),
-            None => calls.push(FastCall {
-                domain: entity.domain().to_owned(),
-                service: service.to_owned(),
-                entity_ids: vec![entity.entity_id.clone()],
-                data,
-            }),
-        }
+        add_call(&mut calls, entity, service, data);
     }
     if calls.is_empty() {
         return if rec.matched {

@@ -505,15 +505,8 @@ fn a_fixture_the_loader_cannot_represent_is_an_error_naming_the_entity() {
             format!("areas: []\ndevices: []\nentities:\n  - name: Thing\n    id: {entity}\n    {extra}\n"),
         )
         .unwrap();
-        let out = std::process::Command::new(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/ha-dev.sh"),
-        )
-        .arg("check-home")
-        .arg(&path)
-        .output()
-        .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{entity} was accepted: {stderr}");
+        let (accepted, stderr) = check_home(&path);
+        assert!(!accepted, "{entity} was accepted: {stderr}");
         assert!(
             stderr.contains(entity) && stderr.contains(word),
             "{entity}: {stderr}"
@@ -526,19 +519,27 @@ fn a_fixture_the_loader_cannot_represent_is_an_error_naming_the_entity() {
         "language: de\nareas: []\ndevices:\n  - {name: Lampe, id: lampe}\n  - {name: Lampe 2, id: lampe}\nentities:\n  - {name: Lampe, id: light.lampe, device: lampe}\n",
     )
     .unwrap();
-    let out = std::process::Command::new(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/ha-dev.sh"),
-    )
-    .arg("check-home")
-    .arg(&path)
-    .output()
-    .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "a device defined twice was accepted");
+    let (accepted, stderr) = check_home(&path);
+    assert!(!accepted, "a device defined twice was accepted");
     assert!(
         stderr.contains("lampe") && stderr.contains("twice"),
         "{stderr}"
     );
+}
+
+/// `scripts/ha-dev.sh check-home`: whether it accepts the file, and what it said.
+fn check_home(path: &std::path::Path) -> (bool, String) {
+    let out = std::process::Command::new(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/ha-dev.sh"),
+    )
+    .arg("check-home")
+    .arg(path)
+    .output()
+    .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// The calls a right answer makes for one task per category of assist-mini, in the order the

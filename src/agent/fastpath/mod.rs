@@ -641,20 +641,26 @@ fn alike(candidates: &[&Able<'_>]) -> bool {
 fn calls_for(chosen: &[&Able<'_>]) -> Vec<FastCall> {
     let mut calls: Vec<FastCall> = Vec::new();
     for (entity, service, data) in chosen {
-        match calls
-            .iter_mut()
-            .find(|c| c.domain == entity.domain() && c.service == *service)
-        {
-            Some(call) => call.entity_ids.push(entity.entity_id.clone()),
-            None => calls.push(FastCall {
-                domain: entity.domain().to_owned(),
-                service: (*service).to_owned(),
-                entity_ids: vec![entity.entity_id.clone()],
-                data: data.clone(),
-            }),
-        }
+        add_call(&mut calls, entity, service, data.clone());
     }
     calls
+}
+
+/// Adds `service` on `entity` to the calls: to the call of the same domain, service and data
+/// if there is one (one call per kind of change, as a person's one request is).
+pub fn add_call(calls: &mut Vec<FastCall>, entity: &Entity, service: &str, data: Value) {
+    match calls
+        .iter_mut()
+        .find(|c| c.domain == entity.domain() && c.service == service && c.data == data)
+    {
+        Some(call) => call.entity_ids.push(entity.entity_id.clone()),
+        None => calls.push(FastCall {
+            domain: entity.domain().to_owned(),
+            service: service.to_owned(),
+            entity_ids: vec![entity.entity_id.clone()],
+            data,
+        }),
+    }
 }
 
 /// The kinds of device "everything" turns on or off: what a person switches by hand. Locks,
@@ -718,18 +724,7 @@ fn everything_in(intent: intent::Intent, lang: Lang, rest: &[&str], registry: &R
         ) {
             continue;
         }
-        match calls
-            .iter_mut()
-            .find(|c| c.domain == entity.domain() && c.service == service)
-        {
-            Some(call) => call.entity_ids.push(entity.entity_id.clone()),
-            None => calls.push(FastCall {
-                domain: entity.domain().to_owned(),
-                service: service.to_owned(),
-                entity_ids: vec![entity.entity_id.clone()],
-                data,
-            }),
-        }
+        add_call(&mut calls, entity, service, data);
     }
     if calls.is_empty() {
         return Plan::Model;
