@@ -382,6 +382,9 @@ impl Agent<'_> {
         if !self.cfg.answer_from_verification || !all_verified_services || !state.said.one_request {
             return None;
         }
+        if let Some(theirs) = self.in_their_words(new) {
+            return Some(theirs);
+        }
         let lang = state.lang();
         Some(with_registry(self.home, |r| {
             reply::from_actions(new, |id| r.get(id).map(|e| e.name.clone()), lang)

@@ -109,15 +109,9 @@ impl LiveHome {
     /// Loads a language's sentences in Home Assistant in the background, once, so that the
     /// first command in it is recognised within the budget.
     pub fn prepare(&self, language: &str) {
-        let language = language.trim().to_ascii_lowercase();
-        let new = self
-            .recogniser
-            .prepared
-            .lock()
-            .map(|mut p| p.insert(language.clone()))
-            .unwrap_or(false);
-        if new && self.recogniser.budget.is_some() {
+        if self.recogniser.budget.is_some() && self.first_sight(language) {
             let client = self.client.clone();
+            let language = language.to_owned();
             tokio::spawn(async move {
                 if let Err(e) = client.prepare_language(&language).await {
                     tracing::debug!("Home Assistant could not prepare {language}: {e}");
@@ -125,7 +119,20 @@ impl LiveHome {
             });
         }
     }
+
+    /// Whether this language is new to the recogniser (and from now on, not).
+    fn first_sight(&self, language: &str) -> bool {
+        self.recogniser
+            .prepared
+            .lock()
+            .map(|mut p| p.insert(language.trim().to_ascii_lowercase()))
+            .unwrap_or(false)
+    }
 }
+
+/// How long the first command in a language waits for Home Assistant to load its sentences
+/// (once per language; a few hundred ms on a 2-core machine).
+const PREPARE_WAIT: Duration = Duration::from_secs(5);
 
 impl Home for LiveHome {
     fn read(&self, f: &mut dyn FnMut(&Registry)) {
@@ -172,7 +179,16 @@ impl Home for LiveHome {
             if self.recogniser.missing.load(Ordering::Relaxed) {
                 return None;
             }
-            self.prepare(language);
+            if self.first_sight(language) {
+                // Loaded once, before the first recognition in the language: otherwise the
+                // first sentence always misses the budget.
+                let prepared =
+                    tokio::time::timeout(PREPARE_WAIT, self.client.prepare_language(language))
+                        .await;
+                if !matches!(prepared, Ok(Ok(()))) {
+                    tracing::debug!("Home Assistant did not prepare {language} in time");
+                }
+            }
             match self
                 .client
                 .recognise(sentence, language, device_id, budget)

@@ -141,6 +141,53 @@ fn intent_for(rec: &Recognition, domain: &str) -> Option<(Intent, bool)> {
     Some((intent, false))
 }
 
+/// Home Assistant's name slot for "all the lights" ("alle lichten", "todas las luces"):
+/// every device of the domain, not a device named "all".
+fn everything(name: &crate::ha::recognise::Slot) -> bool {
+    name.as_text() == "all" && name.text.trim().is_empty()
+}
+
+/// A partial recognition whose only miss is a name Home Assistant cut short ("Maak de staande
+/// lamp rood": it heard the name "staande" and took "lamp" for the kind): the one entity of the
+/// intent's kind whose name starts with those words, as a complete recognition of it. `None`
+/// when no single entity fits.
+fn completed(rec: &Recognition, registry: &Registry) -> Option<Recognition> {
+    let [(slot, said)] = rec.unmatched.as_slice() else {
+        return None;
+    };
+    if slot != "name" || said.trim().chars().count() < 3 {
+        return None;
+    }
+    let implied = domains_of(&rec.intent);
+    if implied.is_empty() {
+        return None;
+    }
+    let said = fold(said.trim());
+    let fitting: Vec<&Entity> = registry
+        .entities()
+        .filter(|e| e.visible && implied.contains(&e.domain()))
+        .filter(|e| {
+            let name = fold(&e.name);
+            name == said || name.starts_with(&format!("{said} "))
+        })
+        .collect();
+    let [only] = fitting.as_slice() else {
+        return None;
+    };
+    let mut complete = rec.clone();
+    complete.unmatched.clear();
+    complete.matched = true;
+    complete.targets = vec![(only.entity_id.clone(), true)];
+    complete.slots.push((
+        "name".into(),
+        crate::ha::recognise::Slot {
+            value: Value::String(only.name.clone()),
+            text: only.name.clone(),
+        },
+    ));
+    Some(complete)
+}
+
 /// Whether a name or one of its aliases is what the slot said.
 fn names(said: &str, name: &str, aliases: &[String]) -> bool {
     let said = fold(said.trim());
@@ -198,7 +245,14 @@ fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r Entity> {
         .iter()
         .any(|s| rec.slot(s).is_some());
     if !described {
-        return Vec::new();
+        // "Set the temperature to 21": the one device the intent can mean, when the home has
+        // exactly one (Home Assistant's agent asks otherwise).
+        let implied = domains_of(&rec.intent);
+        let only: Vec<&Entity> = registry
+            .entities()
+            .filter(|e| e.visible && implied.contains(&e.domain()))
+            .collect();
+        return if only.len() == 1 { only } else { Vec::new() };
     }
     let from_ha: Vec<&Entity> = rec
         .targets
@@ -207,7 +261,7 @@ fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r Entity> {
         .collect();
     let candidates: Vec<&Entity> = if !from_ha.is_empty() {
         from_ha
-    } else if let Some(name) = rec.slot("name") {
+    } else if let Some(name) = rec.slot("name").filter(|n| !everything(n)) {
         registry
             .entities()
             .filter(|e| names(&name.as_text(), &e.name, &[]))
@@ -255,6 +309,8 @@ pub(crate) fn understood(
     question: &str,
     registry: &Registry,
 ) -> Understood {
+    let completed = (!rec.matched).then(|| completed(rec, registry)).flatten();
+    let rec = completed.as_ref().unwrap_or(rec);
     if rec.source != Source::Builtin {
         return Understood::HandOff("the household's own sentence");
     }
@@ -269,14 +325,18 @@ pub(crate) fn understood(
         "HassNevermind" => return Understood::Unknown,
         _ => {}
     }
-    // Only what the intent itself means: a partial match's domain slot is one template's
-    // guess ("close <name>" is a valve's template, whatever the name was).
-    let hint = || Understood::Hint {
-        intent: rec.intent.clone(),
-        domains: domains_of(&rec.intent)
-            .iter()
-            .map(|d| (*d).to_owned())
-            .collect(),
+    // A partial match is the closest template, often another intent altogether ("Pon el
+    // salón a 19 grados" came back a light's brightness): only a volume, whose templates all
+    // say the word, bounds the model (a volume is a player's, never a thermostat's).
+    let hint = || {
+        if rec.intent == "HassSetVolume" {
+            Understood::Hint {
+                intent: rec.intent.clone(),
+                domains: vec!["media_player".into()],
+            }
+        } else {
+            Understood::Unknown
+        }
     };
     let mut chosen = if rec.matched {
         targets(rec, registry)
@@ -322,15 +382,19 @@ pub(crate) fn understood(
         };
     }
     let domain = calls[0].domain.as_str();
-    let keys = sentence_keys(&rec.intent, domain, rec);
-    let mut slots: Vec<(String, String)> = rec
-        .slots
-        .iter()
-        .map(|(n, s)| (n.clone(), s.text.trim().to_owned()))
-        .filter(|(_, t)| !t.is_empty())
-        .collect();
+    let mut keys = sentence_keys(&rec.intent, domain, rec);
+    // Many languages key their sentence by the domain ("light": "{name} se ha encendido").
+    keys.extend(DOMAIN_KEYS.iter().find(|d| **d == domain));
+    // The names of what was acted on come first: said as the home names them.
     let name_list: Vec<&str> = chosen.iter().map(|e| e.name.as_str()).collect();
-    slots.push(("name".into(), name_list.join(", ")));
+    let slots: Vec<(String, String)> = std::iter::once(("name".to_owned(), name_list.join(", ")))
+        .chain(
+            rec.slots
+                .iter()
+                .map(|(n, s)| (n.clone(), s.text.trim().to_owned()))
+                .filter(|(_, t)| !t.is_empty()),
+        )
+        .collect();
     Understood::Act {
         calls,
         intent: rec.intent.clone(),
@@ -338,6 +402,18 @@ pub(crate) fn understood(
         slots,
     }
 }
+
+/// The domains Home Assistant's sentences may be keyed by.
+const DOMAIN_KEYS: [&str; 8] = [
+    "light",
+    "fan",
+    "cover",
+    "switch",
+    "lock",
+    "valve",
+    "climate",
+    "media_player",
+];
 
 /// Which of Home Assistant's sentences for the intent fits what was done.
 fn sentence_keys(intent: &str, domain: &str, rec: &Recognition) -> Vec<&'static str> {
@@ -347,6 +423,9 @@ fn sentence_keys(intent: &str, domain: &str, rec: &Recognition) -> Vec<&'static 
         ("HassTurnOn" | "HassTurnOff", "valve") => vec!["valve"],
         ("HassTurnOn", "scene") => vec!["scene"],
         ("HassTurnOn", "script") => vec!["script"],
+        ("HassTurnOn" | "HassTurnOff", "light") if rec.slot("name").is_some_and(everything) => {
+            vec!["light_all", "lights_all"]
+        }
         ("HassTurnOn" | "HassTurnOff", "light") if rec.slot("area").is_some() => {
             vec!["lights_area"]
         }
@@ -360,10 +439,7 @@ fn sentence_keys(intent: &str, domain: &str, rec: &Recognition) -> Vec<&'static 
 /// Add or complete an item on the one list the words name.
 fn list_item(rec: &Recognition, registry: &Registry) -> Understood {
     let (Some(item), true) = (rec.slot("item"), rec.matched) else {
-        return Understood::Hint {
-            intent: rec.intent.clone(),
-            domains: vec!["todo".into()],
-        };
+        return Understood::Unknown;
     };
     let item = item.text.trim().to_owned();
     let lists = targets(rec, registry);

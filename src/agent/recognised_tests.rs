@@ -290,3 +290,72 @@ fn an_item_goes_on_the_one_list_named() {
     assert_eq!(planned[0].1, "add_item");
     assert_eq!(planned[0].3, json!({"item": "Milch"}));
 }
+
+#[test]
+fn all_of_a_kind_the_one_thermostat_and_a_name_cut_short() {
+    let registry = home_in_states(&[
+        (
+            "light.staande_lamp",
+            "Staande lamp",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+        ("light.nachtlamp", "Nachtlamp", "bedroom_1", "on", json!({})),
+        (
+            "climate.thermostaat",
+            "Thermostaat",
+            "living_room",
+            "heat",
+            json!({}),
+        ),
+        (
+            "cover.garagedeur",
+            "Garagedeur",
+            "garage",
+            "open",
+            json!({}),
+        ),
+    ]);
+    // "Doe alle lichten uit": the name "all", said by no word, is every light.
+    let all = rec(
+        "HassTurnOff",
+        &[("domain", json!("light")), ("name", json!("all"))],
+        &[],
+        true,
+    );
+    let all = Recognition {
+        slots: all
+            .slots
+            .into_iter()
+            .map(|(n, s)| {
+                let text = if n == "name" { String::new() } else { s.text };
+                (n, Slot { text, ..s })
+            })
+            .collect(),
+        ..all
+    };
+    let mut ids = calls(&plan(&all, &registry))[0].2.clone();
+    ids.sort();
+    assert_eq!(ids, ["light.nachtlamp", "light.staande_lamp"]);
+    // "Zet de temperatuur op 21 graden": the home's one thermostat.
+    let temperature = rec(
+        "HassClimateSetTemperature",
+        &[("temperature", json!(21))],
+        &[],
+        true,
+    );
+    assert_eq!(
+        calls(&plan(&temperature, &registry))[0].3,
+        json!({"temperature": 21})
+    );
+    // "Maak de staande lamp rood": Home Assistant heard the name "staande".
+    let mut cut = rec("HassLightSet", &[("color", json!("red"))], &[], false);
+    cut.unmatched = vec![("name".into(), "staande ".into())];
+    let planned = calls(&plan(&cut, &registry));
+    assert_eq!(planned[0].2, ["light.staande_lamp"]);
+    assert_eq!(planned[0].3, json!({"color_name": "red"}));
+    // A partial guess of another intent bounds nothing and plans nothing.
+    let guess = rec("HassListAddItem", &[("item", json!("robot"))], &[], false);
+    assert_eq!(plan(&guess, &registry), Understood::Unknown);
+}

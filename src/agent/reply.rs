@@ -121,6 +121,90 @@ fn service_key<'a>(domain: &str, service: &'a str) -> &'a str {
     }
 }
 
+/// What the person hears, in Home Assistant's own sentences, after a run in a language
+/// HomeClaw has no lexicon for: what was done (each action's intent, by its service), or
+/// Home Assistant's "something went wrong" when one was not seen to take effect, or its "I did
+/// not understand" when nothing was done. `None` where Home Assistant has no sentence (the
+/// caller keeps its own).
+pub fn in_their_words(
+    tag: &str,
+    actions: &[ActionReport],
+    name: impl Fn(&str) -> Option<String>,
+) -> Option<String> {
+    use crate::lang::ha_replies;
+    if actions.is_empty() {
+        return ha_replies::not_understood(tag);
+    }
+    if actions.iter().any(|a| !a.verified) {
+        return ha_replies::failed(tag);
+    }
+    let sentences: Option<Vec<String>> = actions
+        .iter()
+        .map(|a| {
+            let data = a.data.clone().unwrap_or_default();
+            let (intent, key) = intent_of(&a.domain, &a.service, &data)?;
+            let names: Vec<String> = a.entity_ids.iter().filter_map(|id| name(id)).collect();
+            let names = names.join(", ");
+            let value = |field: &str| match &data[field] {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Null => String::new(),
+                other => other.to_string(),
+            };
+            let (item, temperature, brightness, color) = (
+                value("item"),
+                value("temperature"),
+                value("brightness_pct"),
+                value("color_name"),
+            );
+            let slots = [
+                ("name", names.as_str()),
+                ("item", item.as_str()),
+                ("temperature", temperature.as_str()),
+                ("brightness", brightness.as_str()),
+                ("color", color.as_str()),
+            ];
+            ha_replies::done(tag, intent, &[key, a.domain.as_str()], &slots)
+        })
+        .collect();
+    sentences.map(|s| s.join(". "))
+}
+
+/// Home Assistant's intent (and which of its sentences) a service call carries out.
+fn intent_of(
+    domain: &str,
+    service: &str,
+    data: &serde_json::Value,
+) -> Option<(&'static str, &'static str)> {
+    Some(match (domain, service) {
+        ("light", "turn_on") if data.get("brightness_pct").is_some() => {
+            ("HassLightSet", "brightness")
+        }
+        ("light", "turn_on") if data.get("color_name").is_some() => ("HassLightSet", "color"),
+        ("cover", "open_cover") => ("HassTurnOn", "cover"),
+        ("cover", "close_cover") => ("HassTurnOff", "cover"),
+        ("valve", "open_valve") => ("HassTurnOn", "valve"),
+        ("valve", "close_valve") => ("HassTurnOff", "valve"),
+        ("cover" | "valve", _) if service.starts_with("set_") => ("HassSetPosition", "default"),
+        ("lock", "lock") => ("HassTurnOn", "lock"),
+        ("lock", "unlock") => ("HassTurnOff", "lock"),
+        ("scene", "turn_on") => ("HassTurnOn", "scene"),
+        ("script", _) => ("HassTurnOn", "script"),
+        ("media_player", "media_pause" | "media_stop") => ("HassMediaPause", "default"),
+        ("media_player", "media_play") => ("HassMediaUnpause", "default"),
+        ("media_player", "media_next_track") => ("HassMediaNext", "default"),
+        ("media_player", "media_previous_track") => ("HassMediaPrevious", "default"),
+        ("media_player", "volume_set") => ("HassSetVolume", "default"),
+        ("vacuum", "start") => ("HassVacuumStart", "default"),
+        ("vacuum", "return_to_base") => ("HassVacuumReturnToBase", "default"),
+        ("climate", "set_temperature") => ("HassClimateSetTemperature", "default"),
+        ("fan", "set_percentage") => ("HassFanSetSpeed", "default"),
+        ("todo", "add_item") => ("HassListAddItem", "item_added"),
+        (_, "turn_on") => ("HassTurnOn", "default"),
+        (_, "turn_off") => ("HassTurnOff", "default"),
+        _ => return None,
+    })
+}
+
 /// The words a language's table gives a key, if it has one.
 fn said(table: &'static [(&'static str, &'static str)], key: &str) -> Option<&'static str> {
     table

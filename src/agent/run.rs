@@ -580,7 +580,9 @@ impl Agent<'_> {
             End::Finish(status, reply) => finish(state, status, reply),
             End::Stuck(reason) => {
                 state.trace.push(format!("stopped: {reason}"));
-                let reply = reply::stuck(state.lang());
+                let reply = self
+                    .in_their_words(&state.actions)
+                    .unwrap_or_else(|| reply::stuck(state.lang()));
                 finish(state, RunStatus::ClarificationRequired, reply)
             }
             End::Held(pending) => self.held(state, *pending),
@@ -600,6 +602,17 @@ impl Agent<'_> {
         finish(state, RunStatus::ApprovalRequired, question)
     }
 
+    /// For a person speaking a language HomeClaw has no lexicon for, what was done in Home
+    /// Assistant's own sentences (`None`: HomeClaw's own words stand).
+    pub(super) fn in_their_words(&self, actions: &[super::verify::ActionReport]) -> Option<String> {
+        let tag = self.language.as_deref().filter(|t| {
+            super::fastpath::Lang::known(t).is_none() && crate::lang::ha_replies::speaks(t)
+        })?;
+        with_registry(self.home, |r| {
+            reply::in_their_words(tag, actions, |id| r.get(id).map(|e| e.name.clone()))
+        })
+    }
+
     /// The end of a model-path run, as the person gets it (see `speak`).
     fn speak(&self, mut state: RunState, text: &str) -> RunResult {
         let said = state.said.clone();
@@ -609,7 +622,8 @@ impl Agent<'_> {
         } else {
             Vec::new()
         };
-        let composed = {
+        let read_something;
+        let mut composed = {
             let acted_on = |id: &str| {
                 state
                     .actions
@@ -624,6 +638,7 @@ impl Agent<'_> {
                     None => reads.push(o),
                 }
             }
+            read_something = !reads.is_empty();
             let ending = speak::Ending {
                 said: &said,
                 about_home: with_registry(self.home, |r| said.wants_tools(r))
@@ -645,6 +660,14 @@ impl Agent<'_> {
                 .push(format!("the model's words, not passed on: {excerpt}"));
         }
         state.trace.push(composed.why);
+        // HomeClaw's own account (not the model's chat) in a language it has no words for:
+        // Home Assistant's sentences say what was done; a read stays as HomeClaw said it.
+        if composed.reply != text
+            && (!state.actions.is_empty() || !read_something)
+            && let Some(theirs) = self.in_their_words(&state.actions)
+        {
+            composed.reply = theirs;
+        }
         finish(state, composed.status, composed.reply)
     }
 }

@@ -1090,3 +1090,25 @@ async fn a_household_s_own_sentence_is_handed_to_home_assistant_s_agent() {
     assert!(model.requests().is_empty());
     assert!(home.calls().is_empty(), "HomeClaw itself called nothing");
 }
+
+#[tokio::test]
+async fn a_model_s_verified_action_in_a_language_without_a_lexicon_is_said_in_home_assistant_s_words()
+ {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        service_reply("nl", "light", "turn_off", "light.kitchen_lights"),
+        text_reply("Done, the kitchen lights are off."),
+    ]);
+    let (result, _) = run_in(&model, &home, "nl", "Doe de Kitchen Lights uit").await;
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
+    assert_eq!(result.reply, "Uitgezet", "{:?}", result.trace);
+    // Nothing done: Home Assistant's "I did not understand", in Spanish.
+    let model = ScriptedModel::new(vec![text_reply("No sé.")]);
+    let (result, _) = run_in(&model, &home, "es", "Enciende la sauna").await;
+    assert!(home.calls().len() == 1, "nothing more ran");
+    assert!(
+        result.reply.starts_with("Lo siento") || result.reply == "No sé.",
+        "{}",
+        result.reply
+    );
+}

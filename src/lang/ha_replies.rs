@@ -48,13 +48,15 @@ pub fn speaks(tag: &str) -> bool {
     row(tag).is_some()
 }
 
-/// What Home Assistant says when `intent` was done, by the first of `keys` (then `default`)
-/// whose slots `slots` fills; `None` when it has no such sentence.
+/// What Home Assistant says when `intent` was done, by the first of `keys` (then `default`,
+/// then any of the intent's sentences: all say it was done) whose slots `slots` fills; `None`
+/// when it has no such sentence.
 pub fn done(tag: &str, intent: &str, keys: &[&str], slots: &[(&str, &str)]) -> Option<String> {
     let phrases = row(tag)?.get(intent)?;
     keys.iter()
         .chain(std::iter::once(&"default"))
         .filter_map(|key| phrases.get(*key))
+        .chain(phrases.values())
         .find_map(|phrase| filled(phrase, slots))
 }
 
@@ -62,6 +64,12 @@ pub fn done(tag: &str, intent: &str, keys: &[&str], slots: &[(&str, &str)]) -> O
 /// confirm an action, so a failure never reads as done.
 pub fn failed(tag: &str) -> Option<String> {
     row(tag)?.get("errors")?.get("handle_error").cloned()
+}
+
+/// Home Assistant's "sorry, I did not understand" in the language: said when nothing was
+/// done and nothing read.
+pub fn not_understood(tag: &str) -> Option<String> {
+    row(tag)?.get("errors")?.get("no_intent").cloned()
 }
 
 /// The phrase with every `{slot}` (or `{slot|capitalize}`) filled, or `None` if one cannot be.

@@ -14,8 +14,16 @@ use Intent::*;
 
 /// Words that carry the request's shape but name no device.
 pub(super) fn is_filler(word: &str) -> bool {
-    any_has(|l| l.filler, word)
+    any_has(|l| l.filler, word) || FOREIGN_FUNCTION_WORDS.contains(&word)
 }
+
+/// Articles and prepositions of languages HomeClaw has no lexicon for (Spanish, Dutch,
+/// Italian, Portuguese), folded: in a home named in them ("Luz del techo", "Persianas del
+/// dormitorio"), "del" names every device and must not make one the words' target.
+const FOREIGN_FUNCTION_WORDS: [&str; 22] = [
+    "del", "los", "las", "el", "al", "por", "favor", "het", "een", "naar", "voor", "il", "gli",
+    "della", "nel", "nella", "dos", "das", "na", "no", "os", "uma",
+];
 
 /// Question openers: a question about the home is not an action.
 pub(super) fn is_question_word(word: &str) -> bool {
