@@ -277,6 +277,16 @@ impl Agent<'_> {
                 Ok(self.tools.dispatch(&read, self.home).await)
             }
             Err(message) => {
+                // A hint the person's words do not allow is no hint: the model takes it ("did
+                // you mean light.kitchen_lights?" for the entrance light).
+                let message = if state.check_named {
+                    let said = &state.said;
+                    with_registry(self.home, |r| {
+                        keep_suggestions(&message, |id| r.get(id).is_some_and(|e| said.named(e, r)))
+                    })
+                } else {
+                    message
+                };
                 state.stats.rejected_tool_calls += 1;
                 state
                     .trace
@@ -431,4 +441,65 @@ fn refuse(state: &mut RunState, trace: String, message: String) -> ToolOutput {
     state.stats.rejected_tool_calls += 1;
     state.trace.push(trace);
     ToolOutput::error(message)
+}
+
+/// A validation message with only the suggested ids (`did you mean a, b?`) that `keep`
+/// allows; the suggestion is dropped when none is.
+fn keep_suggestions(message: &str, keep: impl Fn(&str) -> bool) -> String {
+    const ASK: &str = "did you mean ";
+    let Some(start) = message.find(ASK) else {
+        return message.to_owned();
+    };
+    let list_start = start + ASK.len();
+    let Some(end) = message[list_start..].find('?').map(|e| e + list_start) else {
+        return message.to_owned();
+    };
+    let kept: Vec<&str> = message[list_start..end]
+        .split(", ")
+        .filter(|id| keep(id.trim()))
+        .collect();
+    if kept.is_empty() {
+        // "unknown entity x (did you mean y?)" → "unknown entity x"; "…; did you mean y? (use
+        // search_entities when unsure)" → "…; use search_entities".
+        let before = message[..start].trim_end_matches([' ', '(', ';']);
+        let after = message[end + 1..].trim_start_matches(')').trim();
+        return if after.is_empty() {
+            before.to_owned()
+        } else {
+            format!(
+                "{before}; {}",
+                after.trim_start_matches('(').trim_end_matches(')')
+            )
+        };
+    }
+    format!(
+        "{}{}{}",
+        &message[..list_start],
+        kept.join(", "),
+        &message[end..]
+    )
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::keep_suggestions;
+
+    #[test]
+    fn only_suggestions_the_words_allow_reach_the_model() {
+        let m = "unknown entity light.kitchen (did you mean light.kitchen_lights, light.hall?)";
+        assert_eq!(
+            keep_suggestions(m, |id| id == "light.hall"),
+            "unknown entity light.kitchen (did you mean light.hall?)"
+        );
+        assert_eq!(
+            keep_suggestions(m, |_| false),
+            "unknown entity light.kitchen"
+        );
+        let tool = "unknown entity fan.x; did you mean fan.y? (use search_entities when unsure)";
+        assert_eq!(
+            keep_suggestions(tool, |_| false),
+            "unknown entity fan.x; use search_entities when unsure"
+        );
+        assert_eq!(keep_suggestions("no hint here", |_| false), "no hint here");
+    }
 }
