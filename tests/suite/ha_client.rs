@@ -251,3 +251,39 @@ async fn a_registry_synced_while_home_assistant_starts_is_synced_again_once_it_r
     assert!(registry.generation() >= 2);
     assert!(configs.load(Ordering::SeqCst) >= 2);
 }
+
+/// A Home Assistant without the sentence recogniser (older than the debug command): asked
+/// once, answered `unknown_command`, never asked again; HomeClaw goes on without it.
+#[tokio::test]
+async fn a_home_assistant_without_the_recogniser_is_asked_once_then_left_alone() {
+    let server = ScriptedHa::start(standard(|_, msg| match msg["type"].as_str() {
+        Some("conversation/agent/homeassistant/debug" | "conversation/prepare") => {
+            Action::Send(vec![
+                json!({"id": msg["id"], "type": "result", "success": false,
+                       "error": {"code": "unknown_command", "message": "Unknown command."}})
+                .to_string(),
+            ])
+        }
+        _ => Action::Ignore,
+    }))
+    .await;
+    let client = HaClient::spawn(settings(&server.url));
+    client.wait_connected(WAIT).await.unwrap();
+    let registry = homeclaw::ha::LiveRegistry::spawn(
+        client.clone(),
+        homeclaw::ha::ExposurePolicy::new(Default::default()),
+    );
+    let home = homeclaw::agent::LiveHome::new(client, registry, Some(Duration::from_secs(2)));
+    use homeclaw::agent::home::Home;
+    for _ in 0..3 {
+        assert_eq!(home.recognise("turn on the light", "en", None).await, None);
+    }
+    let asked = server
+        .received
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(_, m)| m["type"] == "conversation/agent/homeassistant/debug")
+        .count();
+    assert_eq!(asked, 1, "asked once, then known to be missing");
+}
