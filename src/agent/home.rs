@@ -132,7 +132,7 @@ impl LiveHome {
 
 /// How long the first command in a language waits for Home Assistant to load its sentences
 /// (once per language; a few hundred ms on a 2-core machine).
-const PREPARE_WAIT: Duration = Duration::from_secs(5);
+const PREPARE_WAIT: Duration = Duration::from_secs(3);
 
 impl Home for LiveHome {
     fn read(&self, f: &mut dyn FnMut(&Registry)) {
@@ -179,16 +179,20 @@ impl Home for LiveHome {
             if self.recogniser.missing.load(Ordering::Relaxed) {
                 return None;
             }
-            if self.first_sight(language) {
-                // Loaded once, before the first recognition in the language: otherwise the
-                // first sentence always misses the budget.
+            // The first sentence in a language waits for Home Assistant to load its sentences
+            // and the home's names (once, a few hundred ms): otherwise it always misses the
+            // budget.
+            let budget = if self.first_sight(language) {
                 let prepared =
                     tokio::time::timeout(PREPARE_WAIT, self.client.prepare_language(language))
                         .await;
                 if !matches!(prepared, Ok(Ok(()))) {
                     tracing::debug!("Home Assistant did not prepare {language} in time");
                 }
-            }
+                PREPARE_WAIT
+            } else {
+                budget
+            };
             match self
                 .client
                 .recognise(sentence, language, device_id, budget)

@@ -59,6 +59,9 @@ pub const LEXICON: Lexicon = Lexicon {
         (&["pausieren"], Pause),
         (&["fortsetzen"], Resume),
         (&["weiterspielen"], Resume),
+        // A verb said last ("Alle Jalousien schließen", "Garagentor öffnen").
+        (&["schliessen"], Close),
+        (&["offnen"], Open),
         (&["stoppe"], Stop),
         (&["stopp"], Stop),
     ],
@@ -78,6 +81,7 @@ pub const LEXICON: Lexicon = Lexicon {
             &[("ab", Lock), ("zu", Lock), ("auf", Unlock)],
         ),
         (&["spiel", "spiele"], &[("weiter", Resume)]),
+        (&["setz", "setze"], &[("fort", Resume)]),
         (&["stell", "stelle"], &[("ab", Off), ("an", On)]),
     ],
     alone: &[
@@ -99,6 +103,8 @@ pub const LEXICON: Lexicon = Lexicon {
     trailing_verbs: &[],
     after: &["bitte", "danke"],
     filler: &[
+        // "Mach hier den Ventilator aus": here is where the person speaks.
+        "hier",
         "schicke",
         "schick",
         "zuruck",

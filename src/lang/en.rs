@@ -93,6 +93,8 @@ pub const LEXICON: Lexicon = Lexicon {
     filler: &[
         // "Send the vacuum home": where it goes, not what.
         "home",
+        // "Turn off the fan in here": where the person speaks.
+        "here",
         "set",
         "switching",
         "turning",

@@ -94,6 +94,8 @@ pub const LEXICON: Lexicon = Lexicon {
     trailing_verbs: &[],
     after: &["merci", "maintenant"],
     filler: &[
+        // "Éteins le ventilateur ici": where the person speaks.
+        "ici",
         "mets",
         "mettre",
         "regle",

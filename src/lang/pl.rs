@@ -83,8 +83,20 @@ pub const LEXICON: Lexicon = Lexicon {
     trailing_verbs: &[],
     after: &["prosze", "teraz"],
     filler: &[
-        "zmien", "zmienic", "kolor", "procent", "glosnosc", "jasnosc", "ustaw", "na", "odeslij",
+        "zmien",
+        "zmienic",
+        "kolor",
+        "procent",
+        "glosnosc",
+        "jasnosc",
+        "ustaw",
+        "na",
+        "odeslij",
         "wyslij",
+        // "do stacji dokującej": the dock, however it is called; "tutaj": where one speaks.
+        "dokujacej",
+        "ladujacej",
+        "tutaj",
     ],
     courtesy: &["prosze", "dzieki", "dziekuje"],
     wrappers: &[

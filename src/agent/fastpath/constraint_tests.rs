@@ -365,3 +365,54 @@ fn a_players_command_alone_and_a_vacuum_sent_home_act_or_ask() {
         assert_eq!(acted_on(text, &home), [call], "{text}");
     }
 }
+
+/// Forms of issue 38's own set that fell to the model: a separable "setze … fort", a Polish
+/// dock "dokującej".
+#[test]
+fn verbs_said_last_separable_verbs_and_here() {
+    let r = home_in_states(&[
+        (
+            "cover.schlafzimmerjalousie",
+            "Schlafzimmerjalousie",
+            "bedroom_1",
+            "open",
+            json!({"device_class": "blind"}),
+        ),
+        (
+            "cover.garagentor",
+            "Garagentor",
+            "garage",
+            "open",
+            json!({"device_class": "garage"}),
+        ),
+        (
+            "media_player.lautsprecher",
+            "Lautsprecher",
+            "living_room",
+            "paused",
+            json!({}),
+        ),
+        (
+            "vacuum.odkurzacz",
+            "Odkurzacz",
+            "living_room",
+            "cleaning",
+            json!({}),
+        ),
+    ]);
+    let act = |text: &str| match plan(text, &r) {
+        Plan::Act { calls, .. } => calls
+            .iter()
+            .map(|c| format!("{}.{} {}", c.domain, c.service, c.entity_ids.join(",")))
+            .collect::<Vec<_>>(),
+        other => panic!("{text}: {other:?}"),
+    };
+    assert_eq!(
+        act("Setze die Musik fort"),
+        ["media_player.media_play media_player.lautsprecher"]
+    );
+    assert_eq!(
+        act("Odeślij odkurzacz do stacji dokującej"),
+        ["vacuum.return_to_base vacuum.odkurzacz"]
+    );
+}
