@@ -28,10 +28,16 @@ ERRORS = ["handle_error", "no_intent"]
 SLOT = re.compile(r"\{\{\s*slots\.(\w+)(\s*\|\s*capitalize)?\s*\}\}")
 
 
+# `{{ 'graad' if (slots.temperature | float) == 1 else 'graden' }}`: a word chosen by a
+# number; HomeClaw says the general form (the `else`), as a temperature is rarely exactly 1.
+CHOICE = re.compile(r"\{\{\s*'([^']*)'\s+if\s+[^{}]*?\s+else\s+'([^']*)'\s*\}\}")
+
+
 def plain(text):
     """The sentence with its slots as `{item}`, or None where it has template logic."""
     if not isinstance(text, str) or "{%" in text:
         return None
+    text = CHOICE.sub(lambda m: m.group(2), text)
     text = SLOT.sub(lambda m: "{" + m.group(1) + ("|capitalize" if m.group(2) else "") + "}", text)
     if "{{" in text:
         return None

@@ -159,15 +159,25 @@ impl Agent<'_> {
             .language
             .clone()
             .unwrap_or_else(|| state.lang().lexicon().tag.to_owned());
-        let recognition = self
-            .home
-            .recognise(&command, &tag, self.device_id.as_deref())
-            .await?;
         // HomeClaw answers in its own words where it has them: the request's language, or,
         // without one, the language it read the words in.
         let lang = match &self.language {
             Some(_) => known,
             None => Some(state.lang()),
+        };
+        let started = std::time::Instant::now();
+        let recognition = self
+            .home
+            .recognise(&command, &tag, self.device_id.as_deref())
+            .await;
+        let took = started.elapsed().as_millis();
+        let Some(recognition) = recognition else {
+            // Nothing, or no answer in time: Home Assistant's agent is not asked either (what
+            // it would run is unknown).
+            state.trace.push(format!(
+                "Home Assistant's recogniser: nothing recognised ({took} ms)"
+            ));
+            return None;
         };
         let plan = with_registry(self.home, |r| {
             understood(
@@ -179,7 +189,7 @@ impl Agent<'_> {
             )
         });
         state.trace.push(format!(
-            "Home Assistant recognised {} ({})",
+            "Home Assistant recognised {} ({}, {took} ms)",
             if recognition.intent.is_empty() {
                 "a sentence trigger"
             } else {
@@ -243,7 +253,11 @@ impl Agent<'_> {
                     }
                 }
             }
-            Understood::HandOff(_) | Understood::Unknown => None,
+            Understood::HandOff(_) => None,
+            Understood::Unknown => {
+                self.ask_home_assistant(&command, &tag, lang, history, state)
+                    .await
+            }
             Understood::Nothing => {
                 // Home Assistant understood an action, and nothing satisfies every word:
                 // said with the words that found nothing, as HomeClaw's own path says it.
@@ -389,6 +403,39 @@ impl Agent<'_> {
         Some(with_registry(self.home, |r| {
             reply::from_actions(new, |id| r.get(id).map(|e| e.name.clone()), lang)
         }))
+    }
+}
+
+impl Agent<'_> {
+    /// A question in a language HomeClaw has no words for, that Home Assistant recognised only
+    /// in part: Home Assistant's agent answers it in the person's language (its recogniser found
+    /// nothing to run; the model would answer from reads in English). Anything else goes on.
+    async fn ask_home_assistant(
+        &self,
+        command: &str,
+        tag: &str,
+        lang: Option<Lang>,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Ended {
+        let asks = command.contains('?') || state.said.only_asks();
+        if lang.is_some() || !asks || !self.cfg.ha_recogniser.hand_off {
+            return None;
+        }
+        state
+            .trace
+            .push("a question in a language HomeClaw has no words for: Home Assistant answers");
+        let handled = self.home.hand_off(command, tag).await.ok()?;
+        if handled.speech.is_empty() {
+            return None;
+        }
+        history.push(Message::assistant(handled.speech.clone()));
+        let status = if handled.failed {
+            RunStatus::Failed("Home Assistant's agent could not answer".into())
+        } else {
+            RunStatus::Done
+        };
+        Some(Ok((status, handled.speech)))
     }
 }
 

@@ -1112,3 +1112,37 @@ async fn a_model_s_verified_action_in_a_language_without_a_lexicon_is_said_in_ho
         result.reply
     );
 }
+
+#[tokio::test]
+async fn a_question_home_assistant_half_understood_in_a_language_without_a_lexicon_is_its_to_answer()
+ {
+    use crate::ha::recognise::{Recognition, Source};
+    let home = MemoryHome::new(synthetic_home(20));
+    home.recognise_as(Recognition {
+        intent: "HassTurnOn".into(),
+        slots: Vec::new(),
+        targets: Vec::new(),
+        matched: false,
+        unmatched: vec![("area".into(), "encendida".into())],
+        source: Source::Builtin,
+    });
+    let model = ScriptedModel::new(vec![]);
+    let question = "¿Está encendida la lámpara de noche?";
+    let (result, _) = run_in(&model, &home, "es", question).await;
+    assert_eq!(home.handed_off(), [question]);
+    assert!(model.requests().is_empty());
+    // The same half-understood words as a request go to the model, not to Home Assistant.
+    let model = ScriptedModel::new(vec![text_reply("No.")]);
+    let home = MemoryHome::new(synthetic_home(20));
+    home.recognise_as(Recognition {
+        intent: "HassTurnOn".into(),
+        slots: Vec::new(),
+        targets: Vec::new(),
+        matched: false,
+        unmatched: vec![("name".into(), "sauna".into())],
+        source: Source::Builtin,
+    });
+    let (_, _) = run_in(&model, &home, "es", "Enciende la sauna").await;
+    assert!(home.handed_off().is_empty());
+    assert_eq!(model.requests().len(), 1, "{:?}", result.trace);
+}
