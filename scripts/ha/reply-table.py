@@ -24,8 +24,8 @@ INTENTS = {
     "HassSetVolume": None, "HassVacuumStart": None, "HassVacuumReturnToBase": None,
     "HassListAddItem": None, "HassListCompleteItem": None, "HassFanSetSpeed": None,
 }
-ERRORS = ["handle_error", "no_intent"]
-SLOT = re.compile(r"\{\{\s*slots\.(\w+)(\s*\|\s*capitalize)?\s*\}\}")
+ERRORS = ["handle_error", "no_intent", "no_entity"]
+SLOT = re.compile(r"\{\{\s*(?:slots\.)?(\w+)(\s*\|\s*capitalize)?\s*\}\}")
 
 
 # `{{ 'graad' if (slots.temperature | float) == 1 else 'graden' }}`: a word chosen by a

@@ -275,6 +275,17 @@ impl Agent<'_> {
                     text,
                 )))
             }
+            Understood::NoSuchName(name) => {
+                let text = ha_replies::unknown_name(&tag, &name)?;
+                state
+                    .trace
+                    .push("the words name nothing in the home: said in Home Assistant's words");
+                history.push(Message::assistant(text.clone()));
+                Some(Ok((
+                    RunStatus::Failed("nothing in the home matches the words".into()),
+                    text,
+                )))
+            }
             Understood::Hint { domains, .. } => {
                 state.kinds = domains;
                 None

@@ -38,6 +38,9 @@ pub enum Understood {
     /// An action Home Assistant understood, but nothing HomeClaw may act on satisfies every
     /// constraint the words state.
     Nothing,
+    /// An action on a name nothing in the home has ("Zet de sauna aan"), in a language
+    /// HomeClaw has no words for: said with Home Assistant's own sentence, nothing run.
+    NoSuchName(String),
     /// Not complete: facts about the words for the model (the kind of device it may use).
     Hint {
         intent: String,
@@ -188,6 +191,32 @@ fn completed(rec: &Recognition, registry: &Registry) -> Option<Recognition> {
     Some(complete)
 }
 
+/// The name an action was asked of that no device, area or floor of the home has (not even
+/// as a part of its name): Home Assistant could match nothing else of the sentence.
+fn no_such_name(rec: &Recognition, registry: &Registry) -> Option<String> {
+    let [(slot, said)] = rec.unmatched.as_slice() else {
+        return None;
+    };
+    let said = said.trim();
+    if rec.matched
+        || slot != "name"
+        || said.chars().count() < 3
+        || HANDED_OFF.contains(&rec.intent.as_str())
+    {
+        return None;
+    }
+    let folded = fold(said);
+    let words: Vec<&str> = folded.split_whitespace().collect();
+    let mentioned = |name: &str| {
+        let name = fold(name);
+        words.iter().any(|w| w.len() >= 3 && name.contains(w))
+    };
+    let known = registry.entities().any(|e| mentioned(&e.name))
+        || registry.areas().any(|a| mentioned(&a.name))
+        || registry.floors().any(|f| mentioned(&f.name));
+    (!known).then(|| said.to_owned())
+}
+
 /// Whether a name or one of its aliases is what the slot said.
 fn names(said: &str, name: &str, aliases: &[String]) -> bool {
     let said = fold(said.trim());
@@ -311,6 +340,11 @@ pub(crate) fn understood(
 ) -> Understood {
     let completed = (!rec.matched).then(|| completed(rec, registry)).flatten();
     let rec = completed.as_ref().unwrap_or(rec);
+    if lang.is_none()
+        && let Some(name) = no_such_name(rec, registry)
+    {
+        return Understood::NoSuchName(name);
+    }
     if rec.source != Source::Builtin {
         return Understood::HandOff("the household's own sentence");
     }

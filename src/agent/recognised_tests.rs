@@ -359,3 +359,29 @@ fn all_of_a_kind_the_one_thermostat_and_a_name_cut_short() {
     let guess = rec("HassListAddItem", &[("item", json!("robot"))], &[], false);
     assert_eq!(plan(&guess, &registry), Understood::Unknown);
 }
+
+#[test]
+fn a_name_nothing_in_the_home_has_is_said_not_guessed_where_homeclaw_has_no_words() {
+    let registry = home_in_states(&[(
+        "cover.persianas",
+        "Persianas del dormitorio",
+        "bedroom_1",
+        "open",
+        json!({}),
+    )]);
+    let mut sauna = rec("HassTurnOn", &[], &[], false);
+    sauna.unmatched = vec![("name".into(), "sauna".into())];
+    assert_eq!(
+        plan(&sauna, &registry),
+        Understood::NoSuchName("sauna".into())
+    );
+    // A name that is part of one here is the model's to place ("todas las persianas").
+    let mut blinds = rec("HassTurnOn", &[], &[], false);
+    blinds.unmatched = vec![("name".into(), "todas las persianas".into())];
+    assert_eq!(plan(&blinds, &registry), Understood::Unknown);
+    // In a language HomeClaw speaks, its own lexicons say what they could not place.
+    assert_eq!(
+        understood(&sauna, None, Some(Lang::En), "turn on the sauna", &registry),
+        Understood::Unknown
+    );
+}

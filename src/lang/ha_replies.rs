@@ -66,6 +66,14 @@ pub fn failed(tag: &str) -> Option<String> {
     row(tag)?.get("errors")?.get("handle_error").cloned()
 }
 
+/// Home Assistant's "I know no device called …" in the language, with the words said.
+pub fn unknown_name(tag: &str, name: &str) -> Option<String> {
+    filled(
+        row(tag)?.get("errors")?.get("no_entity")?,
+        &[("entity", name)],
+    )
+}
+
 /// Home Assistant's "sorry, I did not understand" in the language: said when nothing was
 /// done and nothing read.
 pub fn not_understood(tag: &str) -> Option<String> {
