@@ -1139,10 +1139,26 @@ async fn a_question_home_assistant_half_understood_in_a_language_without_a_lexic
         slots: Vec::new(),
         targets: Vec::new(),
         matched: false,
+        unmatched: vec![("name".into(), "cosas de la kitchen".into())],
+        source: Source::Builtin,
+    });
+    let (_, _) = run_in(&model, &home, "es", "Enciende las cosas de la kitchen").await;
+    assert!(home.handed_off().is_empty());
+    assert_eq!(model.requests().len(), 1, "{:?}", result.trace);
+    // A name nothing here has: Home Assistant's own sentence, no model, nothing run.
+    home.recognise_as(Recognition {
+        intent: "HassTurnOn".into(),
+        slots: Vec::new(),
+        targets: Vec::new(),
+        matched: false,
         unmatched: vec![("name".into(), "sauna".into())],
         source: Source::Builtin,
     });
-    let (_, _) = run_in(&model, &home, "es", "Enciende la sauna").await;
-    assert!(home.handed_off().is_empty());
-    assert_eq!(model.requests().len(), 1, "{:?}", result.trace);
+    let (result, _) = run_in(&model, &home, "es", "Enciende la sauna").await;
+    assert_eq!(
+        result.reply,
+        "Lo siento, no conozco ningún dispositivo llamado sauna"
+    );
+    assert_eq!(model.requests().len(), 1, "the model was not asked again");
+    assert!(home.calls().is_empty());
 }
