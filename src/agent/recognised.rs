@@ -51,8 +51,10 @@ pub enum Understood {
 }
 
 /// Intents Home Assistant runs itself: HomeClaw has no tools for timers or broadcasts, and
-/// the time of day is the home's (Home Assistant knows its time zone).
-const HANDED_OFF: [&str; 14] = [
+/// the time of day is the home's (Home Assistant knows its time zone). Not the old shopping
+/// list's intent: without that integration Home Assistant answers "Unknown intent", and the
+/// item belongs on a to-do list HomeClaw can reach.
+const HANDED_OFF: [&str; 13] = [
     "HassStartTimer",
     "HassCancelTimer",
     "HassCancelAllTimers",
@@ -66,7 +68,6 @@ const HANDED_OFF: [&str; 14] = [
     "HassGetCurrentDate",
     "HassGetWeather",
     "HassRespond",
-    "HassShoppingListAddItem",
 ];
 
 /// The domains an intent can only mean, whatever else the words say.
