@@ -329,6 +329,17 @@ impl Agent<'_> {
                     .to_owned(),
             ));
         }
+        // A toggle only when asked for: it does the opposite of the state it finds, and a
+        // model reaches for it when it cannot tell what else to call ("make the lamp red").
+        if state.check_verb && checked.service == "toggle" && !state.said.asks_to_toggle() {
+            return Some(refuse(
+                state,
+                format!("refused {call}: the user did not ask to toggle"),
+                format!(
+                    "Refused: {call} switches to whatever state the device is not in; the user                      did not ask for that. Call the service that does what they said (turn_on                      with the attribute they named, turn_off, open, close)."
+                ),
+            ));
+        }
         // The person's verb bounds the service: "lock it" never becomes an unlock.
         let against = state
             .check_verb

@@ -127,6 +127,11 @@ impl Parsed {
                 .is_some_and(|p| p.at(entity, registry))
     }
 
+    /// Whether the person asked to toggle (a model's toggle is refused otherwise).
+    pub(crate) fn asks_to_toggle(&self) -> bool {
+        fastpath::asks_to_toggle(&self.text)
+    }
+
     /// What the person asked for, when `domain.service` would undo it ("lock it" is never an
     /// unlock).
     pub(crate) fn against(&self, domain: &str, service: &str) -> Option<&'static str> {

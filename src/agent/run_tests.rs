@@ -253,13 +253,13 @@ async fn after_max_iterations_homeclaw_says_what_was_done_without_asking_the_mod
             &i.to_string(),
             &[(
                 "call_service",
-                json!({"domain": "light", "service": "toggle", "entity_id": id,
-                "data": {"transition": i}}),
+                json!({"domain": "light", "service": "turn_on", "entity_id": id,
+                "data": {"brightness_pct": 10 + i}}),
             )],
         )));
     }
     model.push(Ok(text_reply(
-        "I toggled the lights several times; the bed light is on.",
+        "I changed the lights several times; the bed light is on.",
     )));
     let mut history = vec![Message::user("make the lights dance")];
     let result = run_with(&model, &home, &cfg(), &mut history).await;
@@ -1161,4 +1161,24 @@ async fn a_question_home_assistant_half_understood_in_a_language_without_a_lexic
     );
     assert_eq!(model.requests().len(), 1, "the model was not asked again");
     assert!(home.calls().is_empty());
+}
+
+#[tokio::test]
+async fn a_toggle_runs_only_when_the_person_asked_to_toggle() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        service_reply("t", "light", "toggle", "light.kitchen_lights"),
+        text_reply("Done."),
+    ]);
+    let mut history = vec![Message::user("make Kitchen Lights red")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert!(home.calls().is_empty(), "{:?}", result.trace);
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("on"));
+    let model = ScriptedModel::new(vec![
+        service_reply("t", "light", "toggle", "light.kitchen_lights"),
+        text_reply("Done."),
+    ]);
+    let mut history = vec![Message::user("toggle Kitchen Lights")];
+    run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
 }

@@ -118,7 +118,7 @@ pub(crate) async fn live_home(exposure: ExposureConfig) -> LiveHome {
     LiveHome::new(
         client,
         registry,
-        Some(std::time::Duration::from_millis(150)),
+        Some(std::time::Duration::from_millis(300)),
     )
 }
 

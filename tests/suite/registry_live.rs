@@ -85,7 +85,7 @@ async fn changes_made_in_home_assistant_count_without_a_reconnect() {
         home: LiveHome::new(
             client,
             registry,
-            Some(std::time::Duration::from_millis(150)),
+            Some(std::time::Duration::from_millis(300)),
         ),
         llm: ScriptedLlm::start().await,
     };

@@ -29,8 +29,8 @@ use intent::{
     Intent::*, intent, is_every, is_filler, is_joiner, is_question_word, watering, words_of,
 };
 pub use intent::{
-    Lang, against_the_words, is_action, is_cleaning, is_one_request, is_question, is_single_action,
-    language_of,
+    Lang, against_the_words, asks_to_toggle, is_action, is_cleaning, is_one_request, is_question,
+    is_single_action, language_of,
 };
 pub use intent::{service_for, state_named};
 pub use question::{ReadState, answer_from_reads, state_line};
