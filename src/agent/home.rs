@@ -89,7 +89,14 @@ struct Recogniser {
     missing: AtomicBool,
     /// Languages whose sentences Home Assistant was asked to load.
     prepared: Mutex<HashSet<String>>,
+    /// Recognitions in flight: a few at a time. A burst of commands beyond them goes on
+    /// without Home Assistant's recogniser, as with a slow Home Assistant, instead of queueing
+    /// work it would finish after the budget (a household speaks a command or two at a time).
+    in_flight: tokio::sync::Semaphore,
 }
+
+/// How many recognitions may be in flight at once.
+const MAX_IN_FLIGHT: usize = 2;
 
 impl LiveHome {
     /// A home on the live registry, with Home Assistant's recogniser asked within `budget`
@@ -102,6 +109,7 @@ impl LiveHome {
                 budget,
                 missing: AtomicBool::new(false),
                 prepared: Mutex::new(HashSet::new()),
+                in_flight: tokio::sync::Semaphore::new(MAX_IN_FLIGHT),
             },
         }
     }
@@ -179,6 +187,10 @@ impl Home for LiveHome {
             if self.recogniser.missing.load(Ordering::Relaxed) {
                 return None;
             }
+            let Ok(_permit) = self.recogniser.in_flight.try_acquire() else {
+                tracing::debug!("Home Assistant's recogniser is busy: going on without it");
+                return None;
+            };
             // The first sentence in a language waits for Home Assistant to load its sentences
             // and the home's names (once, a few hundred ms): otherwise it always misses the
             // budget.

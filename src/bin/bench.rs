@@ -67,6 +67,11 @@ enum Bench {
         ha_url: String,
         #[arg(long)]
         ha_token_file: Option<std::path::PathBuf>,
+        /// Also ask Home Assistant's sentence recogniser for every command (off: the bench
+        /// measures HomeClaw's own path; on: Home Assistant's recognition of 200 sessions'
+        /// chatter at once is in it too).
+        #[arg(long)]
+        ha_recogniser: bool,
     },
     /// Soak: mixed HTTP + MQTT + Wyoming traffic for a set time against a zero-latency model,
     /// with a real Home Assistant and a Mosquitto broker it starts itself (Debian's
@@ -110,7 +115,8 @@ fn run(bench: Bench) -> anyhow::Result<()> {
             commands,
             ha_url,
             ha_token_file,
-        } => load::run(sessions, commands, ha_url, ha_token_file),
+            ha_recogniser,
+        } => load::run(sessions, commands, ha_url, ha_token_file, ha_recogniser),
         Bench::Soak {
             seconds,
             clients,

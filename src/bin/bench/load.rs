@@ -83,8 +83,10 @@ pub fn run(
     commands: usize,
     ha_url: String,
     token_file: Option<std::path::PathBuf>,
+    ha_recogniser: bool,
 ) -> anyhow::Result<()> {
-    let cfg = stack_config(ha_url, token_file)?;
+    let mut cfg = stack_config(ha_url, token_file)?;
+    cfg.agent.ha_recogniser.enabled = ha_recogniser;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -139,7 +141,9 @@ pub fn run(
         latencies.sort();
         let total = latencies.len();
         println!(
-            "HTTP load: {sessions} concurrent sessions x {commands} commands, zero-latency model"
+            "HTTP load: {sessions} concurrent sessions x {commands} commands, zero-latency model, \
+             Home Assistant's recogniser {}",
+            if ha_recogniser { "asked" } else { "off" }
         );
         println!("{:<34} {:>12}", "metric", "value");
         println!("{:<34} {:>12}", "requests", total);
