@@ -234,24 +234,7 @@ impl Agent<'_> {
                 state
                     .trace
                     .push(format!("handed to Home Assistant's agent: {why}"));
-                match self.home.hand_off(&command, &tag).await {
-                    Ok(handled) if !handled.speech.is_empty() => {
-                        history.push(Message::assistant(handled.speech.clone()));
-                        let status = if handled.failed {
-                            RunStatus::Failed("Home Assistant's agent reported an error".into())
-                        } else {
-                            RunStatus::Done
-                        };
-                        Some(Ok((status, handled.speech)))
-                    }
-                    Ok(_) => None,
-                    Err(e) => {
-                        state
-                            .trace
-                            .push(format!("Home Assistant's agent failed: {e}"));
-                        None
-                    }
-                }
+                self.handed(&command, &tag, history, state).await
             }
             Understood::HandOff(_) => None,
             Understood::Unknown => {
@@ -436,13 +419,30 @@ impl Agent<'_> {
         state
             .trace
             .push("a question in a language HomeClaw has no words for: Home Assistant answers");
-        let handled = self.home.hand_off(command, tag).await.ok()?;
-        if handled.speech.is_empty() {
-            return None;
-        }
+        self.handed(command, tag, history, state).await
+    }
+
+    /// Home Assistant's agent runs the sentence; its words are the reply (none: go on).
+    async fn handed(
+        &self,
+        command: &str,
+        tag: &str,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Ended {
+        let handled = match self.home.hand_off(command, tag).await {
+            Ok(handled) if !handled.speech.is_empty() => handled,
+            Ok(_) => return None,
+            Err(e) => {
+                state
+                    .trace
+                    .push(format!("Home Assistant's agent failed: {e}"));
+                return None;
+            }
+        };
         history.push(Message::assistant(handled.speech.clone()));
         let status = if handled.failed {
-            RunStatus::Failed("Home Assistant's agent could not answer".into())
+            RunStatus::Failed("Home Assistant's agent reported an error".into())
         } else {
             RunStatus::Done
         };

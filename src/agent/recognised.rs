@@ -11,7 +11,7 @@
 
 use serde_json::{Value, json};
 
-use super::fastpath::{FastCall, ReadState, add_call, answer_from_reads, service_for};
+use super::fastpath::{FastCall, ReadState, add_call, allowed_service, answer_from_reads};
 use super::parsed::Parsed;
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::recognise::{Recognition, Source};
@@ -395,19 +395,11 @@ pub(crate) fn understood(
     }
     let mut calls: Vec<FastCall> = Vec::new();
     for entity in &chosen {
-        let Some((intent, volume)) = intent_for(rec, entity.domain()) else {
-            continue;
-        };
-        let Some((service, data)) = service_for(intent, entity.domain(), volume) else {
-            continue;
-        };
-        if !matches!(
-            registry.service_decision(entity.domain(), service),
-            Some(ServiceDecision::Allowed)
-        ) {
-            continue;
+        if let Some((intent, volume)) = intent_for(rec, entity.domain())
+            && let Some((service, data)) = allowed_service(intent, entity, volume, registry)
+        {
+            add_call(&mut calls, entity, service, data);
         }
-        add_call(&mut calls, entity, service, data);
     }
     if calls.is_empty() {
         return if rec.matched {

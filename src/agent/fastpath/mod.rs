@@ -458,14 +458,25 @@ fn able<'r>(
         .filter(|e| supports(intent, e))
         .filter(|e| of_specific_kind(e, words, query))
         .filter_map(|e| {
-            let (service, data) = service_for(intent, e.domain(), volume)?;
-            let allowed = matches!(
-                registry.service_decision(e.domain(), service),
-                Some(ServiceDecision::Allowed)
-            );
-            allowed.then_some((e, service, data))
+            let (service, data) = allowed_service(intent, e, volume, registry)?;
+            Some((e, service, data))
         })
         .collect()
+}
+
+/// The service (and its fields) `intent` means for the entity, when policy allows it.
+pub fn allowed_service(
+    intent: intent::Intent,
+    entity: &Entity,
+    volume: bool,
+    registry: &Registry,
+) -> Option<(&'static str, Value)> {
+    let (service, data) = service_for(intent, entity.domain(), volume)?;
+    matches!(
+        registry.service_decision(entity.domain(), service),
+        Some(ServiceDecision::Allowed)
+    )
+    .then_some((service, data))
 }
 
 /// The target of a request that names nothing: the lone device that can do it, or the one the
@@ -715,16 +726,9 @@ fn everything_in(intent: intent::Intent, lang: Lang, rest: &[&str], registry: &R
             && EVERYTHING_KINDS.contains(&e.domain())
             && in_state.is_none_or(|state| question::is_in(e, state))
     }) {
-        let Some((service, data)) = service_for(intent, entity.domain(), false) else {
-            continue;
-        };
-        if !matches!(
-            registry.service_decision(entity.domain(), service),
-            Some(ServiceDecision::Allowed)
-        ) {
-            continue;
+        if let Some((service, data)) = allowed_service(intent, entity, false, registry) {
+            add_call(&mut calls, entity, service, data);
         }
-        add_call(&mut calls, entity, service, data);
     }
     if calls.is_empty() {
         return Plan::Model;
