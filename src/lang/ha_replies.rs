@@ -49,14 +49,18 @@ pub fn speaks(tag: &str) -> bool {
 }
 
 /// What Home Assistant says when `intent` was done, by the first of `keys` (then `default`,
-/// then any of the intent's sentences: all say it was done) whose slots `slots` fills; `None`
-/// when it has no such sentence.
+/// then, for switching on or off, the light's sentence: the plain "switched on" of languages
+/// that key theirs by domain) whose slots `slots` fills; `None` when it has no such sentence.
+/// Never another domain's sentence ("se ha abierto" is a cover's, not a coffee machine's).
 pub fn done(tag: &str, intent: &str, keys: &[&str], slots: &[(&str, &str)]) -> Option<String> {
     let phrases = row(tag)?.get(intent)?;
+    let generic: &[&str] = match intent {
+        "HassTurnOn" | "HassTurnOff" => &["default", "light"],
+        _ => &["default"],
+    };
     keys.iter()
-        .chain(std::iter::once(&"default"))
+        .chain(generic)
         .filter_map(|key| phrases.get(*key))
-        .chain(phrases.values())
         .find_map(|phrase| filled(phrase, slots))
 }
 
@@ -139,6 +143,11 @@ mod tests {
         );
         assert_eq!(done("nl", "HassListAddItem", &["item_added"], &[]), None);
         assert_eq!(done("xx", "HassTurnOn", &[], &[]), None);
+        // A switch in Spanish, whose sentences are keyed by domain: the light's, not a cover's.
+        assert_eq!(
+            done("es", "HassTurnOn", &["switch"], &[("name", "Cafetera")]).as_deref(),
+            Some("Cafetera se ha encendido")
+        );
         assert!(speaks("es-ES") && speaks("pt-BR") && !speaks("tlh"));
         assert_eq!(
             filled("{name|capitalize} aan", &[("name", "lamp")]).as_deref(),
