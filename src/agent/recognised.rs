@@ -376,7 +376,8 @@ pub(crate) fn understood(
     let mut chosen = if rec.matched {
         targets(rec, registry)
     } else if rec.unmatched.is_empty()
-        && rec.slots.is_empty()
+        // Nothing said of which player: only the value ("Pon el volumen al 40 por ciento").
+        && rec.slots.iter().all(|(name, _)| name == "volume_level")
         && let Some((intent, _)) = intent_for(rec, "media_player")
         && let Some(players) = players_by_state(intent, registry)
     {

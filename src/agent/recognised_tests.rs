@@ -216,8 +216,21 @@ fn values_become_the_attribute_they_set_and_volume_goes_to_the_one_playing() {
         )],
         ..volume
     };
-    // A value slot alone is not a target: partial, so the model may use only players.
-    match plan(&volume, &registry) {
+    assert_eq!(
+        calls(&plan(&volume, &registry)),
+        [(
+            "media_player".into(),
+            "volume_set".into(),
+            vec!["media_player.a".to_owned()],
+            json!({"volume_level": 0.4})
+        )]
+    );
+    // A player named but not found: partial, so the model may use only players.
+    let named = Recognition {
+        unmatched: vec![("name".into(), "kitchen speaker".into())],
+        ..volume
+    };
+    match plan(&named, &registry) {
         Understood::Hint { domains, .. } => assert_eq!(domains, ["media_player"]),
         other => panic!("{other:?}"),
     }
