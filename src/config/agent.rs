@@ -55,7 +55,8 @@ pub struct RecogniserConfig {
     /// How long a command waits for Home Assistant's recognition; a slower answer is treated as
     /// none (the command goes on as without it). Only commands the fast path did not answer
     /// wait. On a 2-core machine a full match takes 5–90 ms and the closest partial match up
-    /// to ~350 ms; what it saves is the model's 2–20 s.
+    /// to ~350 ms; what it saves is the model's 2–20 s. In a language HomeClaw has no lexicon
+    /// for (where the recogniser is the only deterministic reader) it waits three times as long.
     pub budget_ms: u64,
     /// Hand what HomeClaw does not run itself (timers, broadcasts, the household's own
     /// sentences and sentence triggers) to Home Assistant's agent.
