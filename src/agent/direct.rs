@@ -249,25 +249,21 @@ impl Agent<'_> {
                     (Some(unmatched), Some(lang)) => reply::nothing_found(&unmatched, lang),
                     _ => return None,
                 };
-                state
-                    .trace
-                    .push("nothing HomeClaw may act on satisfies the recognised words");
-                history.push(Message::assistant(text.clone()));
-                Some(Ok((
-                    RunStatus::Failed("nothing in the home matches the words".into()),
+                nothing_matches(
                     text,
-                )))
+                    "nothing HomeClaw may act on satisfies the recognised words",
+                    history,
+                    state,
+                )
             }
             Understood::NoSuchName(name) => {
                 let text = ha_replies::unknown_name(&tag, &name)?;
-                state
-                    .trace
-                    .push("the words name nothing in the home: said in Home Assistant's words");
-                history.push(Message::assistant(text.clone()));
-                Some(Ok((
-                    RunStatus::Failed("nothing in the home matches the words".into()),
+                nothing_matches(
                     text,
-                )))
+                    "the words name nothing in the home: said in Home Assistant's words",
+                    history,
+                    state,
+                )
             }
             Understood::Hint { domains, .. } => {
                 state.kinds = domains;
@@ -362,14 +358,12 @@ impl Agent<'_> {
             state.said.unmatched(r)
         })?;
         let text = reply::nothing_found(&unmatched, state.lang());
-        state
-            .trace
-            .push("fast path: the words point at nothing HomeClaw may act on");
-        history.push(Message::assistant(text.clone()));
-        Some(Ok((
-            RunStatus::Failed("nothing in the home matches the words".into()),
+        nothing_matches(
             text,
-        )))
+            "fast path: the words point at nothing HomeClaw may act on",
+            history,
+            state,
+        )
     }
 
     /// One round trip: when the command is one request (whether or not its words were
@@ -473,4 +467,20 @@ fn newest_user_text(history: &[Message]) -> Option<String> {
         Message::User { content } => Some(content.clone()),
         _ => None,
     })
+}
+
+/// Every path that finds nothing satisfying the words ends the same way: the person hears
+/// which words found nothing, and the run fails rather than widening to something else.
+fn nothing_matches(
+    text: String,
+    why: &str,
+    history: &mut Vec<Message>,
+    state: &mut RunState,
+) -> Option<Result<(RunStatus, String), CallEnd>> {
+    state.trace.push(why);
+    history.push(Message::assistant(text.clone()));
+    Some(Ok((
+        RunStatus::Failed("nothing in the home matches the words".into()),
+        text,
+    )))
 }

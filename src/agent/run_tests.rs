@@ -996,8 +996,19 @@ fn kitchen_lights_off() -> crate::ha::recognise::Recognition {
         ],
         targets: vec![("light.kitchen_lights".into(), true)],
         matched: true,
+        ..recognised(Source::Builtin)
+    }
+}
+
+/// A recognition with nothing in it but its source: each test sets what it is about.
+fn recognised(source: crate::ha::recognise::Source) -> crate::ha::recognise::Recognition {
+    crate::ha::recognise::Recognition {
+        intent: String::new(),
+        slots: Vec::new(),
+        targets: Vec::new(),
+        matched: false,
         unmatched: Vec::new(),
-        source: Source::Builtin,
+        source,
     }
 }
 
@@ -1051,10 +1062,7 @@ async fn a_partial_recognition_keeps_the_model_to_its_kind_of_device() {
                 text: "10".into(),
             },
         )],
-        targets: Vec::new(),
-        matched: false,
-        unmatched: Vec::new(),
-        source: Source::Builtin,
+        ..recognised(Source::Builtin)
     });
     let model = ScriptedModel::new(vec![
         service_reply("v", "light", "turn_off", "light.kitchen_lights"),
@@ -1076,12 +1084,8 @@ async fn a_household_s_own_sentence_is_handed_to_home_assistant_s_agent() {
     use crate::ha::recognise::{Recognition, Source};
     let home = MemoryHome::new(synthetic_home(20));
     home.recognise_as(Recognition {
-        intent: String::new(),
-        slots: Vec::new(),
-        targets: Vec::new(),
         matched: true,
-        unmatched: Vec::new(),
-        source: Source::Trigger,
+        ..recognised(Source::Trigger)
     });
     let model = ScriptedModel::new(vec![]);
     let (result, _) = run_in(&model, &home, "de", "Gute Nacht Haus").await;
@@ -1120,11 +1124,8 @@ async fn a_question_home_assistant_half_understood_in_a_language_without_a_lexic
     let home = MemoryHome::new(synthetic_home(20));
     home.recognise_as(Recognition {
         intent: "HassTurnOn".into(),
-        slots: Vec::new(),
-        targets: Vec::new(),
-        matched: false,
         unmatched: vec![("area".into(), "encendida".into())],
-        source: Source::Builtin,
+        ..recognised(Source::Builtin)
     });
     let model = ScriptedModel::new(vec![]);
     let question = "¿Está encendida la lámpara de noche?";
@@ -1136,11 +1137,8 @@ async fn a_question_home_assistant_half_understood_in_a_language_without_a_lexic
     let home = MemoryHome::new(synthetic_home(20));
     home.recognise_as(Recognition {
         intent: "HassTurnOn".into(),
-        slots: Vec::new(),
-        targets: Vec::new(),
-        matched: false,
         unmatched: vec![("name".into(), "cosas de la kitchen".into())],
-        source: Source::Builtin,
+        ..recognised(Source::Builtin)
     });
     let (_, _) = run_in(&model, &home, "es", "Enciende las cosas de la kitchen").await;
     assert!(home.handed_off().is_empty());
@@ -1148,11 +1146,8 @@ async fn a_question_home_assistant_half_understood_in_a_language_without_a_lexic
     // A name nothing here has: Home Assistant's own sentence, no model, nothing run.
     home.recognise_as(Recognition {
         intent: "HassTurnOn".into(),
-        slots: Vec::new(),
-        targets: Vec::new(),
-        matched: false,
         unmatched: vec![("name".into(), "sauna".into())],
-        source: Source::Builtin,
+        ..recognised(Source::Builtin)
     });
     let (result, _) = run_in(&model, &home, "es", "Enciende la sauna").await;
     assert_eq!(
