@@ -91,6 +91,8 @@ pub const LEXICON: Lexicon = Lexicon {
     trailing_verbs: &["switch"],
     after: &["please", "now", "thanks"],
     filler: &[
+        // "the whole house": every area, said with the word for the home.
+        "house",
         // "Send the vacuum home": where it goes, not what.
         "home",
         // "Turn off the fan in here": where the person speaks.
@@ -153,7 +155,7 @@ pub const LEXICON: Lexicon = Lexicon {
     joiners: &["and", "then", "also"],
     conditionals: &["if", "unless", "whenever"],
     both: &["both"],
-    every: &["all", "every"],
+    every: &["all", "every", "whole", "entire"],
     everything: &["everything"],
     except: &["except", "but"],
     relatives: &["that", "which", "what"],
@@ -162,6 +164,7 @@ pub const LEXICON: Lexicon = Lexicon {
     water: &["water"],
     water_appliances: &["heater", "heating", "boiler", "tank"],
     cleaning: &["vacuum", "vacuuming", "clean", "cleaning"],
+    lighting: &["illuminate"],
     level_of: &["volume", "brightness"],
     volume: &["volume"],
     levels: &[("zero", 0), ("half", 50), ("full", 100), ("max", 100)],

@@ -33,6 +33,8 @@ pub const LEXICON: Lexicon = Lexicon {
         (&["mode", "deshumidification"], Mode(Dry)),
         (&["passe", "l", "aspirateur"], Start),
         (&["allume"], On),
+        (&["eclaire"], On),
+        (&["illumine"], On),
         (&["allumer"], On),
         (&["allumez"], On),
         (&["active"], On),
@@ -94,6 +96,8 @@ pub const LEXICON: Lexicon = Lexicon {
     trailing_verbs: &[],
     after: &["merci", "maintenant"],
     filler: &[
+        // "the whole house": every area, said with the word for the home.
+        "maison",
         // "Éteins le ventilateur ici": where the person speaks.
         "ici",
         "mets",
@@ -168,7 +172,7 @@ pub const LEXICON: Lexicon = Lexicon {
     joiners: &["et", "puis", "ensuite"],
     conditionals: &["si", "lorsque"],
     both: &[],
-    every: &["toutes", "tous"],
+    every: &["toutes", "tous", "toute"],
     everything: &["tout"],
     except: &["sauf", "excepte"],
     relatives: &["qui", "que"],
@@ -177,6 +181,7 @@ pub const LEXICON: Lexicon = Lexicon {
     water: &[],
     water_appliances: &[],
     cleaning: &["nettoie", "nettoyer", "aspirateur", "menage"],
+    lighting: &["eclaire", "illumine"],
     level_of: &["volume", "luminosite", "son"],
     volume: &["volume", "son"],
     levels: &[("zero", 0), ("moitie", 50), ("fond", 100), ("maximum", 100)],

@@ -202,6 +202,9 @@ pub struct Lexicon {
     pub water_appliances: Words,
     /// Words for cleaning: only a vacuum cleans.
     pub cleaning: Words,
+    /// Verbs that give light ("illuminate"): only a light answers them, and they name lights
+    /// when nothing else names a kind ("Illuminate the whole house").
+    pub lighting: Words,
     /// Words that name what a level is of ("volume", "brightness").
     pub level_of: Words,
     /// The words that say a media player's volume.

@@ -38,6 +38,7 @@ pub const LEXICON: Lexicon = Lexicon {
         (&["na", "chlodzenie"], Mode(Cool)),
         (&["wlacz"], On),
         (&["zapal"], On),
+        (&["oswietl"], On),
         (&["wylacz"], Off),
         (&["zgas"], Off),
         // "otwórz zamek": opening a lock is unlocking it.
@@ -83,6 +84,8 @@ pub const LEXICON: Lexicon = Lexicon {
     trailing_verbs: &[],
     after: &["prosze", "teraz"],
     filler: &[
+        // "the whole house": every area, said with the word for the home.
+        "domu",
         "zmien",
         "zmienic",
         "kolor",
@@ -125,7 +128,7 @@ pub const LEXICON: Lexicon = Lexicon {
     joiners: &["i", "oraz"],
     conditionals: &["jesli", "jezeli", "gdyby"],
     both: &[],
-    every: &["wszystkie"],
+    every: &["wszystkie", "calym", "calej", "caly"],
     everything: &["wszystko"],
     except: &["oprocz", "poza", "procz"],
     relatives: &["co", "ktore", "ktory", "ktora"],
@@ -134,6 +137,7 @@ pub const LEXICON: Lexicon = Lexicon {
     water: &[],
     water_appliances: &[],
     cleaning: &["odkurz", "odkurzaj"],
+    lighting: &["oswietl"],
     level_of: &["glosnosc", "jasnosc"],
     volume: &["glosnosc"],
     levels: &[("polowe", 50), ("polowa", 50), ("pol", 50)],
@@ -189,7 +193,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ),
         ("climate", &["termostat", "ogrzewanie", "klimatyzacja"]),
         ("lock", &["zamek", "drzwi"]),
-        ("fan", &["wentylator"]),
+        ("fan", &["wentylator", "wiatrak", "wiatraki"]),
         ("sensor", &["czujnik", "temperatura", "wilgotnosc"]),
         (
             "media_player",
@@ -269,7 +273,17 @@ pub const LEXICON: Lexicon = Lexicon {
             "ceiling",
             &["sufit", "sufitowe", "sufitowy", "sufitowa", "sufitowych"],
         ),
-        ("fan", &["wentylator", "wentylatora", "wentylatory"]),
+        (
+            "fan",
+            &[
+                "wentylator",
+                "wentylatora",
+                "wentylatory",
+                "wiatrak",
+                "wiatraka",
+                "wiatraki",
+            ],
+        ),
         ("window", &["okno", "okna", "oknie", "okien"]),
         (
             "door",

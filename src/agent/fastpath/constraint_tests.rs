@@ -416,3 +416,140 @@ fn verbs_said_last_separable_verbs_and_here() {
         ["vacuum.return_to_base vacuum.odkurzacz"]
     );
 }
+
+/// Forms of the last sets that fell to the model: a plural kind word ("Jalousien"), a kind's
+/// everyday name ("wiatrak"), a lighting verb, "the whole house", the weather's "it".
+#[test]
+fn plural_kinds_lighting_verbs_the_whole_house_and_the_weathers_it() {
+    let r = home_in_states(&[
+        (
+            "cover.schlafzimmerjalousie",
+            "Schlafzimmerjalousie",
+            "bedroom_1",
+            "open",
+            json!({"device_class": "blind"}),
+        ),
+        (
+            "cover.garagentor",
+            "Garagentor",
+            "garage",
+            "open",
+            json!({"device_class": "garage"}),
+        ),
+        (
+            "vacuum.staubsauger",
+            "Staubsauger",
+            "living_room",
+            "cleaning",
+            json!({}),
+        ),
+        (
+            "fan.ceiling",
+            "Wentylator sufitowy",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+        (
+            "climate.thermostat",
+            "Thermostat",
+            "living_room",
+            "heat",
+            json!({"temperature": 21, "supported_features": 1}),
+        ),
+        ("light.lamp", "Lamp", "living_room", "off", json!({})),
+        ("light.lamp2", "Lamp 2", "kitchen", "off", json!({})),
+    ]);
+    let act = |text: &str| match plan(text, &r) {
+        Plan::Act { calls, .. } => calls
+            .iter()
+            .map(|c| format!("{}.{} {}", c.domain, c.service, c.entity_ids.join(",")))
+            .collect::<Vec<_>>(),
+        other => panic!("{text}: {other:?}"),
+    };
+    for text in [
+        "Alle Jalousien schließen",
+        "Schließe alle Jalousien",
+        "Schließe die Jalousien",
+    ] {
+        assert_eq!(
+            act(text),
+            ["cover.close_cover cover.schlafzimmerjalousie"],
+            "{text}"
+        );
+    }
+    assert_eq!(act("Wyłącz wiatrak sufitowy"), ["fan.turn_off fan.ceiling"]);
+    assert_eq!(
+        act("Schicke den Staubsauger zurück zur Station"),
+        ["vacuum.return_to_base vacuum.staubsauger"]
+    );
+    for text in [
+        "Illuminate the whole house",
+        "Turn off the lights in the whole house",
+        "Éteins les lumières de toute la maison",
+    ] {
+        assert_eq!(act(text).len(), 1, "{text}");
+        assert!(act(text)[0].ends_with("light.lamp,light.lamp2"), "{text}");
+    }
+    // A lighting verb moves only lights, even where a fan is the room's only other device.
+    assert_eq!(
+        act("Illuminate the living room"),
+        ["light.turn_on light.lamp"]
+    );
+    for text in [
+        "Make it 19 degrees in the living room",
+        "Make it 19 degrees",
+    ] {
+        assert_eq!(
+            act(text),
+            ["climate.set_temperature climate.thermostat"],
+            "{text}"
+        );
+    }
+    // A word that is both an article and a stand-in does not hide the device it names.
+    assert_eq!(
+        super::unmatched::unmatched(&["Schalte die Sauna ein".into()], &r),
+        Some(super::unmatched::Unmatched::Nothing {
+            words: "Sauna".into()
+        })
+    );
+    assert_eq!(
+        super::unmatched::unmatched(&["Schalte sie ein".into()], &r),
+        None
+    );
+}
+/// "den Staubsauger" is one vacuum (the word is alike in both numbers; the article says which):
+/// with two, which one, as in English.
+#[test]
+fn one_of_two_vacuums_is_asked_for_in_german_too() {
+    let r = home_in_states(&[
+        (
+            "vacuum.0_ground_floor",
+            "Ground floor",
+            "living_room",
+            "cleaning",
+            json!({"supported_features": 16383}),
+        ),
+        (
+            "vacuum.1_first_floor",
+            "First floor",
+            "kitchen",
+            "cleaning",
+            json!({"supported_features": 16383}),
+        ),
+    ]);
+    for text in [
+        "Schicke den Staubsauger zurück zur Station",
+        "Send the vacuum back to the dock",
+    ] {
+        match plan(text, &r) {
+            Plan::Ask { question, .. } => {
+                assert!(
+                    question.contains("Ground floor") && question.contains("First floor"),
+                    "{text}: {question}"
+                );
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}

@@ -45,6 +45,11 @@ pub fn is_cleaning(word: &str) -> bool {
     any_has(|l| l.cleaning, word)
 }
 
+/// A verb that gives light opens the command: the lights are meant, named or not.
+pub(super) fn lighting(words: &[String]) -> bool {
+    words.first().is_some_and(|w| any_has(|l| l.lighting, w))
+}
+
 /// The state a word says ("aus", "zamknięte" folded, "locked"), as Home Assistant writes it.
 pub fn state_named(word: &str) -> Option<&'static str> {
     named_by(|l| l.states, word)

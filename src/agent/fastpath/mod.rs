@@ -26,7 +26,8 @@ use crate::ha::search::{Query, domain_of_word};
 use crate::lang::any_has;
 use crate::text::fold;
 use intent::{
-    Intent::*, intent, is_every, is_filler, is_joiner, is_question_word, watering, words_of,
+    Intent::*, intent, is_every, is_filler, is_joiner, is_question_word, lighting, watering,
+    words_of,
 };
 pub use intent::{
     Lang, against_the_words, asks_to_toggle, is_action, is_cleaning, is_one_request, is_question,
@@ -408,6 +409,9 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
         .filter(|(i, w)| !(used.contains(i) || is_filler(w) || (*i == 0 && verb_first)))
         .map(|(_, w)| w.as_str())
         .filter(|w| !is_every(w))
+        // "Make it 19 degrees": the "it" of the weather, not a device named before.
+        .filter(|w| !(matches!(intent, Degrees(_)) && any_has(|l| l.stand_ins, w)))
+        .chain(lighting(&words).then_some(LIGHTS))
         .collect();
     if matches!(intent, On | Off) && words.iter().any(|w| any_has(|l| l.everything, w)) {
         return everything_in(intent, lang, &rest, registry);
@@ -422,10 +426,15 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
                 intent,
                 Dock | Next | Previous | Mute | Pause | Resume | Louder | Quieter
             );
-        if !implied {
+        if matches!(intent, Degrees(_)) {
+            // "Make it 19 degrees": the home's one thermostat, or the one where the person
+            // speaks; between several, the model has the conversation to tell which.
+            unnamed_target(&able, device_id, registry, lang).map_err(|_| Plan::Model)
+        } else if !implied {
             return Plan::Model;
+        } else {
+            unnamed_target(&able, device_id, registry, lang)
         }
-        unnamed_target(&able, device_id, registry, lang)
     } else {
         named_target(&able, &words, &query, device_id, registry, lang)
     };
@@ -439,6 +448,9 @@ fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
     }
 }
 
+/// The kind word a lighting verb stands for ("Illuminate the kitchen": the kitchen's lights).
+pub(super) const LIGHTS: &str = "lights";
+
 /// Entities `intent` can act on (of the kind the words ask for), with the allowed service it
 /// means for each.
 fn able<'r>(
@@ -451,9 +463,11 @@ fn able<'r>(
     // "start vacuuming", "clean the living room": only a vacuum cleans.
     let cleaning = words.iter().any(|w| is_cleaning(w));
     let watering = watering(words);
+    let lighting = lighting(words);
     registry
         .entities()
         .filter(|e| !cleaning || e.domain() == "vacuum")
+        .filter(|e| !lighting || e.domain() == "light")
         .filter(|e| !watering || e.domain() == "valve")
         .filter(|e| supports(intent, e))
         .filter(|e| of_specific_kind(e, words, query))

@@ -1,7 +1,7 @@
 //! Naming a target: which entities a command's remaining words name or explain, in every
 //! language with a lexicon (`crate::lang`).
 
-use super::intent::{intent, is_cleaning, is_filler, watering, words_of};
+use super::intent::{intent, is_cleaning, is_filler, lighting, watering, words_of};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word, word_score};
 use crate::lang::{LEXICONS, any_has, named_by};
@@ -263,6 +263,7 @@ impl Pointing {
             // A cleaning verb ("vacuuming") also names the device that cleans.
             .filter(|(i, w)| is_cleaning(w) || (!used.contains(i) && !is_filler(w)))
             .map(|(_, w)| w.as_str())
+            .chain(lighting(&words).then_some(super::LIGHTS))
             .collect();
         let query = query_of(&rest, registry);
         let names_something = vec![std::sync::OnceLock::new(); query.words.len()];

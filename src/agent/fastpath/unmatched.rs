@@ -37,10 +37,11 @@ pub fn unmatched(said: &[String], registry: &Registry) -> Option<Unmatched> {
             !is_filler(w) && !is_every(w) && w.parse::<f64>().is_err()
         })
         .collect();
-    if target.is_empty()
-        || target
-            .iter()
-            .any(|&i| crate::lang::any_has(|l| l.stand_ins, &words[i]))
+    // "it" alone points at what was said before; an article that is also a stand-in ("die"
+    // in "Schalte die Sauna ein") does not when other words follow.
+    if target
+        .iter()
+        .all(|&i| crate::lang::any_has(|l| l.stand_ins, &words[i]))
     {
         return None;
     }
@@ -61,8 +62,13 @@ pub fn unmatched(said: &[String], registry: &Registry) -> Option<Unmatched> {
             name: name.to_owned(),
         });
     }
+    let first = target
+        .iter()
+        .copied()
+        .find(|&i| !crate::lang::any_has(|l| l.stand_ins, &words[i]))
+        .unwrap_or(target[0]);
     Some(Unmatched::Nothing {
-        words: span(command, target[0], target[target.len() - 1]),
+        words: span(command, first, target[target.len() - 1]),
     })
 }
 
