@@ -7,6 +7,12 @@ Assistant. Only plain sentences are kept, with `{{ slots.item }}`-style slots; t
 logic are left out (HomeClaw then says the intent's plain default, or hands the request to Home
 Assistant). The data is the home-assistant/intents project's (CC BY 4.0).
 
+Beside them, two rows from Home Assistant Core's own translations (Apache-2.0), in the same
+languages: `services` (what a service is called, "cover.open_cover" → "Openen": the action an
+approval question names) and `states` (what a state is called, "cover.closed" → "Gesloten",
+"binary_sensor.door.on" → "Open": Home Assistant's agent answers "Nee, die is closed", HomeClaw
+says the word the household's own dashboard shows).
+
     <HA venv>/bin/python scripts/ha/reply-table.py
 """
 
@@ -16,6 +22,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import home_assistant_intents as hai
+import homeassistant.components as components
 
 INTENTS = {
     "HassTurnOn": None, "HassTurnOff": None, "HassLightSet": None,
@@ -44,6 +51,38 @@ def plain(text):
     return " ".join(text.split())
 
 
+# The domains HomeClaw acts on or answers about.
+DOMAINS = ["alarm_control_panel", "binary_sensor", "climate", "cover", "fan", "humidifier",
+           "input_boolean", "light", "lock", "media_player", "scene", "script", "siren",
+           "switch", "vacuum", "valve", "water_heater"]
+
+
+# The services an approval is likely to hold (HomeClaw's defaults and the usual additions): a
+# held service without a name here is named in English.
+SERVICES = re.compile(r"^(turn_on|turn_off|toggle|open\w*|close\w*|lock|unlock|alarm_\w+|start|"
+                      r"stop|return_to_base|set_temperature|set_hvac_mode|set_cover_position)$")
+
+
+def core_rows():
+    """{tag: {"services": {...}, "states": {...}}} from Home Assistant Core's translations."""
+    rows = {}
+    root = Path(components.__file__).parent
+    for domain in DOMAINS:
+        for path in sorted((root / domain / "translations").glob("*.json")):
+            tag = path.stem.lower().replace("_", "-")
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            row = rows.setdefault(tag, {"services": {}, "states": {}})
+            for service, text in doc.get("services", {}).items():
+                if isinstance(text, dict) and text.get("name") and SERVICES.match(service):
+                    row["services"][f"{domain}.{service}"] = text["name"]
+            for key, entry in doc.get("entity_component", {}).items():
+                prefix = domain if key == "_" else f"{domain}.{key}"
+                for state, word in (entry.get("state") or {}).items():
+                    if isinstance(word, str) and word:
+                        row["states"][f"{prefix}.{state}"] = word
+    return rows
+
+
 def main():
     data_dir = Path(hai.__file__).parent / "data"
     table = {}
@@ -59,9 +98,19 @@ def main():
         if errors:
             lang["errors"] = errors
         table[path.stem.lower()] = lang
+    core = core_rows()
+    for tag, lang in table.items():
+        # Intents' "zh-cn" is Core's "zh-hans"; a tag Core lacks keeps only the intents' rows.
+        found = core.get(tag) or core.get({"zh-cn": "zh-hans", "zh-tw": "zh-hant",
+                                           "zh-hk": "zh-hant"}.get(tag, ""))
+        for name, row in (found or {}).items():
+            if row:
+                lang[name] = row
     out = Path(__file__).resolve().parents[2] / "src" / "lang" / "ha_replies.json"
     doc = {"source": f"home-assistant-intents {version('home-assistant-intents')} responses "
-                     "(github.com/home-assistant/intents, CC BY 4.0)", "languages": table}
+                     "(github.com/home-assistant/intents, CC BY 4.0); services and states from "
+                     f"homeassistant {version('homeassistant')} translations (Apache-2.0)",
+           "languages": table}
     out.write_text(json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
                    encoding="utf-8")
     print(f"{out}: {len(table)} languages")

@@ -55,6 +55,10 @@ pub struct PendingAction {
     /// The language of the person who asked: the approval's texts are in it, wherever they
     /// appear (the panel, a phone, an answer over the API).
     pub lang: Lang,
+    /// The request's language tag when HomeClaw has no lexicon for it ("nl", "es"): the
+    /// question and the outcome are then said in Home Assistant's words for it, where there are
+    /// any (`lang` is the fallback).
+    pub tag: Option<String>,
 }
 
 /// A call to hold for approval, as the run that made it knows it.
@@ -66,6 +70,7 @@ pub struct Hold {
     pub session_id: Option<String>,
     pub reason: String,
     pub lang: Lang,
+    pub tag: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -154,6 +159,7 @@ impl ApprovalStore {
             session_id: hold.session_id,
             reason: hold.reason,
             lang: hold.lang,
+            tag: hold.tag,
         };
         let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
         let ttl = self.ttl;
@@ -340,6 +346,7 @@ mod tests {
             session_id,
             reason: "r".into(),
             lang: Lang::En,
+            tag: None,
         }
     }
 

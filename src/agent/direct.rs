@@ -230,13 +230,26 @@ impl Agent<'_> {
                 history.push(Message::assistant(text.clone()));
                 Some(Ok((RunStatus::Done, text)))
             }
-            Understood::HandOff(why) if self.cfg.ha_recogniser.hand_off => {
+            Understood::HandOff { why, asked } if self.cfg.ha_recogniser.hand_off => {
                 state
                     .trace
                     .push(format!("handed to Home Assistant's agent: {why}"));
-                self.handed(&command, &tag, history, state).await
+                // "Nee, die is closed": the states asked about, as the household's dashboard
+                // says them.
+                let states = with_registry(self.home, |r| {
+                    asked
+                        .iter()
+                        .filter_map(|id| r.get(id))
+                        .filter_map(|e| {
+                            let class = e.attributes.get("device_class").and_then(|c| c.as_str());
+                            let word = ha_replies::state_word(&tag, e.domain(), class, &e.state)?;
+                            Some((e.state.clone(), word))
+                        })
+                        .collect::<Vec<_>>()
+                });
+                self.handed(&command, &tag, &states, history, state).await
             }
-            Understood::HandOff(_) => None,
+            Understood::HandOff { .. } => None,
             Understood::Unknown => {
                 self.ask_home_assistant(&command, &tag, lang, history, state)
                     .await
@@ -413,7 +426,7 @@ impl Agent<'_> {
         state
             .trace
             .push("a question in a language HomeClaw has no words for: Home Assistant answers");
-        self.handed(command, tag, history, state).await
+        self.handed(command, tag, &[], history, state).await
     }
 
     /// Home Assistant's agent runs the sentence; its words are the reply (none: go on).
@@ -421,10 +434,11 @@ impl Agent<'_> {
         &self,
         command: &str,
         tag: &str,
+        states: &[(String, &str)],
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Ended {
-        let handled = match self.home.hand_off(command, tag).await {
+        let mut handled = match self.home.hand_off(command, tag).await {
             Ok(handled) if !handled.speech.is_empty() => handled,
             Ok(_) => return None,
             Err(e) => {
@@ -434,6 +448,7 @@ impl Agent<'_> {
                 return None;
             }
         };
+        handled.speech = ha_replies::in_household_words(&handled.speech, states);
         history.push(Message::assistant(handled.speech.clone()));
         let status = if handled.failed {
             RunStatus::Failed("Home Assistant's agent reported an error".into())

@@ -78,6 +78,10 @@ impl Agent<'_> {
                 session_id: self.session_id.clone(),
                 reason,
                 lang: state.lang(),
+                tag: self
+                    .language
+                    .clone()
+                    .filter(|tag| super::fastpath::Lang::known(tag).is_none()),
             };
             return match self.approvals.request(hold) {
                 Ok(pending) => Err(pending),

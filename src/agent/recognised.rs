@@ -33,8 +33,13 @@ pub enum Understood {
     /// A question answered from the registry, in a language HomeClaw speaks.
     Answer(String),
     /// Home Assistant's own agent runs it (timers, broadcasts, the household's own sentences,
-    /// and questions in a language HomeClaw has no words for); why, for the trace.
-    HandOff(&'static str),
+    /// and questions in a language HomeClaw has no words for); why, for the trace, and the
+    /// entities a question asks about (their states, in Home Assistant's answer, are then said
+    /// in the household's words).
+    HandOff {
+        why: &'static str,
+        asked: Vec<String>,
+    },
     /// An action Home Assistant understood, but nothing HomeClaw may act on satisfies every
     /// constraint the words state.
     Nothing,
@@ -48,6 +53,15 @@ pub enum Understood {
     },
     /// Nothing HomeClaw can use.
     Unknown,
+}
+
+impl Understood {
+    fn hand_off(why: &'static str) -> Self {
+        Self::HandOff {
+            why,
+            asked: Vec::new(),
+        }
+    }
 }
 
 /// Intents Home Assistant runs itself: HomeClaw has no tools for timers or broadcasts, and
@@ -347,10 +361,10 @@ pub(crate) fn understood(
         return Understood::NoSuchName(name);
     }
     if rec.source != Source::Builtin {
-        return Understood::HandOff("the household's own sentence");
+        return Understood::hand_off("the household's own sentence");
     }
     if HANDED_OFF.contains(&rec.intent.as_str()) {
-        return Understood::HandOff("an intent Home Assistant runs itself");
+        return Understood::hand_off("an intent Home Assistant runs itself");
     }
     match rec.intent.as_str() {
         "HassGetState" | "HassClimateGetTemperature" => {
@@ -507,7 +521,13 @@ fn answer(
     registry: &Registry,
 ) -> Understood {
     let Some(lang) = lang else {
-        return Understood::HandOff("a question in a language HomeClaw has no words for");
+        return Understood::HandOff {
+            why: "a question in a language HomeClaw has no words for",
+            asked: targets(rec, registry)
+                .iter()
+                .map(|e| e.entity_id.clone())
+                .collect(),
+        };
     };
     if !rec.matched {
         return Understood::Unknown;

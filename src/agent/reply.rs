@@ -85,8 +85,18 @@ fn hidden_words(reason: Hidden, name: &str, lang: Lang) -> String {
 /// name: those are the API's fields and the trace's.
 /// `by_voice`: a "yes" in this conversation approves it (`approval.confirm_in_conversation`).
 pub fn approval_question(pending: &PendingAction, by_voice: bool) -> String {
-    in_words(pending, |held| {
-        (pending.lang.lexicon().says.ask_approval)(held, by_voice)
+    let theirs = pending.tag.as_deref().and_then(|tag| {
+        crate::lang::ha_replies::ask_approval(
+            tag,
+            &pending.call.domain,
+            &pending.call.service,
+            &pending.names.join(", "),
+        )
+    });
+    theirs.unwrap_or_else(|| {
+        in_words(pending, |held| {
+            (pending.lang.lexicon().says.ask_approval)(held, by_voice)
+        })
     })
 }
 
@@ -245,7 +255,12 @@ pub fn approved(report: &ActionReport, pending: &PendingAction, lang: Lang) -> S
             .position(|t| t == id)
             .and_then(|i| pending.names.get(i).cloned())
     };
-    from_actions(std::slice::from_ref(report), name, lang)
+    let reports = std::slice::from_ref(report);
+    pending
+        .tag
+        .as_deref()
+        .and_then(|tag| in_their_words(tag, reports, name))
+        .unwrap_or_else(|| from_actions(reports, name, lang))
 }
 
 /// Why an approved action did not run, in plain words.
@@ -469,6 +484,7 @@ mod tests {
             session_id: None,
             reason: format!("{domain}.{service} is a high-risk action"),
             lang,
+            tag: None,
         }
     }
 
@@ -479,6 +495,32 @@ mod tests {
         done.service = "unlock".into();
         done.entity_ids = vec!["lock.front_door".into()];
         approved(&done, &door, lang)
+    }
+
+    /// A Dutch or Spanish household hears the approval question and the outcome in its own
+    /// language: Home Assistant's name for the action and its sentence for what was done.
+    #[test]
+    fn an_approval_in_a_language_without_a_lexicon_is_asked_and_reported_in_it() {
+        let mut garage = held(
+            "cover",
+            "open_cover",
+            "cover.garagedeur",
+            "Garagedeur",
+            Lang::En,
+        );
+        garage.tag = Some("nl".into());
+        let question = approval_question(&garage, false);
+        assert!(question.starts_with("Garagedeur open? "), "{question}");
+        let mut done = report(true, "open");
+        done.domain = "cover".into();
+        done.service = "open_cover".into();
+        done.entity_ids = vec!["cover.garagedeur".into()];
+        assert_eq!(approved(&done, &garage, Lang::En), "Geopend");
+        done.verified = false;
+        assert!(approved(&done, &garage, Lang::En).starts_with("Sorry"));
+        garage.tag = Some("sv".into());
+        // No sentence of ours in Swedish: the question falls back to the lexicon's.
+        assert!(approval_question(&garage, false).starts_with("Open Garagedeur?"));
     }
 
     #[test]

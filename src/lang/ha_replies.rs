@@ -6,6 +6,12 @@
 //! sentence it knows from Home Assistant, and a new language there is a new row here. Only
 //! plain sentences are kept; a slot (`{name}`, `{area}`, `{item}`, …) is filled from what was
 //! recognised and done, and a sentence whose slots cannot all be filled is not said.
+//!
+//! Two more rows come from Home Assistant Core's own translations: what a service is called
+//! (the action an approval question names) and what a state is called (the word the
+//! household's dashboard shows, where Home Assistant's agent says the raw "closed").
+//! HomeClaw's own sentence around a held action, in the few languages we wrote it for, is
+//! [`ask_approval`]'s: Home Assistant ships no such sentence.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -84,6 +90,89 @@ pub fn not_understood(tag: &str) -> Option<String> {
     row(tag)?.get("errors")?.get("no_intent").cloned()
 }
 
+/// What Home Assistant calls `domain.service` in the language ("Openen", "Abrir").
+pub fn service_name(tag: &str, domain: &str, service: &str) -> Option<&'static str> {
+    row(tag)?
+        .get("services")?
+        .get(&format!("{domain}.{service}"))
+        .map(String::as_str)
+}
+
+/// What Home Assistant calls a state in the language, its device class's word first ("Open"
+/// for a door sensor that is `on`), then the domain's ("Gesloten").
+pub fn state_word(
+    tag: &str,
+    domain: &str,
+    device_class: Option<&str>,
+    state: &str,
+) -> Option<&'static str> {
+    let states = row(tag)?.get("states")?;
+    device_class
+        .and_then(|class| states.get(&format!("{domain}.{class}.{state}")))
+        .or_else(|| states.get(&format!("{domain}.{state}")))
+        .map(String::as_str)
+}
+
+/// HomeClaw's question before a held action, for the languages without a lexicon that we
+/// wrote it for (`{action}`: Home Assistant's name for the service, `{act}` the same in lower
+/// case; `{names}`: the devices).
+/// Approving is named without a button's label: the buttons HomeClaw shows are its lexicon's.
+const ASK_APPROVAL: &[(&str, &str)] = &[
+    (
+        "nl",
+        "{names} {act}? Daar is je goedkeuring voor nodig — keur het goed in HomeClaw of op \
+         je telefoon.",
+    ),
+    (
+        "es",
+        "¿{action} {names}? Hace falta tu aprobación: apruébalo en HomeClaw o en tu teléfono.",
+    ),
+    (
+        "it",
+        "{action} {names}? Serve la tua approvazione: approvalo in HomeClaw o sul telefono.",
+    ),
+];
+
+/// The approval question for a held `domain.service` on `names`, in a language HomeClaw has
+/// no lexicon for; `None` where we have no sentence or Home Assistant no name for the service.
+pub fn ask_approval(tag: &str, domain: &str, service: &str, names: &str) -> Option<String> {
+    let base = tag.trim().to_ascii_lowercase().replace('_', "-");
+    let base = base.split('-').next().unwrap_or_default();
+    let (_, phrase) = ASK_APPROVAL.iter().find(|(t, _)| *t == base)?;
+    let action = service_name(tag, domain, service)?;
+    let act = action.to_lowercase();
+    filled(
+        phrase,
+        &[("action", action), ("act", &act), ("names", names)],
+    )
+}
+
+/// Home Assistant's answer with each raw state it says ("closed") in the household's word
+/// for it ("gesloten"), where the two differ; only whole words, so "on" inside "Sonos" stays.
+pub fn in_household_words(speech: &str, states: &[(String, &str)]) -> String {
+    let mut out = speech.to_owned();
+    for (raw, word) in states {
+        if raw.is_empty() || raw.eq_ignore_ascii_case(word) {
+            continue;
+        }
+        let word = word.to_lowercase();
+        let mut said = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find(raw.as_str()) {
+            let before = rest[..at].chars().next_back();
+            let after = rest[at + raw.len()..].chars().next();
+            let whole = !before.is_some_and(char::is_alphanumeric)
+                && !after.is_some_and(char::is_alphanumeric);
+            said.push_str(&rest[..at]);
+            said.push_str(if whole { &word } else { raw });
+            rest = &rest[at + raw.len()..];
+        }
+        said.push_str(rest);
+        out = said;
+    }
+    out
+}
+
 /// The phrase with every `{slot}` (or `{slot|capitalize}`) filled, or `None` if one cannot be.
 fn filled(phrase: &str, slots: &[(&str, &str)]) -> Option<String> {
     let mut out = String::with_capacity(phrase.len());
@@ -149,6 +238,37 @@ mod tests {
             Some("Cafetera se ha encendido")
         );
         assert!(speaks("es-ES") && speaks("pt-BR") && !speaks("tlh"));
+        // Home Assistant Core's words for services and states, in the household's language.
+        assert_eq!(service_name("es", "cover", "open_cover"), Some("Abrir"));
+        assert_eq!(state_word("nl", "cover", None, "closed"), Some("Gesloten"));
+        assert_eq!(
+            state_word("nl", "binary_sensor", Some("door"), "on"),
+            Some("Open")
+        );
+        assert_eq!(state_word("nl", "binary_sensor", None, "on"), Some("Aan"));
+        assert_eq!(
+            ask_approval("es-ES", "cover", "open_cover", "Puerta del garaje").as_deref(),
+            Some(
+                "¿Abrir Puerta del garaje? Hace falta tu aprobación: apruébalo en HomeClaw o en tu \
+                 teléfono."
+            )
+        );
+        assert!(
+            ask_approval("nl", "lock", "unlock", "Voordeur")
+                .unwrap()
+                .starts_with("Voordeur ontgrendelen? ")
+        );
+        assert_eq!(
+            ask_approval("sv", "cover", "open_cover", "Garageport"),
+            None
+        );
+        let closed = [("closed".to_owned(), "Gesloten")];
+        assert_eq!(
+            in_household_words("Nee, die is closed", &closed),
+            "Nee, die is gesloten"
+        );
+        let on = [("on".to_owned(), "Aan")];
+        assert_eq!(in_household_words("Sonos is on.", &on), "Sonos is aan.");
         assert_eq!(
             filled("{name|capitalize} aan", &[("name", "lamp")]).as_deref(),
             Some("Lamp aan")

@@ -116,6 +116,35 @@ async fn what_home_assistant_understands_homeclaw_runs_in_every_language() {
         result.reply
     );
 
+    // In Dutch, a state as the household's dashboard says it (Home Assistant's own agent says
+    // "Nee, die is closed"), and an approval asked in Dutch, with Home Assistant's name for the
+    // action.
+    let result = f.run(&home, "Sluit de Garagentor", "nl").await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(f.state("cover.garagentor").await, "closed");
+    let result = f.run(&home, "Staat de Garagentor open?", "nl").await;
+    assert!(
+        result.reply.contains("gesloten") && !result.reply.contains("closed"),
+        "{}: {:?}",
+        result.reply,
+        result.trace
+    );
+    let result = f.run(&home, "Open de Garagentor", "nl").await;
+    assert_eq!(
+        result.status,
+        RunStatus::ApprovalRequired,
+        "{:?}",
+        result.trace
+    );
+    assert!(
+        result
+            .reply
+            .starts_with("Garagentor open? Daar is je goedkeuring voor nodig"),
+        "{}",
+        result.reply
+    );
+    assert_eq!(f.state("cover.garagentor").await, "closed");
+
     // The household's own sentence and an automation's sentence trigger: Home Assistant's.
     let result = f.run(&home, "Guten Abend Haus", "de").await;
     assert_eq!(result.reply, "Guten Abend vom Haus", "{:?}", result.trace);
