@@ -116,8 +116,11 @@ configure() {
     cp -r "$HERE/custom_components/fixture_home" "$HA_CONFIG_DIR/custom_components/"
     rm -rf "$HA_CONFIG_DIR/custom_sentences"
     cp -r "$HERE/custom_sentences" "$HA_CONFIG_DIR/"
+    # Scripts and input_booleans are configured in YAML, as a household does (home.py says how).
     { cat "$HERE/home-configuration.yaml"
-      printf '\nfixture_home:\n  path: "%s"\n' "$HA_HOME"; } >"$HA_CONFIG_DIR/configuration.yaml"
+      printf '\nfixture_home:\n  path: "%s"\n' "$HA_HOME"
+      "$HA_VENV/bin/python" -P "$HERE/custom_components/fixture_home/home.py" "$HA_HOME" --helpers
+    } >"$HA_CONFIG_DIR/configuration.yaml"
   else
     cp "$HERE/demo-configuration.yaml" "$HA_CONFIG_DIR/configuration.yaml"
   fi

@@ -254,6 +254,35 @@ async fn exercise(ha: &HaInstance, entity: &str) -> usize {
             calls += 1;
             assert_eq!(s["state"], (before + 1).to_string(), "{entity}: {s}");
         }
+        "input_boolean" => {
+            check(
+                call(ha, entity, "turn_on", json!({})).await,
+                "on",
+                "turn_on",
+            );
+            check(call(ha, entity, "toggle", json!({})).await, "off", "toggle");
+            check(call(ha, entity, "toggle", json!({})).await, "on", "toggle");
+        }
+        // Activating the scene puts the entities it names into its states.
+        "scene" => {
+            call(ha, "light.living_room_light", "turn_on", json!({})).await;
+            let s = call(ha, entity, "turn_on", json!({})).await;
+            calls += 1;
+            assert_ne!(s["state"], "unknown", "{entity} was never activated: {s}");
+            assert_eq!(state(ha, "light.living_room_light").await["state"], "off");
+            assert_eq!(state(ha, "light.kitchen_light").await["state"], "off");
+        }
+        // The script's own service waits for it to finish; its sequence ran.
+        "script" => {
+            call(ha, "light.kitchen_light", "turn_off", json!({})).await;
+            let object_id = entity.split('.').nth(1).unwrap();
+            let (status, answer) = ha
+                .rest("POST", &format!("/api/services/script/{object_id}"), Some(json!({})))
+                .await;
+            assert_eq!(status, 200, "{entity}: {answer}");
+            assert_eq!(state(ha, "light.kitchen_light").await["state"], "on");
+            check(state(ha, entity).await, "off", "its run");
+        }
         "climate" => {
             let s = check(
                 call(ha, entity, "set_hvac_mode", json!({"hvac_mode": "heat"})).await,
@@ -422,6 +451,9 @@ async fn the_loader_builds_a_home_and_every_entity_answers_its_services() {
             (&initial["state"], &initial["attributes"]),
             "{home}: {first} after reset"
         );
+        // A helper through its own service, a counted list to its count.
+        assert_eq!(state(&ha, "input_boolean.guest_mode").await["state"], "off");
+        assert_eq!(state(&ha, "todo.chores").await["state"], "2");
         let client = ha.client();
         client
             .wait_connected(std::time::Duration::from_secs(10))
@@ -469,9 +501,12 @@ async fn the_loader_builds_a_home_and_every_entity_answers_its_services() {
             "climate",
             "cover",
             "fan",
+            "input_boolean",
             "light",
             "lock",
             "media_player",
+            "scene",
+            "script",
             "sensor",
             "switch",
             "todo",
@@ -492,6 +527,17 @@ fn a_fixture_the_loader_cannot_represent_is_an_error_naming_the_entity() {
         ("siren.alarm", "state: 'on'", "siren"),
         ("light.desk", "attributes: {warp_drive: 9}", "warp_drive"),
         ("lock.door", "state: ajar", "ajar"),
+        ("todo.chores", "state: lots", "lots"),
+        (
+            "todo.chores",
+            "state: '2'\n    attributes: {todo_items: [Milk]}",
+            "open todo_items",
+        ),
+        (
+            "scene.movie",
+            "attributes: {entities: {light.nowhere: 'off'}}",
+            "light.nowhere",
+        ),
         (
             "fan.ceiling",
             "attributes: {supported_features: [fan.FanEntityFeature.HOVER]}",

@@ -9,6 +9,10 @@ What must hold:
 - every floor, area (with its floor), device (with its area), entity id, friendly name, state
   and attribute of the file exists as written; anything it cannot represent fails the set-up
   with a message that names the entity (see home.py) — nothing is skipped;
+- scripts and input_booleans (no integration's platform in Home Assistant) are configured in
+  YAML as a household configures them (`home.py --helpers`, appended by `scripts/ha-dev.sh`);
+  this integration gives them their areas and aliases, and resets and sets them through their
+  own services;
 - every entity of the home is exposed to Assist, so Home Assistant's own agent and HomeClaw
   see the same home;
 - `fixture_home.reset` puts every entity back into its fixture state (and Home Assistant's
@@ -39,11 +43,19 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import floor_registry as fr
 from homeassistant.helpers.typing import ConfigType
 
-from .home import DOMAIN, FixtureError, Home, check_entity_update, load, parse_when
+from .home import (
+    DOMAIN,
+    HELPER_DOMAINS,
+    FixtureError,
+    Home,
+    check_entity_update,
+    load,
+    parse_when,
+)
 
 PLATFORMS = [
     "binary_sensor", "calendar", "climate", "cover", "fan", "light", "lock", "media_player",
-    "sensor", "switch", "todo", "vacuum", "valve", "weather",
+    "scene", "sensor", "switch", "todo", "vacuum", "valve", "weather",
 ]
 
 CONFIG_SCHEMA = vol.Schema(
@@ -66,6 +78,21 @@ SET_STATE_SCHEMA = vol.Schema(
 class Loaded:
     home: Home
     entities: dict = field(default_factory=dict)
+
+    def helpers(self):
+        return [spec for spec in self.home.entities if spec.domain in HELPER_DOMAINS]
+
+
+async def _put_helper(hass: HomeAssistant, entity_id: str, state: str | None) -> None:
+    """A helper into a state through its own services, as a person's dashboard does it."""
+    domain = entity_id.split(".", 1)[0]
+    if domain == "input_boolean" and state is not None:
+        service = "turn_on" if state == "on" else "turn_off"
+    elif domain == "script":
+        service = "turn_off"
+    else:
+        return
+    await hass.services.async_call(domain, service, {"entity_id": entity_id}, blocking=True)
 
 
 def zone_for(context_now: datetime.datetime, utc_now: datetime.datetime) -> str:
@@ -95,13 +122,25 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     async def reset(call: ServiceCall) -> None:
         if hass.config.time_zone != configured_zone:
             await set_zone(configured_zone)
-        for entity in _loaded(hass).entities.values():
+        loaded = _loaded(hass)
+        for entity in loaded.entities.values():
             entity.reset()
             entity.async_write_ha_state()
+        for spec in loaded.helpers():
+            await _put_helper(hass, spec.entity_id, spec.state or "off")
 
     async def set_state(call: ServiceCall) -> None:
         entity_id = call.data["entity_id"]
-        entity = _loaded(hass).entities.get(entity_id)
+        loaded = _loaded(hass)
+        entity = loaded.entities.get(entity_id)
+        if entity is None and any(s.entity_id == entity_id for s in loaded.helpers()):
+            try:
+                state, _ = check_entity_update(entity_id.split(".", 1)[0], call.data.get("state"),
+                                               call.data.get("attributes"), f"entity {entity_id}")
+            except FixtureError as err:
+                raise ServiceValidationError(str(err)) from err
+            await _put_helper(hass, entity_id, state)
+            return
         if entity is None:
             raise ServiceValidationError(f"{entity_id} is not an entity of the fixture home")
         try:
@@ -178,7 +217,11 @@ async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
     entities = er.async_get(hass)
     for spec in home.entities:
         if entities.async_get(spec.entity_id) is None:
-            raise ConfigEntryError(f"entity {spec.entity_id}: was not registered under that id")
+            hint = (" (its YAML is written by scripts/ha-dev.sh from home.py --helpers)"
+                    if spec.domain in HELPER_DOMAINS else "")
+            raise ConfigEntryError(
+                f"entity {spec.entity_id}: was not registered under that id{hint}"
+            )
         area_id = area_ids.get(spec.area) if spec.area else None
         # The entity follows its device's area unless the file puts it elsewhere.
         inherited = device_areas.get(spec.device) if spec.device else None

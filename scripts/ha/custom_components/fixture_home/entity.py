@@ -35,6 +35,7 @@ from homeassistant.components.light import (
 )
 from homeassistant.components.lock import LockEntity
 from homeassistant.components.media_player import MediaPlayerEntity, MediaPlayerState
+from homeassistant.components.scene import Scene
 from homeassistant.components.sensor import SensorEntity
 from homeassistant.components.switch import SwitchEntity
 from homeassistant.components.todo import (
@@ -480,6 +481,10 @@ class FixtureTodo(FixtureEntity, TodoListEntity):
         self._copy(attributes, "supported_features")
         if "todo_items" in attributes:
             self._attr_todo_items = [_todo_item(v) for v in attributes["todo_items"] or []]
+        elif state is not None:
+            # A count of open items without their texts (checked against todo_items when both
+            # are given): that many items, numbered.
+            self._attr_todo_items = [_todo_item(f"Item {n}") for n in range(1, int(state) + 1)]
 
     async def async_create_todo_item(self, item: TodoItem) -> None:
         item.uid = item.uid or uuid.uuid4().hex
@@ -494,6 +499,25 @@ class FixtureTodo(FixtureEntity, TodoListEntity):
     async def async_delete_todo_items(self, uids: list[str]) -> None:
         self._attr_todo_items = [i for i in self._attr_todo_items if i.uid not in uids]
         self.async_write_ha_state()
+
+
+class FixtureScene(FixtureEntity, Scene):
+    """Activating it puts the home's entities it names into its states, as a real scene
+    does; Home Assistant keeps the scene's own state (when it was last activated)."""
+
+    def _defaults(self) -> None:
+        self._targets: dict[str, str] = {}
+
+    def apply(self, state, attributes):
+        if "entities" in attributes:
+            self._targets = dict(attributes["entities"])
+
+    async def async_activate(self, **kwargs: Any) -> None:
+        entities = self.hass.data[DOMAIN].entities
+        for entity_id, state in self._targets.items():
+            entity = entities[entity_id]
+            entity.apply(state, {})
+            entity.async_write_ha_state()
 
 
 def _calendar_event(value: dict[str, Any], shift: dt.timedelta) -> CalendarEvent:
@@ -698,6 +722,7 @@ CLASSES: dict[str, type[FixtureEntity]] = {
     "vacuum": FixtureVacuum,
     "media_player": FixtureMediaPlayer,
     "todo": FixtureTodo,
+    "scene": FixtureScene,
     "climate": FixtureClimate,
     "calendar": FixtureCalendar,
     "weather": FixtureWeather,

@@ -8,6 +8,10 @@ benchmark task's `setup` cannot silently do less than it says.
 
 Run as a script (inside the Home Assistant venv) to check a file before Home Assistant starts:
     python home.py path/to/_fixtures.yaml
+and, with `--helpers`, to print the configuration of its helpers: scripts and input_booleans
+are no integration's platform in Home Assistant, so they are configured as a household
+configures them (YAML, `scripts/ha-dev.sh` appends it) and this integration gives them their
+areas and aliases and exposes them like every other entity.
 """
 
 from __future__ import annotations
@@ -35,7 +39,12 @@ STATES: dict[str, set[str] | None] = {
     "vacuum": {"cleaning", "docked", "idle", "paused", "returning", "error", "off"},
     "media_player": {"off", "on", "idle", "playing", "paused", "standby", "buffering"},
     "climate": {"off", "heat", "cool", "heat_cool", "auto", "dry", "fan_only"},
+    # A to-do list's state is its count of open items ("2"): see `todo_state`.
     "todo": set(),
+    # A scene's state is when it was last activated: Home Assistant's to keep.
+    "scene": set(),
+    "script": {"off"},
+    "input_boolean": ON_OFF,
     # A calendar's state is whether an event is on now; a weather entity's is its condition
     # (an attribute here, as upstream writes it).
     "calendar": set(),
@@ -72,6 +81,11 @@ ATTRIBUTES: dict[str, set[str]] = {
         "fan_modes", "fan_mode", "current_humidity", "min_temp", "max_temp",
     },
     "todo": {"supported_features", "todo_items"},
+    # What activating the scene does: {entity_id: state} of the home's own entities.
+    "scene": {"entities"},
+    # Home Assistant actions the script runs (checked by Home Assistant when it loads them).
+    "script": {"sequence"},
+    "input_boolean": set(),
     "sensor": {"device_class", "state_class", "native_unit_of_measurement", "native_value"},
     "calendar": {"supported_features", "events"},
     "weather": {
@@ -82,6 +96,9 @@ ATTRIBUTES: dict[str, set[str]] = {
         "forecast_daily", "forecast_hourly",
     },
 }
+
+# Domains configured in YAML rather than set up as this integration's platforms.
+HELPER_DOMAINS = {"script", "input_boolean"}
 
 # What an event of a calendar fixture may say (Home Assistant's CalendarEvent fields).
 EVENT_KEYS = {"summary", "start", "end", "description", "location", "uid"}
@@ -180,6 +197,10 @@ def normalise_state(domain: str, state: Any, where: str) -> str | None:
             return "open" if state else "closed"
         state = "on" if state else "off"
     state = str(state)
+    if domain == "todo":
+        if not state.isdigit():
+            raise FixtureError(f"{where}: a todo's state is its count of open items, not {state!r}")
+        return state
     allowed = STATES[domain]
     if allowed is not None and state not in allowed:
         raise FixtureError(
@@ -284,7 +305,18 @@ def check_entity_update(domain: str, state: Any, attributes: Any, where: str):
     """What `set_state` and the home file share: (state, attributes) checked for the domain."""
     if domain not in STATES:
         raise FixtureError(f"{where}: the {domain} domain is not modelled")
-    return normalise_state(domain, state, where), check_attributes(domain, attributes, where)
+    state = normalise_state(domain, state, where)
+    attributes = check_attributes(domain, attributes, where)
+    if domain == "todo" and state is not None and "todo_items" in attributes:
+        items = attributes["todo_items"] or []
+        open_items = sum(1 for i in items
+                         if not isinstance(i, dict) or i.get("status", "needs_action")
+                         == "needs_action")
+        if open_items != int(state):
+            raise FixtureError(f"{where}: state {state!r} but {open_items} open todo_items")
+    if domain == "script" and not isinstance(attributes.get("sequence", []), list):
+        raise FixtureError(f"{where}: a script's sequence is a list of actions")
+    return state, attributes
 
 
 def _text(value: Any, what: str) -> str:
@@ -344,7 +376,42 @@ def parse(data: Any) -> Home:
         entities.append(EntitySpec(entity_id, _text(e.get("name"), f"{where} name"),
                                    e.get("area"), e.get("device"), state, attributes,
                                    _aliases(e.get("aliases"), where)))
+    _check_scenes(entities)
     return Home(areas, devices, entities, language)
+
+
+def _check_scenes(entities: list[EntitySpec]) -> None:
+    """A scene sets entities of this home (not helpers, not scenes) to states their domains
+    have."""
+    modelled = {e.entity_id: e.domain for e in entities
+                if e.domain not in HELPER_DOMAINS and e.domain != "scene"}
+    for scene in (e for e in entities if e.domain == "scene"):
+        where = f"entity {scene.entity_id}"
+        targets = scene.attributes.get("entities", {})
+        if not isinstance(targets, dict):
+            raise FixtureError(f"{where}: entities must map entity ids to states")
+        for target, state in targets.items():
+            if target not in modelled:
+                raise FixtureError(f"{where}: {target!r} is no entity a scene can set here")
+            targets[target] = normalise_state(modelled[target], state, f"{where} {target}")
+
+
+def helpers_yaml(home: Home) -> str:
+    """configuration.yaml's `script:` and `input_boolean:` blocks for the home's helpers."""
+    import yaml
+
+    config: dict[str, dict[str, Any]] = {}
+    for spec in home.entities:
+        object_id = spec.entity_id.split(".", 1)[1]
+        if spec.domain == "script":
+            config.setdefault("script", {})[object_id] = {
+                "alias": spec.name, "sequence": spec.attributes.get("sequence", []),
+            }
+        elif spec.domain == "input_boolean":
+            config.setdefault("input_boolean", {})[object_id] = {
+                "name": spec.name, "initial": spec.state == "on",
+            }
+    return yaml.safe_dump(config, allow_unicode=True, sort_keys=True) if config else ""
 
 
 def _aliases(value: Any, where: str) -> list[str]:
@@ -371,11 +438,14 @@ def load(path: str) -> Home:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] != "--helpers"):
         raise SystemExit(__doc__)
     try:
         home = load(sys.argv[1])
     except FixtureError as err:
         raise SystemExit(f"fixture_home: {err}") from err
-    print(f"{len(home.areas)} areas, {len(home.devices)} devices, "
-          f"{len(home.entities)} entities: ok")
+    if len(sys.argv) == 3:
+        print(helpers_yaml(home), end="")
+    else:
+        print(f"{len(home.areas)} areas, {len(home.devices)} devices, "
+              f"{len(home.entities)} entities: ok")
