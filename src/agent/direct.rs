@@ -58,7 +58,7 @@ impl Agent<'_> {
                     return None;
                 }
                 state.reads += 1;
-                state.trace.push("fast path: answered from the registry");
+                state.trace.push("fast path: answered without the model");
                 history.push(Message::assistant(text.clone()));
                 Some(Ok((RunStatus::Done, text)))
             }

@@ -155,6 +155,12 @@ pub const LEXICON: Lexicon = Lexicon {
     water_appliances: &[],
     cleaning: &["sauge"],
     lighting: &["beleuchte"],
+    joke_words: &["witz", "witze", "lustiges"],
+    jokes: &[
+        "Sagt die Lampe zum Schalter: Du machst mich einfach an.",
+        "Was macht ein Thermostat auf einer Party? Es sorgt für Stimmung, aber höchstens bis 21 Grad.",
+        "Warum streitet der Saugroboter nie? Er fährt einfach um jedes Problem herum.",
+    ],
     level_of: &["lautstarke", "helligkeit"],
     volume: &["lautstarke"],
     levels: &[("null", 0), ("halbe", 50), ("halb", 50)],
@@ -272,6 +278,7 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     singular_articles: &["das", "den", "dem", "der", "ein", "einen"],
     translations: &[
+        ("phone", &["handy", "telefon", "smartphone"]),
         ("kitchen", &["kuche", "kueche", "kuchen", "kuechen"]),
         ("bedroom", &["schlafzimmer"]),
         ("living", &["wohnzimmer"]),
@@ -314,6 +321,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("carbon_dioxide", &["kohlendioxid"]),
         ("power", &["strom", "leistung", "stromverbrauch"]),
         ("energy", &["energie"]),
+        ("battery", &["akku", "batterie", "akkustand", "ladestand"]),
     ],
     question_openers: &["ist", "sind", "welche", "wie", "gibt"],
     more_question_openers: &["wer", "wo", "wann", "was", "habe", "hab"],
@@ -331,6 +339,10 @@ pub const LEXICON: Lexicon = Lexicon {
         ("idle", &["gestoppt"]),
     ],
     question_filler: &[
+        // "Wie voll ist der Akku vom Handy?"
+        "voll",
+        "vom",
+        "von",
         "wie",
         "hoch",
         "ist",

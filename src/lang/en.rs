@@ -165,6 +165,12 @@ pub const LEXICON: Lexicon = Lexicon {
     water_appliances: &["heater", "heating", "boiler", "tank"],
     cleaning: &["vacuum", "vacuuming", "clean", "cleaning"],
     lighting: &["illuminate"],
+    joke_words: &["joke", "jokes", "funny"],
+    jokes: &[
+        "I asked the thermostat for a joke. It said it would warm up to it.",
+        "Why did the lamp do so well at school? It was very bright.",
+        "The robot vacuum never takes sides in an argument. It just goes around the problem.",
+    ],
     level_of: &["volume", "brightness"],
     volume: &["volume"],
     levels: &[("zero", 0), ("half", 50), ("full", 100), ("max", 100)],
@@ -278,6 +284,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("carbon_dioxide", &["co2"]),
         ("power", &["power"]),
         ("energy", &["energy"]),
+        ("battery", &["battery", "batteries", "charge"]),
     ],
     question_openers: &["is", "are", "what", "which", "how", "does", "do", "did"],
     more_question_openers: &["who", "where", "when", "why"],
@@ -320,6 +327,11 @@ pub const LEXICON: Lexicon = Lexicon {
         "we",
         "using",
         "use",
+        // "How much battery does the vacuum have left?"
+        "does",
+        "have",
+        "has",
+        "left",
     ],
     question_courtesy: &[
         &["please", "tell", "me"],

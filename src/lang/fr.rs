@@ -182,6 +182,12 @@ pub const LEXICON: Lexicon = Lexicon {
     water_appliances: &[],
     cleaning: &["nettoie", "nettoyer", "aspirateur", "menage"],
     lighting: &["eclaire", "illumine"],
+    joke_words: &["blague", "blagues", "drole"],
+    jokes: &[
+        "Pourquoi la lampe a-t-elle réussi son examen ? Parce qu'elle était très brillante.",
+        "Que dit le thermostat au radiateur ? Calme-toi, tu chauffes trop !",
+        "Pourquoi l'aspirateur robot ne se dispute jamais ? Il fait simplement le tour du problème.",
+    ],
     level_of: &["volume", "luminosite", "son"],
     volume: &["volume", "son"],
     levels: &[("zero", 0), ("moitie", 50), ("fond", 100), ("maximum", 100)],
@@ -296,6 +302,7 @@ pub const LEXICON: Lexicon = Lexicon {
     same_in_plural: &[],
     singular_articles: &[],
     translations: &[
+        ("phone", &["telephone", "portable", "smartphone"]),
         ("kitchen", &["cuisine"]),
         ("bedroom", &["chambre", "chambres"]),
         ("living", &["salon", "sejour"]),
@@ -351,6 +358,7 @@ pub const LEXICON: Lexicon = Lexicon {
             &["puissance", "consommation", "electricite", "courant"],
         ),
         ("energy", &["energie"]),
+        ("battery", &["batterie"]),
     ],
     question_openers: &["est", "quelle", "quel", "quels", "quelles", "combien", "y"],
     more_question_openers: &["qui", "ou", "quand", "pourquoi", "quoi", "comment"],

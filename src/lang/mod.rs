@@ -205,6 +205,10 @@ pub struct Lexicon {
     /// Verbs that give light ("illuminate"): only a light answers them, and they name lights
     /// when nothing else names a kind ("Illuminate the whole house").
     pub lighting: Words,
+    /// Words that ask for a joke, and the jokes HomeClaw tells: a small model asked in
+    /// German, Polish or French declined or made one up that was no joke at all.
+    pub joke_words: Words,
+    pub jokes: Words,
     /// Words that name what a level is of ("volume", "brightness").
     pub level_of: Words,
     /// The words that say a media player's volume.

@@ -138,6 +138,12 @@ pub const LEXICON: Lexicon = Lexicon {
     water_appliances: &[],
     cleaning: &["odkurz", "odkurzaj"],
     lighting: &["oswietl"],
+    joke_words: &["dowcip", "zart", "kawal", "smiesznego"],
+    jokes: &[
+        "Dlaczego lampa nigdy nie przegrywa kłótni? Bo zawsze ma jasne argumenty.",
+        "Co mówi termostat do kaloryfera? Nie przegrzewaj się tak!",
+        "Dlaczego odkurzacz jest dobrym kompanem? Bo zawsze wciągnie cię w rozmowę.",
+    ],
     level_of: &["glosnosc", "jasnosc"],
     volume: &["glosnosc"],
     levels: &[("polowe", 50), ("polowa", 50), ("pol", 50)],
@@ -249,6 +255,10 @@ pub const LEXICON: Lexicon = Lexicon {
     same_in_plural: &[],
     singular_articles: &[],
     translations: &[
+        (
+            "phone",
+            &["telefon", "telefonu", "telefonie", "komorka", "komorki"],
+        ),
         ("kitchen", &["kuchnia", "kuchni", "kuchnie"]),
         ("bedroom", &["sypialnia", "sypialni", "sypialnie"]),
         ("living", &["salon", "salonie"]),
@@ -330,6 +340,10 @@ pub const LEXICON: Lexicon = Lexicon {
         ("carbon_dioxide", &["dwutlenek"]),
         ("power", &["prad", "pradu", "moc"]),
         ("energy", &["energia", "energii"]),
+        (
+            "battery",
+            &["bateria", "baterii", "akumulator", "akumulatora"],
+        ),
     ],
     question_openers: &["czy", "jaki", "jaka", "jakie", "ile"],
     more_question_openers: &["kto", "gdzie", "kiedy", "co", "czemu", "czym"],
@@ -357,6 +371,8 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     question_filler: &[
         "czy", "jaka", "jaki", "jest", "sa", "ile", "teraz", "poziom", "sie", "jakie", "zuzycie",
+        // "Ile baterii ma telefon?"
+        "ma",
     ],
     question_courtesy: &[&["powiedz", "mi"]],
     how_many: &[&["ile"]],

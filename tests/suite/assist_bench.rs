@@ -277,7 +277,11 @@ async fn exercise(ha: &HaInstance, entity: &str) -> usize {
             call(ha, "light.kitchen_light", "turn_off", json!({})).await;
             let object_id = entity.split('.').nth(1).unwrap();
             let (status, answer) = ha
-                .rest("POST", &format!("/api/services/script/{object_id}"), Some(json!({})))
+                .rest(
+                    "POST",
+                    &format!("/api/services/script/{object_id}"),
+                    Some(json!({})),
+                )
                 .await;
             assert_eq!(status, 200, "{entity}: {answer}");
             assert_eq!(state(ha, "light.kitchen_light").await["state"], "on");

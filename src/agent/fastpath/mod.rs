@@ -113,6 +113,12 @@ pub fn plan_joined_in(
     device_id: Option<&str>,
     answer_in: Option<Lang>,
 ) -> Plan {
+    if let Some((joke, lang)) = joke(text, answer_in) {
+        return Plan::Answer {
+            text: joke.to_owned(),
+            lang,
+        };
+    }
     // "Can you turn the fan on?" is a request, said politely: planned as the request.
     if let Some(request) = intent::unwrapped_request(text) {
         return plan_from(&request, registry, device_id);
@@ -180,6 +186,22 @@ pub fn plan_joined_in(
         calls,
         lang: first_lang.unwrap_or(Lang::En),
     }
+}
+
+/// "Tell me a joke", "Erzähl mir einen Witz": one of the lexicon's jokes, chosen by the words
+/// (another wording, another joke). Only a short request with no verb of the home's: "turn on
+/// the funny lamp" is a command. Told in `answer_in` when the request says the language.
+fn joke(text: &str, answer_in: Option<Lang>) -> Option<(&'static str, Lang)> {
+    let (words, percent_at) = words_of(text);
+    if words.len() > 8 || intent(&words, percent_at).is_some() {
+        return None;
+    }
+    let said = crate::lang::LEXICONS
+        .iter()
+        .find(|l| words.iter().any(|w| l.joke_words.contains(&w.as_str())))?;
+    let lexicon = answer_in.map_or(*said, Lang::lexicon);
+    let pick = words.iter().map(|w| w.len()).sum::<usize>() % lexicon.jokes.len().max(1);
+    Some((lexicon.jokes.get(pick)?, lexicon.lang))
 }
 
 /// "Turn off all the lights except the kitchen", "wyłącz wszystkie światła oprócz sypialni":

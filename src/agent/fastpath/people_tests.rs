@@ -119,6 +119,20 @@ fn people_home() -> Registry {
             "15.6",
             json!({"device_class": "temperature", "unit_of_measurement": "°C"}),
         ),
+        (
+            "sensor.robot_vacuum_battery",
+            "Robot Vacuum Battery",
+            "living_room",
+            "81",
+            json!({"device_class": "battery", "unit_of_measurement": "%"}),
+        ),
+        (
+            "sensor.phone_battery_level",
+            "Phone Level",
+            "bedroom_1",
+            "37",
+            json!({"device_class": "battery", "unit_of_measurement": "%"}),
+        ),
     ])
 }
 
@@ -373,6 +387,12 @@ fn measures_and_thermostats_are_answered_with_their_values() {
         ("Wie viel Strom verbrauchen wir gerade?", "100 W"),
         ("What mode is the heat pump in?", "heat"),
         ("What temperature is the heat pump set to?", "22"),
+        // "How much battery": the level sensor of the thing named, whatever its name says.
+        ("How much battery does the robot vacuum have?", "81"),
+        ("How much battery is left on the phone?", "37"),
+        ("Wie voll ist der Akku vom Handy?", "37"),
+        ("Ile baterii ma telefon?", "37"),
+        ("Quel est le niveau de batterie du téléphone ?", "37"),
     ] {
         let answer = answered(text, &home);
         assert!(answer.contains(value), "{text}: {answer}");
@@ -600,4 +620,44 @@ fn whites_by_temperature_and_fan_speeds_in_words() {
         plan("Make the kitchen lights warm white", &home),
         Plan::Model
     );
+}
+
+/// "Tell me a joke" gets a joke, in the language asked (the small model declined in German and
+/// French, and made up no joke in Polish); a command that says "funny" stays a command.
+#[test]
+fn a_joke_is_told_in_the_language_asked() {
+    let home = people_home();
+    for (text, lang) in [
+        ("Tell me a joke", Lang::En),
+        ("Erzähl mir einen Witz", Lang::De),
+        ("Opowiedz mi dowcip", Lang::Pl),
+        ("Opowiedz kawał", Lang::Pl),
+        ("Raconte-moi une blague", Lang::Fr),
+    ] {
+        match plan(text, &home) {
+            Plan::Answer {
+                text: joke,
+                lang: told,
+            } => {
+                assert_eq!(told, lang, "{text}");
+                assert!(
+                    lang.lexicon().jokes.contains(&joke.as_str()),
+                    "{text}: {joke}"
+                );
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // A pipeline set to English hears the German words and answers in English.
+    match plan_joined_in("Erzähl mir einen Witz", &home, None, Some(Lang::En)) {
+        Plan::Answer { text, lang } => {
+            assert_eq!(lang, Lang::En);
+            assert!(Lang::En.lexicon().jokes.contains(&text.as_str()), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!matches!(
+        plan("Turn on the funny lamp", &home),
+        Plan::Answer { .. }
+    ));
 }
