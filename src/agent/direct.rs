@@ -3,6 +3,7 @@
 //! answered a single action (lever "one round trip"). Both go through the same call path as a
 //! model's call, so approval, policy and verification hold unchanged.
 
+use super::fastpath::condition::Checked;
 use super::fastpath::{self, FastCall, Lang, Plan};
 use super::home::with_registry;
 use super::recognised::{Understood, understood};
@@ -24,9 +25,39 @@ impl Agent<'_> {
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Option<Result<(RunStatus, String), CallEnd>> {
-        // A request on a condition HomeClaw cannot check: nothing changes, and the person is
-        // told why, without asking the model (which acts and forgets the condition).
+        // A request on a condition: read from the registry where HomeClaw can. One it cannot
+        // check changes nothing, and the person is told why, without asking the model (which
+        // acts and forgets the condition).
+        let mut conditioned = None;
         if state.said.conditional && state.said.acts && !state.said.only_asks() {
+            let checked = with_registry(self.home, |r| {
+                state.said.checked_condition(r, self.device_id.as_deref())
+            });
+            match checked {
+                Some(Checked::Holds(plan)) => {
+                    state.reads += 1;
+                    state.condition_holds = true;
+                    state
+                        .trace
+                        .push("the condition holds (read from the registry)");
+                    conditioned = Some(plan);
+                }
+                Some(Checked::Unmet { text, .. }) => {
+                    state.reads += 1;
+                    state.trace.push(
+                        "the condition does not hold (read from the registry): nothing changed",
+                    );
+                    history.push(Message::assistant(text.clone()));
+                    return Some(Ok((RunStatus::Done, text)));
+                }
+                None => {}
+            }
+        }
+        if state.said.conditional
+            && state.said.acts
+            && !state.said.only_asks()
+            && conditioned.is_none()
+        {
             state
                 .trace
                 .push("a request on a condition: nothing changed");
@@ -44,7 +75,10 @@ impl Agent<'_> {
         {
             return self.recognised(history, state).await;
         }
-        let plan = with_registry(self.home, |r| state.said.plan(r, self.device_id.as_deref()));
+        let plan = match conditioned {
+            Some(plan) => plan,
+            None => with_registry(self.home, |r| state.said.plan(r, self.device_id.as_deref())),
+        };
         let language = |lang: Lang| self.language.as_deref().map_or(lang, Lang::from_tag);
         match plan {
             Plan::Model => {

@@ -324,7 +324,7 @@ impl Agent<'_> {
                     .to_owned(),
             ));
         }
-        if state.said.conditional {
+        if state.said.conditional && !state.condition_holds {
             return Some(refuse(
                 state,
                 format!("refused {call}: the request waits on a condition"),

@@ -175,6 +175,15 @@ impl Parsed {
         fastpath::unmatched(&said, registry)
     }
 
+    /// The request's condition, read from the registry (see [`fastpath::condition`]).
+    pub(crate) fn checked_condition(
+        &self,
+        registry: &Registry,
+        device_id: Option<&str>,
+    ) -> Option<fastpath::condition::Checked> {
+        fastpath::condition::checked(&self.joined, registry, device_id)
+    }
+
     /// The fast path's plan for the words, for a person speaking to `device_id`.
     pub(crate) fn plan(&self, registry: &Registry, device_id: Option<&str>) -> fastpath::Plan {
         // Answered in the request's language when HomeClaw speaks it, whatever the words'.

@@ -965,10 +965,11 @@ async fn a_request_on_a_condition_changes_nothing_on_either_path() {
             fast_path,
             ..AgentConfig::default()
         };
+        // A condition HomeClaw cannot read: the weather, a person.
         let mut history = vec![Message::user(if fast_path {
-            "Turn off the kitchen lights if the bed light is on"
+            "Turn off the kitchen lights if it gets dark"
         } else {
-            "If the bed light is on then turn off the kitchen lights"
+            "If anyone is home then turn off the kitchen lights"
         })];
         let result = run_with(&model, &home, &cfg, &mut history).await;
         assert!(
@@ -979,6 +980,35 @@ async fn a_request_on_a_condition_changes_nothing_on_either_path() {
         assert!(result.reply.contains("condition"), "{}", result.reply);
         assert!(home.calls().is_empty(), "{fast_path}: {:?}", home.calls());
     }
+}
+
+/// A condition on a device's state is read from the registry: when it holds the request runs
+/// (verified like any call), when it does not nothing runs and the person hears the state.
+#[tokio::test]
+async fn a_condition_homeclaw_can_read_decides_whether_the_request_runs() {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![]);
+    let cfg = AgentConfig::default();
+    let text = "Turn off the kitchen lights if the bed light is on";
+    home.set_state("light.bed_light", "off");
+    let result = run_with(&model, &home, &cfg, &mut vec![Message::user(text)]).await;
+    assert_eq!(result.status, RunStatus::Done);
+    assert_eq!(
+        result.reply,
+        "Bed Light is off, so I did not change anything."
+    );
+    assert!(home.calls().is_empty(), "{:?}", home.calls());
+    home.set_state("light.bed_light", "on");
+    let result = run_with(&model, &home, &cfg, &mut vec![Message::user(text)]).await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    let calls = home.calls();
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(
+        (calls[0].domain.as_str(), calls[0].service.as_str()),
+        ("light", "turn_off")
+    );
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
+    assert!(model.requests().is_empty());
 }
 
 /// Home Assistant's recognition of a Dutch "turn off the lights in the kitchen".

@@ -230,6 +230,8 @@ pub(super) struct RunState {
     /// slot, when it could not finish): a model's call on anything else is refused. Empty: no
     /// such constraint.
     pub(super) kinds: Vec<String>,
+    /// The request's condition was read from the registry and holds: its calls may run.
+    pub(super) condition_holds: bool,
 }
 
 impl RunState {
@@ -256,6 +258,7 @@ impl RunState {
             hidden: None,
             learned: 0,
             kinds: Vec::new(),
+            condition_holds: false,
         }
     }
 

@@ -144,6 +144,19 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     joiners: &["und"],
     conditionals: &["wenn", "falls", "sofern"],
+    if_words: &["wenn", "falls", "sofern"],
+    then_words: &["dann"],
+    above: &[
+        "uber", "ueber", "hoher", "hoeher", "mehr", "warmer", "waermer", "oberhalb",
+    ],
+    below: &[
+        "unter",
+        "niedriger",
+        "weniger",
+        "kalter",
+        "kaelter",
+        "unterhalb",
+    ],
     both: &[],
     every: &["alle", "samtliche", "ganzen", "ganze", "gesamten"],
     everything: &["alles", "allem"],
@@ -166,6 +179,7 @@ pub const LEXICON: Lexicon = Lexicon {
     levels: &[("null", 0), ("halbe", 50), ("halb", 50)],
     percent_units: &["prozent"],
     degree_units: &["grad"],
+    temperature_words: &["temperatur", "zieltemperatur", "solltemperatur"],
     temperature_verbs: &["heize", "warme", "kuhle"],
     colours: &[
         ("red", &["rot", "rote", "roten", "rotes"]),
@@ -561,7 +575,8 @@ fn plural(n: u64) -> Plural {
 }
 
 const SAYS: Says = Says {
-    conditional: "Ich kann eine Bedingung nicht vor dem Handeln prüfen, darum habe ich nichts geändert. Sag es ohne Bedingung oder lege eine Automatisierung in Home Assistant an.",
+    conditional: "Diese Bedingung kann ich nicht vor dem Handeln prüfen, darum habe ich nichts geändert. Sag es ohne Bedingung oder lege eine Automatisierung in Home Assistant an.",
+    condition_unmet: |seen| format!("{seen}, darum habe ich nichts geändert."),
     nothing_changed: "Ich habe nichts geändert.",
     nothing_matches: |words| {
         format!(

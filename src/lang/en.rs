@@ -93,6 +93,8 @@ pub const LEXICON: Lexicon = Lexicon {
     filler: &[
         // "the whole house": every area, said with the word for the home.
         "house",
+        // "Set the target temperature to 22".
+        "target",
         // "Send the vacuum home": where it goes, not what.
         "home",
         // "Turn off the fan in here": where the person speaks.
@@ -154,6 +156,12 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     joiners: &["and", "then", "also"],
     conditionals: &["if", "unless", "whenever"],
+    if_words: &["if"],
+    then_words: &["then"],
+    above: &[
+        "above", "over", "higher", "greater", "warmer", "more", "exceeds",
+    ],
+    below: &["below", "under", "lower", "less", "colder", "cooler"],
     both: &["both"],
     every: &["all", "every", "whole", "entire"],
     everything: &["everything"],
@@ -176,6 +184,7 @@ pub const LEXICON: Lexicon = Lexicon {
     levels: &[("zero", 0), ("half", 50), ("full", 100), ("max", 100)],
     percent_units: &["percent"],
     degree_units: &["degrees", "degree", "celsius"],
+    temperature_words: &["temperature"],
     temperature_verbs: &["heat", "warm", "cool", "up"],
     colours: &[
         ("red", &["red"]),
@@ -571,7 +580,8 @@ fn plural(n: u64) -> Plural {
 }
 
 const SAYS: Says = Says {
-    conditional: "I cannot check a condition before acting, so I did not change anything. Say it without the condition, or make it an automation in Home Assistant.",
+    conditional: "I cannot check that condition before acting, so I did not change anything. Say it without the condition, or make it an automation in Home Assistant.",
+    condition_unmet: |seen| format!("{seen}, so I did not change anything."),
     nothing_changed: "I did not change anything.",
     nothing_matches: |words| {
         format!(

@@ -171,6 +171,10 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     joiners: &["et", "puis", "ensuite"],
     conditionals: &["si", "lorsque"],
+    if_words: &["si"],
+    then_words: &["alors"],
+    above: &["dessus", "superieure", "superieur", "plus"],
+    below: &["dessous", "inferieure", "inferieur", "moins"],
     both: &[],
     every: &["toutes", "tous", "toute"],
     everything: &["tout"],
@@ -193,6 +197,7 @@ pub const LEXICON: Lexicon = Lexicon {
     levels: &[("zero", 0), ("moitie", 50), ("fond", 100), ("maximum", 100)],
     percent_units: &["pourcent", "pourcents", "pour"],
     degree_units: &["degres", "degre"],
+    temperature_words: &["temperature"],
     temperature_verbs: &["chauffe", "rechauffe", "refroidis"],
     colours: &[
         ("red", &["rouge", "rouges"]),
@@ -599,7 +604,8 @@ fn plural(n: u64) -> Plural {
 }
 
 const SAYS: Says = Says {
-    conditional: "Je ne peux pas vérifier une condition avant d'agir, donc je n'ai rien changé. Dites-le sans condition, ou créez une automatisation dans Home Assistant.",
+    conditional: "Je ne peux pas vérifier cette condition avant d'agir, donc je n'ai rien changé. Dites-le sans condition, ou créez une automatisation dans Home Assistant.",
+    condition_unmet: |seen| format!("{seen}, donc je n'ai rien changé."),
     nothing_changed: "Je n'ai rien changé.",
     nothing_matches: |words| {
         format!(

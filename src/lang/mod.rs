@@ -185,6 +185,13 @@ pub struct Lexicon {
     /// Words that make a request wait on a condition ("if it is above 23", "wenn"): HomeClaw
     /// cannot check one before acting, so such a request changes nothing.
     pub conditionals: Words,
+    /// The conditionals HomeClaw can check ("if", "wenn"; not "unless" or "whenever"), the
+    /// words that end a condition said first ("then"), and the words that compare a number
+    /// with it ("above", "über"; "below", "unter").
+    pub if_words: Words,
+    pub then_words: Words,
+    pub above: Words,
+    pub below: Words,
     /// Words that make a kind-only command mean every device of the kind.
     pub every: Words,
     /// Words for every device in a place ("everything in the kitchen").
@@ -217,6 +224,8 @@ pub struct Lexicon {
     pub levels: &'static [(&'static str, u8)],
     pub percent_units: Words,
     pub degree_units: Words,
+    /// Words for a temperature to set: "set the target temperature to 22" needs no unit.
+    pub temperature_words: Words,
     /// Verbs that only say which way a temperature goes ("heat", "podgrzej").
     pub temperature_verbs: Words,
     /// CSS colour → its words.
@@ -377,6 +386,8 @@ pub struct Says {
     pub nothing_changed: &'static str,
     /// A request on a condition: nothing changed, and why.
     pub conditional: &'static str,
+    /// A condition that does not hold: the states that decided it; nothing changed.
+    pub condition_unmet: fn(&str) -> String,
     /// Nothing in the home matches the person's words (quoted).
     pub nothing_matches: fn(&str) -> String,
     /// A device Home Assistant keeps from Assist, and one HomeClaw's own settings exclude.

@@ -127,6 +127,10 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     joiners: &["i", "oraz"],
     conditionals: &["jesli", "jezeli", "gdyby"],
+    if_words: &["jesli", "jezeli"],
+    then_words: &["to", "wtedy"],
+    above: &["powyzej", "ponad", "wiecej", "wyzsza", "wyzej", "cieplej"],
+    below: &["ponizej", "mniej", "nizsza", "nizej", "zimniej"],
     both: &[],
     every: &["wszystkie", "calym", "calej", "caly"],
     everything: &["wszystko"],
@@ -149,6 +153,7 @@ pub const LEXICON: Lexicon = Lexicon {
     levels: &[("polowe", 50), ("polowa", 50), ("pol", 50)],
     percent_units: &["procent"],
     degree_units: &["stopni", "stopnie", "stopnia"],
+    temperature_words: &["temperature", "temperatura", "temperatury"],
     temperature_verbs: &["podgrzej", "ogrzej", "schlodz"],
     colours: &[
         (
@@ -586,7 +591,8 @@ fn plural(n: u64) -> Plural {
 }
 
 const SAYS: Says = Says {
-    conditional: "Nie umiem sprawdzić warunku przed działaniem, więc niczego nie zmieniłem. Powiedz to bez warunku albo utwórz automatyzację w Home Assistant.",
+    conditional: "Nie umiem sprawdzić tego warunku przed działaniem, więc niczego nie zmieniłem. Powiedz to bez warunku albo utwórz automatyzację w Home Assistant.",
+    condition_unmet: |seen| format!("{seen}, więc niczego nie zmieniłem."),
     nothing_changed: "Niczego nie zmieniłem.",
     nothing_matches: |words| {
         format!(

@@ -235,6 +235,7 @@ fn every_text(says: &Says) -> Vec<(String, bool)> {
     let Says {
         nothing_changed,
         conditional,
+        condition_unmet,
         nothing_matches,
         not_exposed,
         filtered_out,
@@ -329,6 +330,7 @@ fn every_text(says: &Says) -> Vec<(String, bool)> {
         sentence(did(words, two));
     }
     sentence(set_value(one, "50%"));
+    sentence(condition_unmet("Garage Door is closed"));
     sentence(added("milk", "Shopping List"));
     sentence(not_confirmed(two, "Bed Light: off"));
     sentence(which_of(one, "Back Door"));

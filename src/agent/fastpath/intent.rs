@@ -275,10 +275,25 @@ pub(super) fn percentage(
 /// A temperature in the words ("21 degrees", "21 stopni", "21 Grad", "21°": [`words_of`]
 /// writes a `°` as the word "degrees"), the language of its unit, and the words it used.
 pub(super) fn degrees(words: &[String]) -> Option<(u8, Lang, Vec<usize>)> {
-    words.iter().enumerate().find_map(|(i, w)| {
+    let with_unit = words.iter().enumerate().find_map(|(i, w)| {
         let n = w.parse::<u8>().ok()?;
         let lang = lang_having(|l| l.degree_units, words.get(i + 1)?)?;
         Some((n, lang, vec![i, i + 1]))
+    });
+    // "Set the target temperature to 22": a whole number after the word for a temperature,
+    // within what a thermostat is set to (°C or °F: "the temperature in bedroom 2" names a
+    // room); the caller keeps a percentage for what it is.
+    with_unit.or_else(|| {
+        let (t, lang) = words
+            .iter()
+            .enumerate()
+            .find_map(|(t, w)| Some((t, lang_having(|l| l.temperature_words, w)?)))?;
+        let (i, n) = words
+            .iter()
+            .enumerate()
+            .skip(t + 1)
+            .find_map(|(i, w)| Some((i, w.parse::<u8>().ok()?)))?;
+        (5..=95).contains(&n).then(|| (n, lang, vec![t, i]))
     })
 }
 

@@ -10,6 +10,7 @@
 //! [`Plan::Model`]; a single-device command with a few equally good targets of one kind asks
 //! which, naming them.
 
+pub mod condition;
 mod intent;
 mod question;
 mod read;

@@ -412,16 +412,20 @@ fn an_item_goes_on_the_list_named_or_the_only_one() {
             Lang::Pl
         ))
     );
-    // Two lists and none named: which one. A list that does not exist: the model decides.
+    // Two lists and none named, or only words for a kind of list that name neither: which
+    // one. A name that is no list's: the model decides.
+    for text in ["put milk on the list", "put apples on the shopping list"] {
+        assert_eq!(
+            plan(text, &registry),
+            Plan::Ask {
+                question: "Which one do you mean: Personal Tasks or Trader Joe'S?".into(),
+                lang: Lang::En
+            },
+            "{text}"
+        );
+    }
     assert_eq!(
-        plan("put milk on the list", &registry),
-        Plan::Ask {
-            question: "Which one do you mean: Personal Tasks or Trader Joe'S?".into(),
-            lang: Lang::En
-        }
-    );
-    assert_eq!(
-        plan("put apples on the shopping list", &registry),
+        plan("put apples on the Costco list", &registry),
         Plan::Model
     );
     let one = home(&[("todo.personal_tasks", "Personal Tasks", "kitchen")]);

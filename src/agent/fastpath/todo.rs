@@ -50,8 +50,9 @@ pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
         .entities()
         .filter(|e| e.domain() == "todo")
         .collect();
+    let several = (2..=MAX_NAMED).contains(&lists.len());
     let chosen: Vec<&Entity> = if list_words.is_empty() {
-        if (2..=MAX_NAMED).contains(&lists.len()) {
+        if several {
             // "Put milk on the list" with several lists: which one.
             return Some(Plan::Ask {
                 question: which_one(&lists, registry, lang),
@@ -61,7 +62,20 @@ pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
         lists
     } else {
         let query = Query::new(&list_words.join(" "));
-        lists.into_iter().filter(|e| covers(e, &query)).collect()
+        let named: Vec<&Entity> = lists
+            .iter()
+            .copied()
+            .filter(|e| covers(e, &query))
+            .collect();
+        // "The shopping list" in a home whose lists are "Personal Tasks" and "Trader Joe's":
+        // words for a kind of list that name none of them, so which one (never a guess).
+        if named.is_empty() && several && list_words.iter().all(|w| any_has(|l| l.lists, w)) {
+            return Some(Plan::Ask {
+                question: which_one(&lists, registry, lang),
+                lang,
+            });
+        }
+        named
     };
     let [list] = chosen.as_slice() else {
         return None;
