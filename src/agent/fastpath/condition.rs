@@ -93,6 +93,10 @@ pub fn checked(text: &str, registry: &Registry, device_id: Option<&str>) -> Opti
     let seen: Vec<String> = about
         .iter()
         .map(|e| match (compare, value_of(e)) {
+            // A thermostat's degrees as its own answers say them ("21°").
+            (Some(_), Some((value, Some("°")))) => {
+                state_line(&e.name, &format!("{value}°"), None, lang)
+            }
             (Some(_), Some((value, unit))) => state_line(&e.name, &value, unit, lang),
             _ => state_line(&e.name, &e.state, None, lang),
         })
