@@ -198,7 +198,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("fuege", &["zu", "zur", "zum"]),
         ("setze", &["auf"]),
     ],
-    list_filler: &["liste", "meine", "hinzu", "die"],
+    list_filler: &["liste", "meine", "meinen", "meiner", "hinzu", "die"],
     kinds: &[
         (
             "light",
@@ -292,6 +292,8 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     singular_articles: &["das", "den", "dem", "der", "ein", "einen"],
     translations: &[
+        ("personal", &["personlich", "personliche", "personlichen"]),
+        ("tasks", &["aufgaben"]),
         ("phone", &["handy", "telefon", "smartphone"]),
         ("kitchen", &["kuche", "kueche", "kuchen", "kuechen"]),
         ("bedroom", &["schlafzimmer"]),

@@ -58,6 +58,7 @@ fn a_floor_the_words_name_is_every_room_on_it() {
     let home = named_floors();
     for (text, service) in [
         ("Turn off the lights upstairs", "light.turn_off"),
+        ("Lights off upstairs", "light.turn_off"),
         ("Shut off the upstairs lights please", "light.turn_off"),
         ("Turn on all the upstairs lights", "light.turn_on"),
         // "bedroom" is a room on that floor: Bedroom 1 is downstairs and stays as it is.

@@ -431,15 +431,18 @@ fn trailing_intent(words: &[String], lead: usize) -> Option<Found> {
         .iter()
         .rposition(|w| !any_has(|l| l.after, w))
         .map_or(0, |i| i + 1);
-    // "Lights on in the bedroom": the word that says what to do, then where.
+    // "Lights on in the bedroom", "Lights off upstairs": the word that says what to do, then
+    // where (after a preposition, or one last word).
     let trailing = |w: &String| {
         LEXICONS
             .iter()
             .any(|l| l.trailing.iter().any(|(t, _)| t == w))
     };
-    if let Some(place) =
-        (2..end).find(|&i| any_has(|l| l.place_prepositions, &words[i]) && trailing(&words[i - 1]))
-        && !words[..end].last().is_some_and(trailing)
+    let a_place_word = |w: &str| !(is_filler(w) || any_has(|l| l.be, w));
+    if let Some(place) = (2..end).find(|&i| {
+        (any_has(|l| l.place_prepositions, &words[i]) || (i + 1 == end && a_place_word(&words[i])))
+            && trailing(&words[i - 1])
+    }) && !words[..end].last().is_some_and(trailing)
     {
         end = place;
     }

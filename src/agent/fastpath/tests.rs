@@ -404,6 +404,17 @@ fn an_item_goes_on_the_list_named_or_the_only_one() {
             Lang::En
         ))
     );
+    // A list named in another language's words for it ("persönliche Aufgaben").
+    for text in [
+        "Setze Milch auf meine persönlichen Aufgaben",
+        "Füge Milch zu meinen persönlichen Aufgaben hinzu",
+    ] {
+        assert_eq!(
+            planned(text).map(|p| p.0),
+            Some("todo.personal_tasks".into()),
+            "{text}"
+        );
+    }
     assert_eq!(
         planned("Dodaj mleko do listy Personal Tasks"),
         Some((
