@@ -447,6 +447,11 @@ fn plural_kinds_lighting_verbs_the_whole_house_and_the_weathers_it() {
             "{text}"
         );
     }
+    // "auf" before a number is no verb said last ("auf" = open).
+    assert_eq!(
+        acted_on("Stelle die Schlafzimmerjalousie auf 30 %", &r),
+        ["cover.set_cover_position cover.schlafzimmerjalousie"]
+    );
     assert_eq!(
         acted_on("Wyłącz wiatrak sufitowy", &r),
         ["fan.turn_off fan.ceiling"]

@@ -438,7 +438,9 @@ fn trailing_intent(words: &[String], lead: usize) -> Option<Found> {
             .iter()
             .any(|l| l.trailing.iter().any(|(t, _)| t == w))
     };
-    let a_place_word = |w: &str| !(is_filler(w) || any_has(|l| l.be, w));
+    // A place is a name: no number ("Stelle die Jalousie auf 30 %": "auf" is no verb there).
+    let a_place_word =
+        |w: &str| w.chars().all(char::is_alphabetic) && !(is_filler(w) || any_has(|l| l.be, w));
     if let Some(place) = (2..end).find(|&i| {
         (any_has(|l| l.place_prepositions, &words[i]) || (i + 1 == end && a_place_word(&words[i])))
             && trailing(&words[i - 1])
