@@ -411,7 +411,13 @@ fn sets_home() -> Registry {
             "heat",
             json!({"temperature": 21, "supported_features": 1}),
         ),
-        ("light.lamp", "Lamp", "living_room", "off", json!({})),
+        (
+            "light.lamp",
+            "Lamp",
+            "living_room",
+            "off",
+            json!({"supported_color_modes": ["hs"]}),
+        ),
         ("light.lamp2", "Lamp 2", "kitchen", "off", json!({})),
     ])
 }
@@ -447,10 +453,14 @@ fn plural_kinds_lighting_verbs_the_whole_house_and_the_weathers_it() {
             "{text}"
         );
     }
-    // "auf" before a number is no verb said last ("auf" = open).
+    // "auf" before a value is no verb said last ("auf" = open).
     assert_eq!(
         acted_on("Stelle die Schlafzimmerjalousie auf 30 %", &r),
         ["cover.set_cover_position cover.schlafzimmerjalousie"]
+    );
+    assert_eq!(
+        acted_on("Stelle das Licht im Wohnzimmer auf blau", &r),
+        ["light.turn_on light.lamp"]
     );
     assert_eq!(
         acted_on("Wyłącz wiatrak sufitowy", &r),

@@ -438,11 +438,23 @@ fn trailing_intent(words: &[String], lead: usize) -> Option<Found> {
             .iter()
             .any(|l| l.trailing.iter().any(|(t, _)| t == w))
     };
-    // A place is a name: no number ("Stelle die Jalousie auf 30 %": "auf" is no verb there).
-    let a_place_word =
-        |w: &str| w.chars().all(char::is_alphabetic) && !(is_filler(w) || any_has(|l| l.be, w));
+    // One last word is a place only right after "<kind> off", and never a value: "auf" is also
+    // "to" ("Stelle das Licht auf blau", "die Jalousie auf 30 %").
+    let a_value = |w: &str| {
+        !w.chars().all(char::is_alphabetic)
+            || is_filler(w)
+            || any_has(|l| l.be, w)
+            || is_state_word(w)
+            || named_by(|l| l.colours, w).is_some()
+            || LEXICONS
+                .iter()
+                .any(|l| l.levels.iter().chain(l.speeds).any(|(word, _)| *word == w))
+    };
+    let a_place_after = |i: usize| {
+        i + 1 == end && i >= 2 && domain_of_word(&words[i - 2]).is_some() && !a_value(&words[i])
+    };
     if let Some(place) = (2..end).find(|&i| {
-        (any_has(|l| l.place_prepositions, &words[i]) || (i + 1 == end && a_place_word(&words[i])))
+        (any_has(|l| l.place_prepositions, &words[i]) || a_place_after(i))
             && trailing(&words[i - 1])
     }) && !words[..end].last().is_some_and(trailing)
     {
