@@ -669,9 +669,6 @@ fn desired(rest: &[&str], lang: Lang) -> Option<String> {
     intent(&words, percent_at).map(|_| request)
 }
 
-/// Whether `domain.service` does the opposite of, or something unrelated to, what the person's
-/// words ask for: the verb they said and the service it bounds, for the refusal. `None` when
-/// the words carry no intent (the model may choose), or the service fits it.
 /// Whether the person asked to toggle ("toggle the lamp", "przełącz"): a toggle does the
 /// opposite of whatever state the device is in, so it is a model's service only when asked
 /// for ("make the lamp red" toggled is a lamp switched off).
@@ -680,6 +677,9 @@ pub fn asks_to_toggle(text: &str) -> bool {
     matches!(intent(&words, percent_at), Some((Toggle, ..)))
 }
 
+/// Whether `domain.service` does the opposite of, or something unrelated to, what the person's
+/// words ask for: the verb they said and the service it bounds, for the refusal. `None` when
+/// the words carry no intent (the model may choose), or the service fits it.
 pub fn against_the_words(text: &str, domain: &str, service: &str) -> Option<&'static str> {
     let text =
         unwrapped_request(text).unwrap_or_else(|| text.trim().trim_end_matches('?').to_owned());
