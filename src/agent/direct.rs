@@ -42,7 +42,7 @@ impl Agent<'_> {
                         .push("the condition holds (read from the registry)");
                     conditioned = Some(plan);
                 }
-                Some(Checked::Unmet { text, .. }) => {
+                Some(Checked::Unmet(text)) => {
                     state.reads += 1;
                     state.trace.push(
                         "the condition does not hold (read from the registry): nothing changed",
@@ -50,21 +50,16 @@ impl Agent<'_> {
                     history.push(Message::assistant(text.clone()));
                     return Some(Ok((RunStatus::Done, text)));
                 }
-                None => {}
+                None => {
+                    state
+                        .trace
+                        .push("a request on a condition: nothing changed");
+                    let text = state.lang().lexicon().says.conditional.to_owned();
+                    history.push(Message::assistant(text.clone()));
+                    let why = "the request waits on a condition HomeClaw cannot check".to_owned();
+                    return Some(Ok((RunStatus::Failed(why), text)));
+                }
             }
-        }
-        if state.said.conditional
-            && state.said.acts
-            && !state.said.only_asks()
-            && conditioned.is_none()
-        {
-            state
-                .trace
-                .push("a request on a condition: nothing changed");
-            let text = state.lang().lexicon().says.conditional.to_owned();
-            history.push(Message::assistant(text.clone()));
-            let why = "the request waits on a condition HomeClaw cannot check".to_owned();
-            return Some(Ok((RunStatus::Failed(why), text)));
         }
         // A language HomeClaw has no words for: Home Assistant's recogniser reads it, and what
         // it cannot read goes to the model (HomeClaw's own lexicons would only misread it).

@@ -6,7 +6,7 @@
 //! it; when HomeClaw cannot read it (nothing the words point at, a value that is no number,
 //! devices that disagree), the caller refuses as for any condition.
 
-use super::intent::{Lang, is_filler, state_named, words_of};
+use super::intent::{is_filler, state_named, words_of};
 use super::question::{is_in, is_question_filler, state_line};
 use super::target::{covers, query_of};
 use super::{Plan, plan_from};
@@ -19,7 +19,7 @@ pub enum Checked {
     /// It holds: the request's own plan.
     Holds(Plan),
     /// It does not: what the person hears (the state that decided it; nothing changed).
-    Unmet { text: String, lang: Lang },
+    Unmet(String),
 }
 
 /// How a number in the condition compares.
@@ -101,10 +101,9 @@ pub fn checked(text: &str, registry: &Registry, device_id: Option<&str>) -> Opti
             _ => state_line(&e.name, &e.state, None, lang),
         })
         .collect();
-    Some(Checked::Unmet {
-        text: (lang.lexicon().says.condition_unmet)(&seen.join("; ")),
-        lang,
-    })
+    Some(Checked::Unmet((lang.lexicon().says.condition_unmet)(
+        &seen.join("; "),
+    )))
 }
 
 /// The condition's words and the request's, from "if C then A", "if C, A" or "A if C".

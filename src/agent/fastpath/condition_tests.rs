@@ -57,7 +57,7 @@ fn held(text: &str, home: &Registry) -> Vec<String> {
 
 fn unmet(text: &str, home: &Registry) -> String {
     match checked(text, home, None) {
-        Some(Checked::Unmet { text, .. }) => text,
+        Some(Checked::Unmet(text)) => text,
         other => panic!("{text}: {other:?}"),
     }
 }
