@@ -194,12 +194,16 @@ pub fn plan_joined_in(
 /// the funny lamp" is a command. Told in `answer_in` when the request says the language.
 fn joke(text: &str, answer_in: Option<Lang>) -> Option<(&'static str, Lang)> {
     let (words, percent_at) = words_of(text);
-    if words.len() > 8 || intent(&words, percent_at).is_some() {
+    if words.len() > 8 {
         return None;
     }
+    // The joke word first: every command passes here, and few ask for a joke.
     let said = crate::lang::LEXICONS
         .iter()
         .find(|l| words.iter().any(|w| l.joke_words.contains(&w.as_str())))?;
+    if intent(&words, percent_at).is_some() {
+        return None;
+    }
     let lexicon = answer_in.map_or(*said, Lang::lexicon);
     let pick = words.iter().map(|w| w.len()).sum::<usize>() % lexicon.jokes.len().max(1);
     Some((lexicon.jokes.get(pick)?, lexicon.lang))
