@@ -35,11 +35,19 @@ fn table() -> &'static Table {
 
 /// The table's row for a language tag: `pt-BR` → `pt-br`, else `de-AT` → `de`.
 fn row(tag: &str) -> Option<&'static BTreeMap<String, BTreeMap<String, String>>> {
-    let tag = tag.trim().to_ascii_lowercase().replace('_', "-");
+    let tag = normalised(tag);
     let languages = &table().languages;
-    languages
-        .get(&tag)
-        .or_else(|| languages.get(tag.split('-').next().unwrap_or_default()))
+    languages.get(&tag).or_else(|| languages.get(base(&tag)))
+}
+
+/// A tag as the table writes it: `pt_BR` → `pt-br`.
+fn normalised(tag: &str) -> String {
+    tag.trim().to_ascii_lowercase().replace('_', "-")
+}
+
+/// The language of a normalised tag without its region: `pt-br` → `pt`.
+fn base(tag: &str) -> &str {
+    tag.split('-').next().unwrap_or_default()
 }
 
 /// Every language Home Assistant ships sentences for (`pt-br`, `de`, …): the languages a
@@ -136,9 +144,8 @@ const ASK_APPROVAL: &[(&str, &str)] = &[
 /// The approval question for a held `domain.service` on `names`, in a language HomeClaw has
 /// no lexicon for; `None` where we have no sentence or Home Assistant no name for the service.
 pub fn ask_approval(tag: &str, domain: &str, service: &str, names: &str) -> Option<String> {
-    let base = tag.trim().to_ascii_lowercase().replace('_', "-");
-    let base = base.split('-').next().unwrap_or_default();
-    let (_, phrase) = ASK_APPROVAL.iter().find(|(t, _)| *t == base)?;
+    let tag_said = normalised(tag);
+    let (_, phrase) = ASK_APPROVAL.iter().find(|(t, _)| *t == base(&tag_said))?;
     let action = service_name(tag, domain, service)?;
     let act = action.to_lowercase();
     filled(
