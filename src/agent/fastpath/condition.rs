@@ -22,6 +22,13 @@ pub enum Checked {
     Unmet(String),
 }
 
+/// What the condition checks: a number against the one said, or a state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Test {
+    Number(Compare),
+    State(&'static str),
+}
+
 /// How a number in the condition compares.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Compare {
@@ -34,16 +41,12 @@ enum Compare {
 pub fn checked(text: &str, registry: &Registry, device_id: Option<&str>) -> Option<Checked> {
     let (condition, action) = split(text)?;
     let (cond_words, _) = words_of(&condition);
-    let compare = comparison(&cond_words);
-    // A number compared says what is checked ("on the terrace" is no state then).
-    let state = compare
-        .is_none()
-        .then(|| cond_words.iter().find_map(|w| state_named(w)))
-        .flatten();
-    if compare.is_none() && state.is_none() {
-        // Neither a number nor a state to check: not one HomeClaw can read.
-        return None;
-    }
+    // A number compared says what is checked ("on the terrace" is no state then); neither a
+    // number nor a state: not a condition HomeClaw can read.
+    let test = match comparison(&cond_words) {
+        Some(compare) => Test::Number(compare),
+        None => Test::State(cond_words.iter().find_map(|w| state_named(w))?),
+    };
     let subject: Vec<&str> = cond_words
         .iter()
         .map(String::as_str)
@@ -82,22 +85,21 @@ pub fn checked(text: &str, registry: &Registry, device_id: Option<&str>) -> Opti
     } else {
         subject_entities
     };
-    let holds = match (compare, state) {
-        (Some(compare), _) => numbers_hold(&about, compare)?,
-        (None, Some(state)) => states_hold(&about, state)?,
-        (None, None) => return None,
+    let holds = match test {
+        Test::Number(compare) => numbers_hold(&about, compare)?,
+        Test::State(state) => states_hold(&about, state)?,
     };
     if holds {
         return Some(Checked::Holds(plan));
     }
     let seen: Vec<String> = about
         .iter()
-        .map(|e| match (compare, value_of(e)) {
+        .map(|e| match (test, value_of(e)) {
             // A thermostat's degrees as its own answers say them ("21°").
-            (Some(_), Some((value, Some("°")))) => {
+            (Test::Number(_), Some((value, Some("°")))) => {
                 state_line(&e.name, &format!("{value}°"), None, lang)
             }
-            (Some(_), Some((value, unit))) => state_line(&e.name, &value, unit, lang),
+            (Test::Number(_), Some((value, unit))) => state_line(&e.name, &value, unit, lang),
             _ => state_line(&e.name, &e.state, None, lang),
         })
         .collect();
