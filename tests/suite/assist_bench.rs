@@ -480,6 +480,27 @@ async fn the_loader_builds_a_home_and_every_entity_answers_its_services() {
             refused.contains(first) && refused.contains("warp_drive"),
             "{refused}"
         );
+        // A helper is set through its own service, checked like any entity.
+        let set_helper = |state: &str| {
+            homeclaw::ha::protocol::Command::new("call_service")
+                .with("domain", json!("fixture_home"))
+                .with("service", json!("set_state"))
+                .with(
+                    "service_data",
+                    json!({"entity_id": "input_boolean.guest_mode", "state": state}),
+                )
+        };
+        client.request(set_helper("on")).await.unwrap();
+        assert_eq!(state(&ha, "input_boolean.guest_mode").await["state"], "on");
+        let refused = client
+            .request(set_helper("ajar"))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("input_boolean.guest_mode") && refused.contains("ajar"),
+            "{refused}"
+        );
         // Floors reach HomeClaw's own registry: each area is on the floor the file names.
         let registry = homeclaw::ha::registry::Registry::from_snapshot(
             client.snapshot().await.unwrap(),

@@ -133,15 +133,8 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
         entity_id = call.data["entity_id"]
         loaded = _loaded(hass)
         entity = loaded.entities.get(entity_id)
-        if entity is None and any(s.entity_id == entity_id for s in loaded.helpers()):
-            try:
-                state, _ = check_entity_update(entity_id.split(".", 1)[0], call.data.get("state"),
-                                               call.data.get("attributes"), f"entity {entity_id}")
-            except FixtureError as err:
-                raise ServiceValidationError(str(err)) from err
-            await _put_helper(hass, entity_id, state)
-            return
-        if entity is None:
+        helper = entity is None and any(s.entity_id == entity_id for s in loaded.helpers())
+        if entity is None and not helper:
             raise ServiceValidationError(f"{entity_id} is not an entity of the fixture home")
         try:
             state, attributes = check_entity_update(
@@ -155,6 +148,9 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
                     raise FixtureError(f"entity {entity_id}: context_now needs a time of day")
         except FixtureError as err:
             raise ServiceValidationError(str(err)) from err
+        if helper:
+            await _put_helper(hass, entity_id, state)
+            return
         if context_now is not None:
             await set_zone(zone_for(context_now, datetime.datetime.now(datetime.UTC)))
         entity.apply_at(state, attributes, context_now)
