@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use homeclaw::api::access;
 use homeclaw::app::App;
 use homeclaw::command::{CommandOutcome, CommandRequest, Status};
 use homeclaw::config::{Config, Sources};
@@ -82,8 +83,17 @@ enum Commands {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let cfg = match Config::load(&Sources::from_process(cli.config, cli.options)) {
+    let mut cfg = match Config::load(&Sources::from_process(cli.config, cli.options)) {
         Ok(cfg) => cfg,
+        Err(e) => {
+            eprintln!("homeclaw: {e}");
+            return ExitCode::from(exit::CONFIG);
+        }
+    };
+    // Before the secrets are collected for redaction: a made or kept token is one of them.
+    let serving = matches!(cli.command, Commands::Serve);
+    let token = match access::resolve(&mut cfg.api, serving) {
+        Ok(origin) => origin,
         Err(e) => {
             eprintln!("homeclaw: {e}");
             return ExitCode::from(exit::CONFIG);
@@ -92,6 +102,9 @@ fn main() -> ExitCode {
     let mut secrets = cfg.secrets();
     secrets.extend(std::env::var("SUPERVISOR_TOKEN").ok());
     homeclaw::telemetry::init(&cfg.log.level, secrets);
+    if serving {
+        log_token_origin(&token, &cfg.api.listen);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -236,6 +249,35 @@ async fn serve(mut cfg: Config) -> anyhow::Result<ExitCode> {
     shutdown_signal().await;
     server.shutdown().await;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Says at start-up how the API is protected, never the token itself.
+fn log_token_origin(origin: &access::TokenOrigin, listen: &str) {
+    match origin {
+        access::TokenOrigin::Made { path, replaced } => info!(
+            file = %path.display(),
+            replaced,
+            "Made the API's token (no api.token set); the panel shows it under Connect"
+        ),
+        access::TokenOrigin::Kept(path) => {
+            info!(file = %path.display(), "The API answers only with the kept token")
+        }
+        access::TokenOrigin::Configured => info!("The API answers only with api.token"),
+        access::TokenOrigin::Open => {
+            let loopback = listen
+                .parse::<std::net::SocketAddr>()
+                .is_ok_and(|a| a.ip().is_loopback());
+            if loopback {
+                info!(%listen, "The API has no token: it answers every program on this machine");
+            } else {
+                warn!(
+                    %listen,
+                    "The API has no token and listens beyond this machine: anyone who reaches \
+                     it can command the home; set api.token"
+                );
+            }
+        }
+    }
 }
 
 async fn shutdown_signal() {

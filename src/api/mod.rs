@@ -9,6 +9,7 @@
 //!   constant time, and locks out an address after repeated failures.
 //! - `X-Request-ID` is echoed (or made) and attached to the request's tracing span.
 
+pub mod access;
 pub mod auth;
 pub mod openai;
 pub mod origin;
@@ -32,7 +33,7 @@ use tracing::{Instrument, info, info_span};
 
 use crate::agent::selfcheck;
 use crate::app::App;
-use crate::command::activity::Source;
+use crate::command::activity::{Record, Source};
 use crate::command::{
     Answer, CommandError, CommandOutcome, CommandRequest, Commands, ErrorKind, IdempotencyKey,
 };
@@ -216,19 +217,28 @@ async fn require_token(
     request: Request,
     next: Next,
 ) -> Response {
-    match check_token(&state, peer, request.headers()) {
+    let source = if request.uri().path().starts_with("/v1/") {
+        Source::Openai
+    } else {
+        Source::Http
+    };
+    match check_token(&state, peer, &request, source) {
         Ok(()) => next.run(request).await,
         Err(refused) => refused.into_response(),
     }
 }
 
 /// The bearer-token check shared by the API and the panel (outside the add-on): no token
-/// configured lets everything through (the panel refuses to start that way).
+/// configured lets everything through (the panel refuses to start that way). A refusal is in
+/// the activity list (who, what, why) until the address is locked out: a client that keeps
+/// trying adds at most `api.auth_failures_before_lockout` records a minute.
 pub(crate) fn check_token(
     state: &ApiState,
     peer: SocketAddr,
-    headers: &HeaderMap,
+    request: &Request,
+    source: Source,
 ) -> Result<(), ApiError> {
+    let headers = request.headers();
     let Some(expected) = state.app().cfg.api.token.as_ref() else {
         return Ok(());
     };
@@ -242,14 +252,28 @@ pub(crate) fn check_token(
     let presented = headers
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or_default();
-    if token_matches(presented.trim(), expected.expose()) {
+        .and_then(|v| v.strip_prefix("Bearer "));
+    if token_matches(presented.unwrap_or_default().trim(), expected.expose()) {
         state.limiter.succeeded(peer.ip());
         Ok(())
     } else {
         state.limiter.failed(peer.ip());
-        info!(peer = %peer.ip(), "Refused a request with a missing or wrong token");
+        let reason = if presented.is_some() {
+            "wrong token"
+        } else {
+            "no token"
+        };
+        info!(peer = %peer.ip(), reason, "Refused a request without the API's token");
+        state.commands.activity().record(Record::refused(
+            source,
+            format!(
+                "{} {} from {}",
+                request.method(),
+                request.uri().path(),
+                peer.ip()
+            ),
+            reason,
+        ));
         Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "unauthorized",

@@ -50,6 +50,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
         .route("/api/deny", post(deny))
         .route("/api/activity", get(activity))
         .route("/api/stats", get(stats))
+        .route("/api/access", get(access))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page") })
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -95,7 +96,7 @@ async fn only_allowed_peers(
     // The page and its assets hold no data; everything under api/ does.
     if panel.auth == PanelAuth::Token
         && request.uri().path().starts_with("/api/")
-        && let Err(refused) = super::check_token(&state, peer, request.headers())
+        && let Err(refused) = super::check_token(&state, peer, &request, Source::Panel)
     {
         return refused.into_response();
     }
@@ -175,6 +176,30 @@ async fn approve(State(state): State<Arc<ApiState>>, headers: HeaderMap, body: B
 
 async fn deny(State(state): State<Arc<ApiState>>, body: Body) -> Response {
     deny_from(&state, body, Source::Panel).await
+}
+
+/// How other programs reach the API: its port, the container's host name (another app on the
+/// Supervisor's network reaches it by that name) and the token, which only the household sees
+/// here (the panel is behind Home Assistant's login, or asked for that very token).
+async fn access(State(state): State<Arc<ApiState>>) -> Response {
+    let api = &state.app().cfg.api;
+    let port = api
+        .listen
+        .parse::<SocketAddr>()
+        .map(|a| a.port())
+        .unwrap_or_default();
+    let loopback_only = api
+        .listen
+        .parse::<SocketAddr>()
+        .is_ok_and(|a| a.ip().is_loopback());
+    axum::Json(json!({
+        "token": api.token.as_ref().map(|t| t.expose()),
+        "kept_in": api.token_file,
+        "host": std::env::var("HOSTNAME").ok().filter(|h| !h.is_empty()),
+        "port": port,
+        "loopback_only": loopback_only,
+    }))
+    .into_response()
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -91,6 +91,18 @@ impl Record {
     }
 }
 
+impl Record {
+    /// A request turned away at the door (no or a wrong token): `what` says which request from
+    /// where, `reason` why. Nothing ran, so there is no reply and no action.
+    pub fn refused(source: Source, what: String, reason: &str) -> Self {
+        Self {
+            text: what,
+            reply: reason.to_owned(),
+            ..Self::answer(source, "refused", "", "unauthorized".to_owned())
+        }
+    }
+}
+
 pub fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)

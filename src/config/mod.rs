@@ -46,6 +46,9 @@ const ADDON_PANEL_LISTEN: &str = "0.0.0.0:8100";
 const INGRESS_PROXY: &str = "172.30.32.2";
 /// Where sessions live inside the add-on (persistent across restarts and updates).
 pub const ADDON_SESSION_DIR: &str = "/data/sessions";
+/// Where the add-on keeps the API token it made when the user set none (`/data` survives
+/// restarts and updates, and is in the add-on's backup).
+pub const ADDON_API_TOKEN_FILE: &str = "/data/api-token";
 const ENV_PREFIX: &str = "HOMECLAW";
 /// Variables with the prefix that select sources rather than set values.
 const ENV_META: [&str; 2] = ["HOMECLAW_CONFIG", "HOMECLAW_OPTIONS_PATH"];
@@ -144,6 +147,9 @@ impl Config {
                 .set_default("ha.url", SUPERVISOR_WS_URL)
                 .and_then(|b| b.set_default("ha.token", token.as_str()))
                 .and_then(|b| b.set_default("session.dir", ADDON_SESSION_DIR))
+                // The API's port is open to every container on the Supervisor's network: it
+                // answers only with a token, made on the first start when the user set none.
+                .and_then(|b| b.set_default("api.token_file", ADDON_API_TOKEN_FILE))
                 // The ingress port, reachable only from the Supervisor's ingress proxy, which
                 // has checked the Home Assistant user.
                 .and_then(|b| b.set_default("panel.enabled", true))

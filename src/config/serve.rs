@@ -115,6 +115,11 @@ pub struct ApiConfig {
     /// Bearer token required on everything but `/api/health`; none means no auth (loopback only
     /// is then strongly advised).
     pub token: Option<Secret>,
+    /// Where a token is kept when none is configured: read when the file exists, else made
+    /// (256 bits from the system's CSPRNG) and written there, readable by its owner only. Unset
+    /// outside the add-on (no token: the loopback default); the add-on keeps it in
+    /// `/data/api-token`, so its port, open to the Supervisor's network, is closed by default.
+    pub token_file: Option<std::path::PathBuf>,
     /// Request bodies above this size get 413.
     pub max_body_bytes: usize,
     /// How long an `Idempotency-Key` answer is kept.
@@ -130,6 +135,7 @@ impl Default for ApiConfig {
         Self {
             listen: "127.0.0.1:8099".into(),
             token: None,
+            token_file: None,
             max_body_bytes: 64 * 1024,
             idempotency_ttl_secs: 24 * 3600,
             idempotency_capacity: 10_000,

@@ -90,6 +90,12 @@ fn supervisor_token_selects_the_proxy_unless_the_user_set_a_url() {
     assert_eq!(cfg.ha.url, SUPERVISOR_WS_URL);
     assert_eq!(cfg.ha_token().unwrap().expose(), "sup-tok");
     assert_eq!(cfg.session.dir, PathBuf::from(ADDON_SESSION_DIR));
+    // The add-on's API port is open to the Supervisor's network: closed by a kept token.
+    assert_eq!(
+        cfg.api.token_file,
+        Some(PathBuf::from(ADDON_API_TOKEN_FILE))
+    );
+    assert!(cfg.api.token.is_none(), "made at serve, not at load");
 
     let options = write(
         &dir,
@@ -417,4 +423,27 @@ fn the_panel_is_off_outside_the_add_on_and_behind_ingress_inside_it() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("cookie"), "{err}");
+}
+
+#[test]
+fn outside_the_add_on_the_api_keeps_its_loopback_default_and_no_token_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let load = |file: &str, env_pairs: &[(&str, &str)]| {
+        let file = write(&dir, "homeclaw.yaml", file);
+        Config::load(&Sources {
+            file: Some(file),
+            options_json: no_options(&dir),
+            env: env(env_pairs),
+        })
+    };
+    let cfg = load("{}\n", &[]).unwrap();
+    assert_eq!(cfg.api.listen, "127.0.0.1:8099");
+    assert!(cfg.api.token.is_none());
+    assert!(cfg.api.token_file.is_none());
+    // A user may keep a made token anywhere, outside the add-on too.
+    let cfg = load("api:\n  token_file: /var/lib/homeclaw/api-token\n", &[]).unwrap();
+    assert_eq!(
+        cfg.api.token_file,
+        Some(PathBuf::from("/var/lib/homeclaw/api-token"))
+    );
 }

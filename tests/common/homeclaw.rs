@@ -78,16 +78,33 @@ impl Homeclaw {
     }
 
     pub fn spawn_with(config: &Path, dir: &Path) -> Self {
+        Self::spawn_env(config, dir, None)
+    }
+
+    /// As the add-on starts it: the Supervisor's token in the environment, which turns on the
+    /// add-on's defaults (those the config file does not set).
+    pub fn spawn_addon(dir: &Path, config: &str) -> Self {
+        let path = dir.join("homeclaw.yaml");
+        std::fs::write(&path, config).expect("write config");
+        Self::spawn_env(&path, dir, Some("supervisor-test-token-0123456789"))
+    }
+
+    fn spawn_env(config: &Path, dir: &Path, supervisor: Option<&str>) -> Self {
         let options = dir.join("options.json");
         if !options.exists() {
             std::fs::write(&options, "{}").expect("write options");
         }
         let stderr = dir.join(format!("homeclaw-{}.log", fastrand::u32(..)));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_homeclaw"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_homeclaw"));
+        command
             .args(["--config", config.to_str().expect("utf-8 path")])
             .args(["--options", options.to_str().expect("utf-8 path")])
-            .arg("serve")
-            .env_remove("SUPERVISOR_TOKEN")
+            .arg("serve");
+        match supervisor {
+            Some(token) => command.env("SUPERVISOR_TOKEN", token),
+            None => command.env_remove("SUPERVISOR_TOKEN"),
+        };
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&stderr).expect("log file"))
             .spawn()

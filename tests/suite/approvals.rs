@@ -7,7 +7,7 @@ use crate::common::ha::{HaInstance, shared};
 use crate::common::homeclaw::{Homeclaw, config_for};
 use crate::common::scripted_llm::{ScriptedLlm, openai_text};
 
-const DOOR: &str = "lock.kitchen_door";
+pub(crate) const DOOR: &str = "lock.kitchen_door";
 /// The tests here take turns with the door (and the panel's with the bed light).
 pub(crate) static DOOR_TAKEN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
@@ -32,12 +32,12 @@ async fn server(
     server
 }
 
-async fn door(ha: &HaInstance) -> String {
+pub(crate) async fn door(ha: &HaInstance) -> String {
     let (_, state) = ha.rest("GET", &format!("/api/states/{DOOR}"), None).await;
     state["state"].as_str().unwrap_or_default().to_owned()
 }
 
-async fn lock_door(ha: &HaInstance) {
+pub(crate) async fn lock_door(ha: &HaInstance) {
     let (status, _) = ha
         .rest(
             "POST",

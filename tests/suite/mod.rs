@@ -1,4 +1,5 @@
 mod addon;
+mod addon_access;
 mod agent_live;
 mod api;
 mod approvals;

@@ -5,6 +5,13 @@
 
 const STRINGS = {
   en: {
+    tab_connect: "Connect", connect_title: "Other programs",
+    connect_intro: "Scripts, other apps and chat clients reach HomeClaw's API at this address with this token. Without it HomeClaw answers only its health check, and the refusal shows up in Activity.",
+    connect_address: "Address", connect_token: "Token", connect_show: "Show", connect_hide: "Hide", connect_copy: "Copy",
+    connect_copied: "Copied.", connect_example: "Try it", connect_kept: "Kept in",
+    connect_reach: "Apps on Home Assistant's own network use this address. For another machine, map the port in this app's Network settings and use that machine's address with it.",
+    connect_open: "The API has no token: every program on this computer may use it. Set api.token to require one.",
+    st_unauthorized: "Refused: no valid token",
     unanswered: "Not answered",
     period_1: "Today", period_7: "7 days", period_30: "30 days", k_commands: "Commands",
     k_without_model: "Answered without the model", k_median: "Typical wait", k_p95: "95% waited less than",
@@ -31,6 +38,13 @@ const STRINGS = {
     token_hint: "The token is api.token in HomeClaw's configuration. It is kept in this page only until you close or reload it.",
   },
   pl: {
+    tab_connect: "Połączenie", connect_title: "Inne programy",
+    connect_intro: "Skrypty, inne aplikacje i klienci czatu łączą się z API HomeClaw pod tym adresem, podając ten token. Bez niego HomeClaw odpowiada tylko na sprawdzenie stanu, a odmowa pojawia się w Aktywności.",
+    connect_address: "Adres", connect_token: "Token", connect_show: "Pokaż", connect_hide: "Ukryj", connect_copy: "Kopiuj",
+    connect_copied: "Skopiowano.", connect_example: "Wypróbuj", connect_kept: "Zapisany w",
+    connect_reach: "Aplikacje w sieci Home Assistanta używają tego adresu. Dla innego komputera udostępnij port w ustawieniach sieci tej aplikacji i użyj adresu tego komputera.",
+    connect_open: "API nie ma tokenu: może go używać każdy program na tym komputerze. Ustaw api.token, aby go wymagać.",
+    st_unauthorized: "Odmowa: brak ważnego tokenu",
     unanswered: "Bez odpowiedzi",
     period_1: "Dziś", period_7: "7 dni", period_30: "30 dni", k_commands: "Polecenia",
     k_without_model: "Bez modelu", k_median: "Typowe czekanie", k_p95: "95% czekało krócej niż",
@@ -57,6 +71,13 @@ const STRINGS = {
     token_hint: "Token to api.token w konfiguracji HomeClaw. Strona trzyma go tylko do jej zamknięcia lub odświeżenia.",
   },
   de: {
+    tab_connect: "Verbinden", connect_title: "Andere Programme",
+    connect_intro: "Skripte, andere Apps und Chat-Programme erreichen die API von HomeClaw unter dieser Adresse mit diesem Token. Ohne ihn beantwortet HomeClaw nur die Statusabfrage, und die Abweisung erscheint unter Aktivität.",
+    connect_address: "Adresse", connect_token: "Token", connect_show: "Zeigen", connect_hide: "Verbergen", connect_copy: "Kopieren",
+    connect_copied: "Kopiert.", connect_example: "Ausprobieren", connect_kept: "Gespeichert in",
+    connect_reach: "Apps im eigenen Netz von Home Assistant nutzen diese Adresse. Für einen anderen Rechner den Port in den Netzwerk-Einstellungen dieser App freigeben und dessen Adresse verwenden.",
+    connect_open: "Die API hat keinen Token: Jedes Programm auf diesem Rechner kann sie nutzen. Setze api.token, um einen zu verlangen.",
+    st_unauthorized: "Abgewiesen: kein gültiger Token",
     unanswered: "Nicht beantwortet",
     period_1: "Heute", period_7: "7 Tage", period_30: "30 Tage", k_commands: "Befehle",
     k_without_model: "Ohne das Modell beantwortet", k_median: "Typische Wartezeit", k_p95: "95 % warteten kürzer als",
@@ -83,6 +104,13 @@ const STRINGS = {
     token_hint: "Der Token ist api.token in der Konfiguration von HomeClaw. Die Seite behält ihn nur, bis sie geschlossen oder neu geladen wird.",
   },
   fr: {
+    tab_connect: "Connexion", connect_title: "Autres programmes",
+    connect_intro: "Les scripts, les autres applications et les clients de discussion joignent l'API de HomeClaw à cette adresse avec ce jeton. Sans lui, HomeClaw ne répond qu'au contrôle d'état, et le refus apparaît dans Activité.",
+    connect_address: "Adresse", connect_token: "Jeton", connect_show: "Afficher", connect_hide: "Masquer", connect_copy: "Copier",
+    connect_copied: "Copié.", connect_example: "Essayer", connect_kept: "Conservé dans",
+    connect_reach: "Les applications du réseau de Home Assistant utilisent cette adresse. Pour une autre machine, ouvrez le port dans les réglages réseau de cette application et utilisez l'adresse de cette machine.",
+    connect_open: "L'API n'a pas de jeton : tout programme de cet ordinateur peut l'utiliser. Définissez api.token pour en exiger un.",
+    st_unauthorized: "Refusé : pas de jeton valable",
     unanswered: "Sans réponse",
     period_1: "Aujourd'hui", period_7: "7 jours", period_30: "30 jours", k_commands: "Commandes",
     k_without_model: "Répondues sans le modèle", k_median: "Attente typique", k_p95: "95 % ont attendu moins de",
@@ -490,6 +518,51 @@ function openRun(at) {
   show("activity");
 }
 
+// ---- connect -------------------------------------------------------------------------------
+
+/** How other programs reach the API: the address and the token, hidden until asked for. */
+async function loadAccess() {
+  const box = document.getElementById("access");
+  const result = await call("GET", "api/access");
+  if (!result.ok || !result.data) {
+    box.replaceChildren(el("p", { class: "empty" }, `${T("error")} ${result.status}`));
+    return;
+  }
+  const a = result.data;
+  const address = `http://${a.host || location.hostname}:${a.port}`;
+  const parts = [el("h2", {}, T("connect_title"))];
+  if (!a.token) {
+    parts.push(el("p", { class: "hint" }, T("connect_open")));
+    box.replaceChildren(...parts);
+    return;
+  }
+  const token = el("input", { id: "access-token", type: "password", readonly: "", value: a.token, "aria-label": T("connect_token") });
+  const show = el("button", { type: "button", id: "access-show" }, T("connect_show"));
+  show.addEventListener("click", () => {
+    const hidden = token.type === "password";
+    token.type = hidden ? "text" : "password";
+    show.textContent = T(hidden ? "connect_hide" : "connect_show");
+  });
+  const copied = el("span", { class: "hint", role: "status" });
+  const copy = el("button", { type: "button", id: "access-copy" }, T("connect_copy"));
+  copy.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(a.token); copied.textContent = T("connect_copied"); }
+    catch (_) { token.type = "text"; token.select(); }
+  });
+  const example = `curl -H "Authorization: Bearer $HOMECLAW_TOKEN" -H "Content-Type: application/json" \\\n  -d '{"text": "turn off the kitchen lights"}' ${address}/api/command`;
+  parts.push(
+    el("p", {}, T("connect_intro")),
+    el("dl", {},
+      el("dt", {}, T("connect_address")), el("dd", {}, el("code", { id: "access-address" }, address)),
+      el("dt", {}, T("connect_token")), el("dd", { class: "token-row" }, token, show, copy, copied),
+      a.kept_in ? el("dt", {}, T("connect_kept")) : null,
+      a.kept_in ? el("dd", {}, el("code", {}, a.kept_in)) : null),
+    el("p", { class: "hint" }, T("connect_reach")),
+    el("h3", {}, T("connect_example")),
+    el("pre", { class: "example" }, example));
+  box.replaceChildren(...parts);
+}
+
 // ---- tabs ----------------------------------------------------------------------------------
 
 /** The login form instead of the tabs, until a token the server accepts is typed. */
@@ -524,6 +597,7 @@ function show(tab) {
   for (const link of document.querySelectorAll("nav a")) link.classList.toggle("active", link.dataset.tab === tab);
   if (tab === "activity") loadActivity();
   if (tab === "stats") loadStats();
+  if (tab === "connect") loadAccess();
 }
 
 function translate() {
@@ -555,4 +629,4 @@ document.getElementById("login-form").addEventListener("submit", (event) => {
   if (token) signIn(token);
 });
 if (NEEDS_TOKEN) locked();
-else show(["chat", "activity", "stats"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "chat");
+else show(["chat", "activity", "stats", "connect"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "chat");
