@@ -103,7 +103,7 @@ fn main() -> ExitCode {
     secrets.extend(std::env::var("SUPERVISOR_TOKEN").ok());
     homeclaw::telemetry::init(&cfg.log.level, secrets);
     if serving {
-        log_token_origin(&token, &cfg.api.listen);
+        log_token_origin(&token);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -251,8 +251,9 @@ async fn serve(mut cfg: Config) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Says at start-up how the API is protected, never the token itself.
-fn log_token_origin(origin: &access::TokenOrigin, listen: &str) {
+/// Says at start-up where the API's token came from, never the token itself (an API without
+/// one is warned about where it listens, by the server).
+fn log_token_origin(origin: &access::TokenOrigin) {
     match origin {
         access::TokenOrigin::Made { path, replaced } => info!(
             file = %path.display(),
@@ -263,20 +264,7 @@ fn log_token_origin(origin: &access::TokenOrigin, listen: &str) {
             info!(file = %path.display(), "The API answers only with the kept token")
         }
         access::TokenOrigin::Configured => info!("The API answers only with api.token"),
-        access::TokenOrigin::Open => {
-            let loopback = listen
-                .parse::<std::net::SocketAddr>()
-                .is_ok_and(|a| a.ip().is_loopback());
-            if loopback {
-                info!(%listen, "The API has no token: it answers every program on this machine");
-            } else {
-                warn!(
-                    %listen,
-                    "The API has no token and listens beyond this machine: anyone who reaches \
-                     it can command the home; set api.token"
-                );
-            }
-        }
+        access::TokenOrigin::Open => {}
     }
 }
 

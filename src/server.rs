@@ -135,6 +135,7 @@ impl Server {
         });
         let state = Arc::new(ApiState {
             commands: commands.clone(),
+            api_port: http_addr.port(),
             limiter: AuthLimiter::new(
                 cfg.api.auth_failures_before_lockout,
                 Duration::from_secs(60),

@@ -44,6 +44,9 @@ pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
 
 pub struct ApiState {
     pub commands: Arc<Commands>,
+    /// The port the API listens on (bound, so `:0` in a config becomes the real one): the
+    /// panel tells other programs where to reach it.
+    pub api_port: u16,
     pub limiter: AuthLimiter,
 }
 

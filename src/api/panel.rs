@@ -183,11 +183,6 @@ async fn deny(State(state): State<Arc<ApiState>>, body: Body) -> Response {
 /// here (the panel is behind Home Assistant's login, or asked for that very token).
 async fn access(State(state): State<Arc<ApiState>>) -> Response {
     let api = &state.app().cfg.api;
-    let port = api
-        .listen
-        .parse::<SocketAddr>()
-        .map(|a| a.port())
-        .unwrap_or_default();
     let loopback_only = api
         .listen
         .parse::<SocketAddr>()
@@ -196,7 +191,7 @@ async fn access(State(state): State<Arc<ApiState>>) -> Response {
         "token": api.token.as_ref().map(|t| t.expose()),
         "kept_in": api.token_file,
         "host": std::env::var("HOSTNAME").ok().filter(|h| !h.is_empty()),
-        "port": port,
+        "port": state.api_port,
         "loopback_only": loopback_only,
     }))
     .into_response()

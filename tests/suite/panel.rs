@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::common::browser::Browser;
 use crate::common::ha::{HaInstance, shared};
-use crate::common::homeclaw::{Homeclaw, config_for};
+use crate::common::homeclaw::{API_TOKEN, Homeclaw, config_for};
 use crate::common::scripted_llm::{Reply, ScriptedLlm, openai_calls};
 use crate::suite::approvals::DOOR_TAKEN;
 
@@ -321,6 +321,37 @@ async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
             .all(|c| c.as_str().unwrap().contains("approval_required")),
         "{statuses}"
     );
+
+    // Connect: how other programs reach the API, the token hidden until asked for.
+    browser
+        .eval("document.querySelector('nav a[data-tab=connect]').click(); true")
+        .await;
+    let address = browser
+        .wait_for("document.getElementById('access-address')?.textContent")
+        .await;
+    assert!(address.as_str().unwrap().starts_with("http://"), "{address}");
+    let field = browser
+        .eval("(() => { const t = document.getElementById('access-token'); return [t.type, t.value]; })()")
+        .await;
+    assert_eq!(field, json!(["password", API_TOKEN]));
+    assert!(
+        !browser
+            .eval("document.body.innerText")
+            .await
+            .as_str()
+            .unwrap()
+            .contains(API_TOKEN),
+        "the token is not shown until asked for"
+    );
+    browser
+        .screenshot(&shots().join("panel-connect.png"))
+        .await;
+    browser
+        .eval("document.getElementById('access-show').click(); true")
+        .await;
+    browser
+        .wait_for("document.getElementById('access-token').type === 'text'")
+        .await;
 
     // On a phone, in Polish (Home Assistant's language setting, which the panel shares).
     browser.resize(390, 844, true).await;
