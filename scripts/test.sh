@@ -34,6 +34,8 @@ echo "== cargo clippy"
 # incompatible_msrv holds the code to Cargo.toml's rust-version (1.88: let-chains), which is the
 # only check possible here: no other toolchain can be installed on this machine.
 cargo clippy --locked --all-targets -- -D warnings -D clippy::incompatible_msrv
+echo "== dependencies: licences, banned crates, duplicates (deny.toml, offline)"
+python3 scripts/deps-check.py --verbose
 echo "== Home Assistant venv"
 scripts/ha-dev.sh install >/dev/null
 echo "== cargo test"

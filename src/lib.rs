@@ -30,4 +30,5 @@ pub mod session;
 pub mod supervisor;
 pub mod telemetry;
 pub mod text;
+pub mod tls;
 pub mod wyoming;

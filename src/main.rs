@@ -345,7 +345,7 @@ async fn ask_remote(
     url: Option<String>,
 ) -> anyhow::Result<ExitCode> {
     let base = url.unwrap_or_else(|| format!("http://{}", cfg.api.listen));
-    let mut post = reqwest::Client::new()
+    let mut post = homeclaw::tls::http_client()
         .post(format!("{}/api/command", base.trim_end_matches('/')))
         .json(&request);
     if let Some(token) = &cfg.api.token {

@@ -32,6 +32,8 @@ pub enum ServerError {
         listen: String,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Mqtt(#[from] crate::mqtt::MqttError),
 }
 
 /// What to do about a port that is taken: the setting to change and, for what can be turned
@@ -124,7 +126,7 @@ impl Server {
             (None, None)
         };
         let bridge = if cfg.mqtt.active() {
-            MqttBridge::start(cfg.mqtt.clone(), commands.clone())
+            MqttBridge::start(cfg.mqtt.clone(), commands.clone())?
         } else {
             None
         };

@@ -39,7 +39,7 @@ pub fn parse_mqtt_service(body: &str) -> Option<MqttService> {
 
 /// Asks the Supervisor for the MQTT service; `None` when there is none (or no Supervisor).
 pub async fn mqtt_service(token: &Secret) -> Option<MqttService> {
-    let response = reqwest::Client::new()
+    let response = crate::tls::http_client()
         .get(format!("{SUPERVISOR_URL}/services/mqtt"))
         .bearer_auth(token.expose())
         .timeout(std::time::Duration::from_secs(5))
@@ -73,7 +73,7 @@ pub fn wyoming_discovery(hostname: &str, port: u16) -> serde_json::Value {
 
 /// Announces the Wyoming service to Home Assistant through the Supervisor (add-on only).
 pub async fn announce_wyoming(token: &Secret, hostname: &str, port: u16) -> Result<(), String> {
-    let response = reqwest::Client::new()
+    let response = crate::tls::http_client()
         .post(format!("{SUPERVISOR_URL}/discovery"))
         .bearer_auth(token.expose())
         .json(&wyoming_discovery(hostname, port))

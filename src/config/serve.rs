@@ -155,6 +155,9 @@ pub struct MqttConfig {
     pub username: Option<String>,
     pub password: Option<Secret>,
     pub tls: bool,
+    /// A PEM file of CA certificates trusted for the broker besides the public ones (a broker
+    /// with a certificate of the household's own CA); only with `tls`.
+    pub ca_file: Option<std::path::PathBuf>,
     pub client_id: String,
     pub command_topic: String,
     pub reply_topic: String,
@@ -179,6 +182,7 @@ impl Default for MqttConfig {
             username: None,
             password: None,
             tls: false,
+            ca_file: None,
             client_id: "homeclaw".into(),
             command_topic: "homeclaw/command".into(),
             reply_topic: "homeclaw/reply".into(),
@@ -330,6 +334,15 @@ impl MqttConfig {
         }
         if self.port == 0 {
             return Err(invalid("mqtt.port", "0", "1 to 65535"));
+        }
+        if let Some(ca) = &self.ca_file
+            && !self.tls
+        {
+            return Err(invalid(
+                "mqtt.ca_file",
+                ca.display().to_string(),
+                "only with mqtt.tls: true (the CA checks the broker's TLS certificate)",
+            ));
         }
         if self.client_id.is_empty() || self.client_id.len() > 128 {
             return Err(invalid(

@@ -570,10 +570,16 @@ async fn handshake(settings: &ClientSettings) -> Result<(Socket, String), Connec
     let mut ws_config = WebSocketConfig::default();
     ws_config.max_message_size = Some(MAX_MESSAGE_BYTES);
     ws_config.max_frame_size = Some(MAX_MESSAGE_BYTES);
-    let (mut socket, _) =
-        tokio_tungstenite::connect_async_with_config(&settings.url, Some(ws_config), false)
-            .await
-            .map_err(|e| ConnectFailure::Other(e.to_string()))?;
+    // `wss://` on HomeClaw's one TLS configuration (rustls, ring, Mozilla's roots).
+    let connector = tokio_tungstenite::Connector::Rustls(crate::tls::client_config());
+    let (mut socket, _) = tokio_tungstenite::connect_async_tls_with_config(
+        &settings.url,
+        Some(ws_config),
+        false,
+        Some(connector),
+    )
+    .await
+    .map_err(|e| ConnectFailure::Other(e.to_string()))?;
     let mut version = None;
     loop {
         let frame = match socket.next().await {

@@ -422,7 +422,7 @@ impl LlmChain {
                 "no LLM configured: add at least one entry to llm.models".into(),
             ));
         }
-        let http = reqwest::Client::builder()
+        let http = crate::tls::http_builder()
             .connect_timeout(Duration::from_millis(cfg.connect_timeout_ms))
             .user_agent(concat!("homeclaw/", env!("CARGO_PKG_VERSION")))
             .build()

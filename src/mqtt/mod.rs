@@ -12,6 +12,7 @@
 
 pub mod discovery;
 pub mod payload;
+pub mod tls_relay;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,8 +29,17 @@ use crate::command::activity::Source;
 use crate::command::{CommandRequest, Commands, ErrorKind, IdempotencyKey};
 use crate::config::MqttConfig;
 
-fn options(cfg: &MqttConfig, host: &str) -> MqttOptions {
-    let mut opts = MqttOptions::new(cfg.client_id.clone(), host, cfg.port);
+/// rumqttc's options; `relay` is the TLS relay's socket when the broker speaks TLS.
+fn options(cfg: &MqttConfig, host: &str, relay: Option<&std::path::Path>) -> MqttOptions {
+    let mut opts = match relay {
+        Some(socket) => {
+            let mut opts =
+                MqttOptions::new(cfg.client_id.clone(), socket.to_string_lossy(), cfg.port);
+            opts.set_transport(rumqttc::Transport::Unix);
+            opts
+        }
+        None => MqttOptions::new(cfg.client_id.clone(), host, cfg.port),
+    };
     opts.set_keep_alive(Duration::from_secs(30));
     // Replies are small and awaited one by one: no Nagle delay on top of the broker's.
     let mut network = opts.network_options();
@@ -53,21 +63,16 @@ fn options(cfg: &MqttConfig, host: &str) -> MqttOptions {
         true,
         None,
     ));
-    if cfg.tls {
-        let roots = rustls::RootCertStore {
-            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-        };
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        if let Ok(builder) = rustls::ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-        {
-            let config = builder.with_root_certificates(roots).with_no_client_auth();
-            opts.set_transport(rumqttc::Transport::tls_with_config(
-                rumqttc::TlsConfiguration::Rustls(Arc::new(config)),
-            ));
-        }
-    }
     opts
+}
+
+/// Why the bridge could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum MqttError {
+    #[error("mqtt.ca_file: {0}")]
+    Tls(#[from] crate::tls::TlsError),
+    #[error("cannot start the MQTT TLS relay: {0}")]
+    Relay(std::io::Error),
 }
 
 /// A running MQTT bridge.
@@ -75,13 +80,28 @@ pub struct MqttBridge {
     client: AsyncClient,
     status_topic: String,
     task: tokio::task::JoinHandle<()>,
+    /// Carries the connection over TLS when `mqtt.tls` is on; stopped with the bridge.
+    relay: Option<tls_relay::TlsRelay>,
 }
 
 impl MqttBridge {
-    /// Connects (in the background, with reconnects) and starts answering commands.
-    pub fn start(cfg: MqttConfig, commands: Arc<Commands>) -> Option<Self> {
-        let host = cfg.host.clone()?;
-        let (client, mut eventloop) = AsyncClient::new(options(&cfg, &host), 256);
+    /// Connects (in the background, with reconnects) and starts answering commands; `None`
+    /// when no broker is configured.
+    pub fn start(cfg: MqttConfig, commands: Arc<Commands>) -> Result<Option<Self>, MqttError> {
+        let Some(host) = cfg.host.clone() else {
+            return Ok(None);
+        };
+        let relay = if cfg.tls {
+            let config = match &cfg.ca_file {
+                Some(ca) => crate::tls::client_config_with_ca(ca)?,
+                None => crate::tls::client_config(),
+            };
+            Some(tls_relay::TlsRelay::start(&host, cfg.port, config).map_err(MqttError::Relay)?)
+        } else {
+            None
+        };
+        let opts = options(&cfg, &host, relay.as_ref().map(|r| r.socket()));
+        let (client, mut eventloop) = AsyncClient::new(opts, 256);
         let status_topic = cfg.status_topic.clone();
         let cfg = Arc::new(cfg);
         let loop_client = client.clone();
@@ -122,11 +142,12 @@ impl MqttBridge {
             }
             .instrument(span),
         );
-        Some(Self {
+        Ok(Some(Self {
             client,
             status_topic,
             task,
-        })
+            relay,
+        }))
     }
 
     /// Publishes `offline` and disconnects.
@@ -144,6 +165,7 @@ impl MqttBridge {
         })
         .await;
         self.task.abort();
+        drop(self.relay);
     }
 }
 

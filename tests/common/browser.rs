@@ -72,7 +72,9 @@ impl Browser {
             .next()
             .unwrap()
             .to_owned();
-        let targets: Value = reqwest::get(format!("http://{port}/json/list"))
+        let targets: Value = homeclaw::tls::http_client()
+            .get(format!("http://{port}/json/list"))
+            .send()
             .await
             .unwrap()
             .json()

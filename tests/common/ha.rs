@@ -181,7 +181,7 @@ impl HaInstance {
 
     /// A REST call with the instance's token; returns status and JSON body (Null if not JSON).
     pub async fn rest(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-        let http = reqwest::Client::new();
+        let http = homeclaw::tls::http_client();
         let url = format!("{}{path}", self.http_url());
         let request = match method {
             "GET" => http.get(url),

@@ -158,7 +158,7 @@ impl Homeclaw {
         body: Option<&str>,
         headers: &[(&str, &str)],
     ) -> (u16, Value, HeaderMap) {
-        let http = reqwest::Client::new();
+        let http = homeclaw::tls::http_client();
         let url = format!("{}{path}", self.url);
         let mut req = match method {
             "GET" => http.get(url),

@@ -17,6 +17,96 @@ pub struct Mosquitto {
     child: Child,
     pub port: u16,
     dir: PathBuf,
+    /// A second listener that speaks TLS, with a certificate of the test's own CA.
+    pub tls: Option<TlsListener>,
+}
+
+pub struct TlsListener {
+    pub port: u16,
+    /// The CA that signed the broker's certificate (for 127.0.0.1), as PEM.
+    pub ca: PathBuf,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A CA and a server certificate for 127.0.0.1 signed by it, made by openssl in `dir`.
+fn make_certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let run = |args: &[&str]| {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("openssl is installed (apt-get install openssl)");
+        assert!(
+            out.status.success(),
+            "openssl {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    std::fs::write(
+        dir.join("server.ext"),
+        "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    )
+    .unwrap();
+    run(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=HomeClaw test CA",
+    ]);
+    run(&[
+        "req",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    ]);
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "server.ext",
+    ]);
+    (
+        dir.join("ca.pem"),
+        dir.join("server.pem"),
+        dir.join("server.key"),
+    )
 }
 
 fn binary() -> &'static str {
@@ -29,23 +119,37 @@ fn binary() -> &'static str {
 
 impl Mosquitto {
     pub fn start(dir: &Path) -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        Self::start_on(dir, port)
+        Self::start_on(dir, free_port())
+    }
+
+    /// A broker with a plain listener (for the test's clients) and a TLS one.
+    pub fn start_with_tls(dir: &Path) -> Self {
+        let (ca, cert, key) = make_certificates(dir);
+        let tls_port = free_port();
+        let listener = format!(
+            "listener {tls_port} 127.0.0.1\ncafile {}\ncertfile {}\nkeyfile {}\n",
+            ca.display(),
+            cert.display(),
+            key.display()
+        );
+        let mut broker = Self::start_with(dir, free_port(), &listener);
+        broker.tls = Some(TlsListener { port: tls_port, ca });
+        broker
     }
 
     /// Starts (or restarts) a broker on `port`, persisting to `dir` so sessions survive.
     pub fn start_on(dir: &Path, port: u16) -> Self {
+        Self::start_with(dir, port, "")
+    }
+
+    fn start_with(dir: &Path, port: u16, more: &str) -> Self {
         let conf = dir.join("mosquitto.conf");
         std::fs::write(
             &conf,
             format!(
-                "listener {port} 127.0.0.1\nallow_anonymous true\nuser root\npersistence true\n\
+                "allow_anonymous true\nuser root\npersistence true\n\
                  persistence_location {}/\nlog_dest stdout\nlog_type error\nlog_type warning\n\
-                 log_type notice\nlog_type information\n",
+                 log_type notice\nlog_type information\nlistener {port} 127.0.0.1\n{more}",
                 dir.display()
             ),
         )
@@ -73,6 +177,7 @@ impl Mosquitto {
             child,
             port,
             dir: dir.to_owned(),
+            tls: None,
         }
     }
 

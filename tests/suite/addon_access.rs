@@ -62,7 +62,7 @@ async fn call(
     path: &str,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let http = reqwest::Client::builder()
+    let http = homeclaw::tls::http_builder()
         .local_address(from.parse::<IpAddr>().unwrap())
         .build()
         .unwrap();
@@ -85,7 +85,9 @@ async fn call(
 
 async fn panel_get(server: &Homeclaw, path: &str) -> Value {
     let panel = server.panel.as_ref().expect("the add-on serves its panel");
-    reqwest::get(format!("http://{panel}{path}"))
+    homeclaw::tls::http_client()
+        .get(format!("http://{panel}{path}"))
+        .send()
         .await
         .unwrap()
         .json()

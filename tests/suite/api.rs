@@ -434,7 +434,7 @@ async fn the_openai_front_answers_plain_and_streaming() {
 
     s.llm
         .push(openai_text("Streaming works fine for long enough replies."));
-    let response = reqwest::Client::new()
+    let response = homeclaw::tls::http_client()
         .post(format!("{}/v1/chat/completions", s.server.url))
         .bearer_auth(API_TOKEN)
         .json(
@@ -636,7 +636,7 @@ async fn kill_9_mid_run_loses_no_acknowledged_message() {
     ));
     let url = server.url.clone();
     let pending = tokio::spawn(async move {
-        let _ = reqwest::Client::new()
+        let _ = homeclaw::tls::http_client()
             .post(format!("{url}/api/command"))
             .bearer_auth(API_TOKEN)
             .json(&json!({"text": "second", "session_id": "crashy"}))

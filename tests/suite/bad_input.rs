@@ -415,7 +415,7 @@ async fn every_entry_point_rejects_bad_input_clearly_and_stays_healthy() {
     let mut counts: Vec<(&str, usize)> = Vec::new();
 
     // HTTP.
-    let http = reqwest::Client::new();
+    let http = homeclaw::tls::http_client();
     let mut n = 0;
     for (method, path, body, status) in http_cases() {
         let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();

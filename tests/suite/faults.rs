@@ -37,7 +37,7 @@ fn send(
     let url = format!("{}/api/command", server.url);
     let key = key.map(str::to_owned);
     tokio::spawn(async move {
-        let mut request = reqwest::Client::new()
+        let mut request = homeclaw::tls::http_client()
             .post(url)
             .bearer_auth(API_TOKEN)
             .json(&body);

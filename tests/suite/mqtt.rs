@@ -231,3 +231,87 @@ async fn home_assistant_creates_the_discovered_entities_and_they_work() {
         "the reply sensor did not update"
     );
 }
+
+/// The log of `server` once it holds `needle` (HomeClaw writes it as the event happens).
+async fn log_with(server: &Homeclaw, needle: &str) -> String {
+    tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let log = server.log();
+            if log.contains(needle) {
+                return log;
+            }
+            // Polling a file that the server appends to; the condition, not the pause, decides.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("no {needle:?} in the log:\n{}", server.log()))
+}
+
+/// MQTT over TLS on HomeClaw's own TLS stack (rustls with ring, through the relay): a broker
+/// with a certificate of the household's own CA is trusted with `mqtt.ca_file` and commands
+/// flow; without it the broker's certificate is refused, said in the log, and nothing connects.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mqtt_over_tls_trusts_the_households_ca_and_only_it() {
+    let ha = shared();
+    let dir = tempfile::tempdir().unwrap();
+    let broker_dir = dir.path().join("broker");
+    std::fs::create_dir_all(&broker_dir).unwrap();
+    let broker = Mosquitto::start_with_tls(&broker_dir);
+    let tls = broker.tls.as_ref().unwrap();
+    let llm = ScriptedLlm::start().await;
+    let mut client =
+        TestClient::connect(broker.port, "tls-watcher", &["tls/status", "tls/reply"]).await;
+    let spawn = |name: &str, ca: Option<&std::path::Path>| {
+        let home = dir.path().join(name);
+        std::fs::create_dir_all(&home).unwrap();
+        let ca = ca
+            .map(|c| format!("  ca_file: {}\n", c.display()))
+            .unwrap_or_default();
+        let extra = format!(
+            "mqtt:\n  host: 127.0.0.1\n  port: {}\n  tls: true\n{ca}  client_id: homeclaw-{name}\n  \
+             discovery: false\n  status_topic: tls/status\n  reply_topic: tls/reply\n  command_topic: tls/command\n",
+            tls.port
+        );
+        let config = config_yaml(
+            &ha.ws_url(),
+            &ha.token,
+            &llm.openai_url(),
+            &home.join("sessions"),
+            &extra,
+        );
+        Homeclaw::spawn(&home, &config)
+    };
+
+    let trusting = spawn("trusting", Some(&tls.ca));
+    let online = client
+        .next_on("tls/status", 30, |m| m.payload.as_ref() == b"online")
+        .await;
+    assert_eq!(online.payload.as_ref(), b"online");
+    llm.push(openai_text("Over TLS."));
+    client
+        .publish(
+            "tls/command",
+            json!({"text": "hello", "request_id": "tls-1"}).to_string(),
+        )
+        .await;
+    let reply = client
+        .next_on("tls/reply", 30, |m| m.json()["request_id"] == "tls-1")
+        .await
+        .json();
+    assert_eq!(reply["reply"], "Over TLS.", "{reply}");
+    drop(trusting);
+
+    // Without the household's CA: refused, with the reason in the log, never connected.
+    let _ = client
+        .next_on("tls/status", 30, |m| m.payload.as_ref() == b"offline")
+        .await;
+    let doubting = spawn("doubting", None);
+    let log = log_with(&doubting, "MQTT over TLS failed").await;
+    assert!(
+        log.contains("UnknownIssuer") || log.contains("invalid peer certificate"),
+        "{log}"
+    );
+    let (status, health, _) = doubting.request("GET", "/api/health", None, &[]).await;
+    assert_eq!(status, 200, "{health}");
+}

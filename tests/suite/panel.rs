@@ -50,7 +50,7 @@ async fn ingress(State(panel): State<Arc<String>>, request: Request) -> Response
     let body = axum::body::to_bytes(request.into_body(), 1 << 20)
         .await
         .unwrap();
-    let mut forward = reqwest::Client::new()
+    let mut forward = homeclaw::tls::http_client()
         .request(method, url)
         .header("x-ingress-path", PREFIX)
         .body(body);
@@ -329,7 +329,10 @@ async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
     let address = browser
         .wait_for("document.getElementById('access-address')?.textContent")
         .await;
-    assert!(address.as_str().unwrap().starts_with("http://"), "{address}");
+    assert!(
+        address.as_str().unwrap().starts_with("http://"),
+        "{address}"
+    );
     let field = browser
         .eval("(() => { const t = document.getElementById('access-token'); return [t.type, t.value]; })()")
         .await;
@@ -343,9 +346,7 @@ async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
             .contains(API_TOKEN),
         "the token is not shown until asked for"
     );
-    browser
-        .screenshot(&shots().join("panel-connect.png"))
-        .await;
+    browser.screenshot(&shots().join("panel-connect.png")).await;
     browser
         .eval("document.getElementById('access-show').click(); true")
         .await;
@@ -396,7 +397,7 @@ async fn the_panel_refuses_anyone_but_the_ingress_proxy() {
     let server = Homeclaw::spawn(dir.path(), &config);
     let panel = server.panel.clone().expect("the panel listens");
     for (method, path) in [("GET", "/"), ("POST", "/api/command")] {
-        let request = reqwest::Client::new()
+        let request = homeclaw::tls::http_client()
             .request(method.parse().unwrap(), format!("http://{panel}{path}"));
         let answer = request
             .header("x-ingress-path", PREFIX)
@@ -453,7 +454,9 @@ async function fetches() {{
 
 /// Runs from the panel's activity journal (read from loopback, as the open panel allows).
 async fn commands_run(panel: &str) -> usize {
-    let runs: Value = reqwest::get(format!("http://{panel}/api/activity"))
+    let runs: Value = homeclaw::tls::http_client()
+        .get(format!("http://{panel}/api/activity"))
+        .send()
         .await
         .unwrap()
         .json()
@@ -512,7 +515,7 @@ async fn a_page_on_another_origin_cannot_command_the_home_through_the_panel() {
     // light on (so the refusals above are what kept it off).
     let forged_body = format!("{FORGED_NAME}=\"}}\r\n");
     let (status, body) = {
-        let answer = reqwest::Client::new()
+        let answer = homeclaw::tls::http_client()
             .post(format!("{panel}/api/command"))
             .header("content-type", "application/json")
             .body(forged_body)
@@ -548,7 +551,7 @@ async fn outside_the_add_on_the_panel_asks_for_the_api_token() {
     service(ha, "light", "turn_off", LIGHT).await;
 
     // Without the token: nothing under api/ answers, and nothing runs.
-    let http = reqwest::Client::new();
+    let http = homeclaw::tls::http_client();
     for (method, path) in [
         ("POST", "/api/command"),
         ("POST", "/api/approve"),

@@ -275,7 +275,7 @@ async fn the_api_refuses_bodies_that_are_not_json_and_requests_from_other_sites(
             "/api/deny",
             "/v1/chat/completions",
         ] {
-            let mut request = reqwest::Client::new()
+            let mut request = homeclaw::tls::http_client()
                 .post(format!("{}{path}", server.url))
                 .bearer_auth(API_TOKEN)
                 .body(body);

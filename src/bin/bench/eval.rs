@@ -302,7 +302,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .build()?;
     runtime.block_on(async move {
         let ha = Ha {
-            http: reqwest::Client::builder().timeout(Duration::from_secs(600)).build()?,
+            http: homeclaw::tls::http_builder().timeout(Duration::from_secs(600)).build()?,
             url: args.ha_url.clone(),
             token: token.clone(),
         };

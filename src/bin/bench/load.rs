@@ -93,7 +93,7 @@ pub fn run(
     runtime.block_on(async move {
         let stack = Stack::start(cfg).await?;
         let addr = stack.addr;
-        let http = reqwest::Client::new();
+        let http = homeclaw::tls::http_client();
         let started = Instant::now();
         let mut tasks = Vec::new();
         for s in 0..sessions {

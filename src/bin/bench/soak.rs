@@ -262,7 +262,7 @@ async fn http_client(
     c: usize,
     running: Arc<AtomicBool>,
 ) -> anyhow::Result<Tally> {
-    let http = reqwest::Client::new();
+    let http = homeclaw::tls::http_client();
     let mut tally = Tally::default();
     let session = format!("soak-http-{c}");
     let mut n = 0;

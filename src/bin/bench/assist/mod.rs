@@ -306,7 +306,7 @@ impl HomeBench {
             command_timeout: Duration::from_secs(args.command_timeout_secs),
             events,
             homeclaw: None,
-            http: reqwest::Client::builder()
+            http: homeclaw::tls::http_builder()
                 .timeout(Duration::from_secs(args.command_timeout_secs))
                 .build()?,
         };

@@ -160,7 +160,9 @@ impl HomeClawProcess {
             url: format!("http://{addr}"),
             token: api_token,
         };
-        let health = reqwest::get(format!("{}/api/health?wait_ready_ms=30000", process.url))
+        let health = homeclaw::tls::http_client()
+            .get(format!("{}/api/health?wait_ready_ms=30000", process.url))
+            .send()
             .await?
             .json::<Value>()
             .await?;
