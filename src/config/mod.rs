@@ -50,8 +50,13 @@ pub const ADDON_SESSION_DIR: &str = "/data/sessions";
 /// restarts and updates, and is in the add-on's backup).
 pub const ADDON_API_TOKEN_FILE: &str = "/data/api-token";
 const ENV_PREFIX: &str = "HOMECLAW";
-/// Variables with the prefix that select sources rather than set values.
-const ENV_META: [&str; 2] = ["HOMECLAW_CONFIG", "HOMECLAW_OPTIONS_PATH"];
+/// Variables with the prefix that select sources rather than set values (the last one is the
+/// add-on run script's, which passes that file as `--config`).
+const ENV_META: [&str; 3] = [
+    "HOMECLAW_CONFIG",
+    "HOMECLAW_OPTIONS_PATH",
+    "HOMECLAW_APP_CONFIG",
+];
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {

@@ -201,6 +201,7 @@ fn the_run_script_reads_options_json_like_the_equivalent_config_file() {
         .arg("config")
         .env("ADDON_BIN", env!("CARGO_BIN_EXE_homeclaw"))
         .env("HOMECLAW_OPTIONS_PATH", &options_path)
+        .env("HOMECLAW_APP_CONFIG", dir.path().join("absent.yaml"))
         .env_remove("SUPERVISOR_TOKEN")
         .output()
         .unwrap();
@@ -256,8 +257,15 @@ fn the_store_finds_a_repository_with_images_and_a_watchdog_on_the_health_endpoin
     assert_eq!(png_size(&root().join("icon.png")), (128, 128));
     assert_eq!(png_size(&root().join("logo.png")), (250, 100));
     let m = manifest();
-    // No address that leads nowhere.
-    assert_eq!(m.get("url"), None, "{}", m["url"]);
+    // The store's link and the images come from the same repository.
+    let url = m["url"].as_str().unwrap();
+    let owner = url
+        .strip_prefix("https://github.com/")
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    assert_eq!(m["image"], format!("ghcr.io/{owner}/{{arch}}-homeclaw"));
     // The watchdog asks the API's own port for /api/health, which needs no token.
     let port = m["options"]["api"]["listen"]
         .as_str()
@@ -324,5 +332,321 @@ fn the_apparmor_profile_parses_and_confines_the_binary() {
         out.status.success(),
         "apparmor_parser refused the profile:\n{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// What the Supervisor of today (home-assistant/supervisor, `supervisor/apps/validate.py`,
+/// 2026.08) accepts in an app's config.yaml: its keys (anything else is dropped without a
+/// word), their types, and what it calls deprecated. Facts read from its schema, checked here
+/// without its code.
+mod supervisor_schema {
+    use serde_json::Value;
+
+    /// `_SCHEMA_APP_CONFIG`'s keys that are not deprecated.
+    pub const KEYS: &[&str] = &[
+        "name",
+        "version",
+        "slug",
+        "description",
+        "arch",
+        "machine",
+        "url",
+        "startup",
+        "boot",
+        "init",
+        "stage",
+        "ports",
+        "ports_description",
+        "watchdog",
+        "webui",
+        "ingress",
+        "ingress_port",
+        "ingress_entry",
+        "ingress_stream",
+        "panel_icon",
+        "panel_title",
+        "panel_admin",
+        "homeassistant",
+        "host_network",
+        "host_pid",
+        "host_ipc",
+        "host_uts",
+        "host_dbus",
+        "devices",
+        "udev",
+        "tmpfs",
+        "map",
+        "environment",
+        "privileged",
+        "apparmor",
+        "full_access",
+        "audio",
+        "video",
+        "gpio",
+        "usb",
+        "uart",
+        "devicetree",
+        "kernel_modules",
+        "realtime",
+        "hassio_api",
+        "hassio_role",
+        "homeassistant_api",
+        "stdin",
+        "legacy",
+        "docker_api",
+        "auth_api",
+        "services",
+        "discovery",
+        "backup_exclude",
+        "backup_pre",
+        "backup_post",
+        "backup",
+        "options",
+        "schema",
+        "image",
+        "ulimits",
+        "timeout",
+        "journald",
+        "breaking_versions",
+    ];
+    /// Keys it warns about or ignores: `advanced` and `codenotary` are ignored, `auto_uart` and
+    /// `snapshot*` renamed, and `build_from` belongs to build.yaml (itself deprecated: the
+    /// Dockerfile names its base image).
+    pub const DEPRECATED: &[&str] = &[
+        "advanced",
+        "codenotary",
+        "auto_uart",
+        "snapshot",
+        "snapshot_exclude",
+        "snapshot_pre",
+        "snapshot_post",
+        "build_from",
+    ];
+    /// `ARCH_ALL` (armhf, armv7 and i386 are deprecated).
+    pub const ARCHES: &[&str] = &["amd64", "aarch64"];
+    pub const STARTUP: &[&str] = &["initialize", "system", "services", "application", "once"];
+    pub const BOOT: &[&str] = &["auto", "manual", "manual_only"];
+    /// `MappingType` without the legacy names (`addons`, `all_addon_configs`, `addon_config`,
+    /// deprecated as of 2026.07) and `config` (replaced by `homeassistant_config`).
+    pub const MAP_TYPES: &[&str] = &[
+        "data",
+        "ssl",
+        "local_apps",
+        "backup",
+        "share",
+        "media",
+        "homeassistant_config",
+        "all_app_configs",
+        "app_config",
+    ];
+    /// `RE_SCHEMA_ELEMENT` of `supervisor/apps/options.py`.
+    pub const SCHEMA_ELEMENT: &str = r"^(?:|bool|email|url|port|device(?:\(subsystem=[a-z]+\))?|str(?:\(\d*,\d*\))?|password(?:\(\d*,\d*\))?|int(?:\(-?\d*,-?\d*\))?|float(?:\(-?\d*\.?\d*,-?\d*\.?\d*\))?|match\(.*\)|list\(.+\))\??$";
+
+    /// Every leaf of an options schema, with its path.
+    pub fn leaves(value: &Value, path: &str, out: &mut Vec<(String, String)>) {
+        match value {
+            Value::String(s) => out.push((path.to_owned(), s.clone())),
+            Value::Array(items) => items
+                .iter()
+                .for_each(|v| leaves(v, &format!("{path}[]"), out)),
+            Value::Object(map) => map
+                .iter()
+                .for_each(|(k, v)| leaves(v, &format!("{path}.{k}"), out)),
+            other => out.push((path.to_owned(), other.to_string())),
+        }
+    }
+
+    /// `docker_image`: a registry in lower case, path components of `[a-z0-9{][a-z0-9.-_{}]*`,
+    /// no tag (the version is the tag).
+    pub fn image_ok(image: &str) -> bool {
+        let component = regex::Regex::new(r"^[a-z0-9{][a-z0-9.\-_{}]*$").unwrap();
+        let mut parts = image.split('/');
+        let first = parts.next().unwrap_or_default();
+        let registry = first.contains('.') || first.contains(':') || first == "localhost";
+        let path: Vec<&str> = if registry {
+            parts.collect()
+        } else {
+            image.split('/').collect()
+        };
+        (!registry || first == first.to_lowercase())
+            && !path.is_empty()
+            && !path.iter().any(|c| c.contains(':'))
+            && path.iter().all(|c| component.is_match(c))
+    }
+}
+
+#[test]
+fn the_supervisor_of_today_takes_every_key_of_the_manifest() {
+    use supervisor_schema as sv;
+    let m = manifest();
+    for key in m.as_object().unwrap().keys() {
+        assert!(
+            !sv::DEPRECATED.contains(&key.as_str()),
+            "{key} is deprecated in the Supervisor"
+        );
+        assert!(
+            sv::KEYS.contains(&key.as_str()),
+            "the Supervisor drops the unknown key {key}"
+        );
+    }
+    for (key, kind) in [
+        ("name", "str"),
+        ("version", "str"),
+        ("slug", "str"),
+        ("description", "str"),
+    ] {
+        assert!(m[key].is_string(), "{key} must be a {kind}: {}", m[key]);
+    }
+    assert!(
+        regex::Regex::new(r"^[-_.A-Za-z0-9]+$")
+            .unwrap()
+            .is_match(m["slug"].as_str().unwrap())
+    );
+    for arch in m["arch"].as_array().unwrap() {
+        assert!(sv::ARCHES.contains(&arch.as_str().unwrap()), "arch {arch}");
+    }
+    assert!(sv::STARTUP.contains(&m["startup"].as_str().unwrap()));
+    assert!(sv::BOOT.contains(&m["boot"].as_str().unwrap()));
+    // A version Home Assistant compares (`homeassistant`: the oldest Core the app runs on).
+    let core = regex::Regex::new(r"^20\d\d\.\d{1,2}\.\d+$").unwrap();
+    assert!(
+        core.is_match(m["homeassistant"].as_str().unwrap()),
+        "{}",
+        m["homeassistant"]
+    );
+    assert!(m["url"].as_str().unwrap().starts_with("https://"));
+    let image = m["image"].as_str().unwrap();
+    assert!(
+        sv::image_ok(image) && image.contains("{arch}"),
+        "image {image}"
+    );
+    let watchdog =
+        regex::Regex::new(r"^(?:https?|\[PROTO:\w+\]|tcp)://\[HOST\]:(\[PORT:\d+\]|\d+).*$")
+            .unwrap();
+    assert!(watchdog.is_match(m["watchdog"].as_str().unwrap()));
+    let port = regex::Regex::new(r"^\d+/(tcp|udp)$").unwrap();
+    for (name, host) in m["ports"].as_object().unwrap() {
+        assert!(port.is_match(name), "port {name}");
+        assert!(host.is_null() || host.as_u64().is_some_and(|p| (1..=65535).contains(&p)));
+        assert!(
+            m["ports_description"][name].is_string(),
+            "no description for {name}"
+        );
+    }
+    // `map`: today's names only; the legacy `addon_config` is dropped where `app_config` is read.
+    let volume = regex::Regex::new(r"^([a-z_]+)(?::(rw|ro))?$").unwrap();
+    for entry in m["map"].as_array().unwrap() {
+        let text = entry.as_str().unwrap();
+        let kind = volume
+            .captures(text)
+            .map(|c| c[1].to_owned())
+            .unwrap_or_default();
+        assert!(sv::MAP_TYPES.contains(&kind.as_str()), "map type {text}");
+    }
+    assert!(
+        m["backup_exclude"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(Value::is_string)
+    );
+    for service in m["services"].as_array().unwrap() {
+        assert!(
+            regex::Regex::new(r"^(mqtt|mysql):(provide|want|need)$")
+                .unwrap()
+                .is_match(service.as_str().unwrap())
+        );
+    }
+    let element = regex::Regex::new(sv::SCHEMA_ELEMENT).unwrap();
+    let mut leaves = Vec::new();
+    sv::leaves(&m["schema"], "schema", &mut leaves);
+    for (path, kind) in leaves {
+        assert!(
+            element.is_match(&kind),
+            "{path}: the Supervisor knows no type {kind:?}"
+        );
+    }
+    // build.yaml is deprecated: the Dockerfile names its own base image.
+    for legacy in ["build.yaml", "build.yml", "build.json"] {
+        assert!(!root().join(legacy).exists(), "{legacy} is deprecated");
+    }
+    let dockerfile = std::fs::read_to_string(root().join("Dockerfile")).unwrap();
+    let base = dockerfile
+        .lines()
+        .filter(|l| l.starts_with("FROM "))
+        .last()
+        .unwrap();
+    assert_eq!(
+        base, "FROM ghcr.io/home-assistant/base:3.23",
+        "{dockerfile}"
+    );
+    assert!(dockerfile.contains("io.hass.type=\"app\""));
+}
+
+#[test]
+fn the_checker_knows_a_manifest_the_supervisor_would_refuse() {
+    use supervisor_schema as sv;
+    assert!(
+        !sv::image_ok("ghcr.io/homeclaw/{arch}-homeclaw:0.1.0"),
+        "a tag"
+    );
+    assert!(
+        !sv::image_ok("GHCR.io/homeclaw/{arch}-homeclaw"),
+        "an upper-case registry"
+    );
+    assert!(
+        !sv::image_ok("ghcr.io/HomeClaw/{arch}-homeclaw"),
+        "an upper-case path"
+    );
+    assert!(sv::image_ok("homeclaw/{arch}-homeclaw"));
+    let element = regex::Regex::new(sv::SCHEMA_ELEMENT).unwrap();
+    for ok in [
+        "str",
+        "int(1,50)?",
+        "list(openai|anthropic)?",
+        "password?",
+        "float(0,2)?",
+        "port?",
+        "url?",
+        "bool",
+    ] {
+        assert!(element.is_match(ok), "{ok}");
+    }
+    for bad in ["string", "int(1-50)", "list()", "boolean"] {
+        assert!(!element.is_match(bad), "{bad}");
+    }
+    assert!(!sv::MAP_TYPES.contains(&"addon_config"));
+}
+
+/// The app's own folder holds settings the options tab does not show; the tab's values win.
+#[test]
+fn the_run_script_adds_the_apps_own_settings_under_the_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let options_path = dir.path().join("options.json");
+    std::fs::write(&options_path, example_options().to_string()).unwrap();
+    let extra = dir.path().join("homeclaw.yaml");
+    std::fs::write(
+        &extra,
+        "agent:\n  fast_path: false\nmqtt:\n  host: from-the-file\n",
+    )
+    .unwrap();
+    let out = Command::new(root().join("addon/run.sh"))
+        .arg("config")
+        .env("ADDON_BIN", env!("CARGO_BIN_EXE_homeclaw"))
+        .env("HOMECLAW_OPTIONS_PATH", &options_path)
+        .env("HOMECLAW_APP_CONFIG", &extra)
+        .env_remove("SUPERVISOR_TOKEN")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cfg: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cfg["agent"]["fast_path"], false, "the file's own setting");
+    assert_eq!(
+        cfg["mqtt"]["host"], "core-mosquitto",
+        "the options tab wins"
     );
 }
