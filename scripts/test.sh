@@ -38,6 +38,8 @@ echo "== dependencies: licences, banned crates, duplicates (deny.toml, offline)"
 python3 scripts/deps-check.py --verbose
 echo "== Home Assistant venv"
 scripts/ha-dev.sh install >/dev/null
+echo "== the wyoming client Home Assistant 2026.11 pins (cached venv)"
+scripts/wyoming-venv.sh >/dev/null
 echo "== cargo test"
 log="$(mktemp)"
 set +e

@@ -139,6 +139,7 @@ fn main() -> ExitCode {
                     session_id: session,
                     language: None,
                     device_id: device,
+                    satellite_id: None,
                     dry_run,
                     shared_session: false,
                     source: homeclaw::command::activity::Source::Cli,

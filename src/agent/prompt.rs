@@ -148,7 +148,9 @@ pub fn speaker_line(registry: &Registry, device_id: &str) -> Option<String> {
         "\nThe user is speaking to the device {}",
         quote(device.display_name().unwrap_or(device_id))
     );
-    let area = device.area_id.as_deref().and_then(|a| registry.area(a));
+    let area = registry
+        .device_area(device_id)
+        .and_then(|a| registry.area(a));
     if let Some(area) = area {
         let _ = write!(out, " in the area {} ({})", quote(&area.name), area.area_id);
     }

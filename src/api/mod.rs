@@ -378,6 +378,8 @@ struct CommandBody {
     #[serde(default)]
     device_id: Option<String>,
     #[serde(default)]
+    satellite_id: Option<String>,
+    #[serde(default)]
     dry_run: bool,
 }
 
@@ -439,6 +441,7 @@ pub(crate) async fn command_from(
         session_id: parsed.session_id,
         language: parsed.language,
         device_id: parsed.device_id,
+        satellite_id: parsed.satellite_id,
         dry_run: parsed.dry_run,
         shared_session: false,
         source,

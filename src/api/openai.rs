@@ -39,6 +39,10 @@ struct ChatBody {
     stream: bool,
     #[serde(default)]
     user: Option<String>,
+    /// OpenAI's free-form request metadata (strings); HomeClaw reads `device_id` and
+    /// `satellite_id` there: the device the person spoke to, as on the HTTP API.
+    #[serde(default)]
+    metadata: std::collections::HashMap<String, Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -77,6 +81,14 @@ fn session_for(body: &ChatBody) -> String {
         text_of(&first.content).hash(&mut h);
     }
     format!("oa-{:016x}", h.finish())
+}
+
+fn metadata_str(body: &ChatBody, key: &str) -> Option<String> {
+    body.metadata
+        .get(key)
+        .and_then(Value::as_str)
+        .filter(|v| !v.is_empty())
+        .map(str::to_owned)
 }
 
 pub async fn models() -> Response {
@@ -121,7 +133,8 @@ pub async fn chat_completions(State(state): State<Arc<ApiState>>, body: Body) ->
         text,
         session_id: Some(session_id),
         language: None,
-        device_id: None,
+        device_id: metadata_str(&parsed, "device_id"),
+        satellite_id: metadata_str(&parsed, "satellite_id"),
         dry_run: false,
         // Without `user`, conversations are told apart by their first message only.
         shared_session: parsed.user.is_none(),
@@ -241,6 +254,7 @@ mod tests {
             messages: serde_json::from_value(messages).unwrap(),
             stream: false,
             user: user.map(str::to_owned),
+            metadata: Default::default(),
         }
     }
 

@@ -43,6 +43,11 @@ pub struct CommandRequest {
     /// The Home Assistant device the person spoke to (a voice satellite's `device_id`): a
     /// request that names no room means its room.
     pub device_id: Option<String>,
+    /// The Assist satellite entity the person spoke to (`assist_satellite.kitchen`, as Home
+    /// Assistant 2026.11's Wyoming conversation sends it): its device, when `device_id` is not
+    /// given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub satellite_id: Option<String>,
     /// Plan and validate only: no service is called.
     pub dry_run: bool,
     /// The session is one that clients share because they cannot name their conversation
@@ -412,6 +417,14 @@ impl Commands {
                 "device_id must be a Home Assistant device id (letters, digits, _ or -, at most 64)",
             )));
         }
+        if let Some(satellite) = &request.satellite_id
+            && !valid_entity_id(satellite)
+        {
+            return Answer::fresh(Err(CommandError::new(
+                ErrorKind::InvalidFields,
+                "satellite_id must be an entity id such as assist_satellite.kitchen",
+            )));
+        }
         let fingerprint = serde_json::to_vec(&request).unwrap_or_default();
         let app = self.app.clone();
         let started = std::time::Instant::now();
@@ -583,16 +596,52 @@ fn valid_device_id(id: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-async fn run_command(app: &App, request: CommandRequest) -> Result<CommandOutcome, CommandError> {
-    ready(app)?;
-    if let Some(device) = &request.device_id
-        && !with_registry(app.home.as_ref(), |r| r.device(device).is_some())
-    {
-        return Err(CommandError::new(
+/// An entity id's shape (`domain.object_id`), checked before it reaches the registry.
+fn valid_entity_id(id: &str) -> bool {
+    id.len() <= 255
+        && id.split_once('.').is_some_and(|(domain, object)| {
+            let word = |s: &str| {
+                !s.is_empty()
+                    && s.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            };
+            word(domain) && word(object)
+        })
+}
+
+/// The device the person spoke to: the one named, else the satellite's. A client that names a
+/// device Home Assistant does not know gets an error; Assist (whose device ids come from Home
+/// Assistant itself, perhaps a moment before the registry has them) goes on without a room.
+fn speaking_device(app: &App, request: &CommandRequest) -> Result<Option<String>, CommandError> {
+    let (device, satellite) = with_registry(app.home.as_ref(), |r| {
+        let satellite = request
+            .satellite_id
+            .as_deref()
+            .and_then(|s| r.get(s))
+            .and_then(|e| e.device_id.clone());
+        let device = request
+            .device_id
+            .as_deref()
+            .map(|d| (d.to_owned(), r.device(d).is_some()));
+        (device, satellite)
+    });
+    match device {
+        Some((device, true)) => Ok(Some(device)),
+        Some((device, false)) if request.source != Source::Assist => Err(CommandError::new(
             ErrorKind::InvalidFields,
             format!("device_id {device:?} is not a device Home Assistant knows"),
-        ));
+        )),
+        Some((device, false)) => {
+            tracing::warn!(%device, "Assist named a device the registry does not know yet");
+            Ok(satellite)
+        }
+        None => Ok(satellite),
     }
+}
+
+async fn run_command(app: &App, request: CommandRequest) -> Result<CommandOutcome, CommandError> {
+    ready(app)?;
+    let device_id = speaking_device(app, &request)?;
     let session_id = request.session_id.unwrap_or_else(new_session_id);
     let run = app
         .sessions
@@ -601,7 +650,7 @@ async fn run_command(app: &App, request: CommandRequest) -> Result<CommandOutcom
             sessions::TurnRequest {
                 text: request.text,
                 language: request.language,
-                device_id: request.device_id,
+                device_id,
                 dry_run: request.dry_run,
                 shared_session: request.shared_session,
             },

@@ -68,6 +68,10 @@ pub struct DeviceEntry {
     pub name: Option<String>,
     #[serde(default)]
     pub name_by_user: Option<String>,
+    /// The device this one is part of (Home Assistant 2026's device registry: a satellite's
+    /// microphone unit in a speaker, say); one without an area of its own is in its parent's.
+    #[serde(default)]
+    pub parent_device_id: Option<String>,
 }
 
 impl DeviceEntry {
@@ -367,12 +371,9 @@ impl Registry {
             return;
         }
         let device_id = link.and_then(|l| l.device_id.clone());
-        let area_id = link.and_then(|l| l.area_id.clone()).or_else(|| {
-            device_id
-                .as_ref()
-                .and_then(|d| self.links.devices.get(d))
-                .and_then(|d| d.area_id.clone())
-        });
+        let area_id = link
+            .and_then(|l| l.area_id.clone())
+            .or_else(|| self.device_area(device_id.as_deref()?).map(str::to_owned));
         let entity_category = link.and_then(|l| l.entity_category.clone());
         let visible = self.policy.entity_visible(
             &state.entity_id,
@@ -611,6 +612,22 @@ impl Registry {
     /// A device of Home Assistant's device registry (a voice satellite, a speaker, …).
     pub fn device(&self, device_id: &str) -> Option<&DeviceEntry> {
         self.links.devices.get(device_id)
+    }
+
+    /// The area a device is in: its own, else its parent's (and so on up, a few levels at
+    /// most: a registry with a loop in it answers none rather than spinning).
+    pub fn device_area(&self, device_id: &str) -> Option<&str> {
+        let mut device = self.links.devices.get(device_id)?;
+        for _ in 0..8 {
+            if let Some(area) = device.area_id.as_deref() {
+                return Some(area);
+            }
+            device = self
+                .links
+                .devices
+                .get(device.parent_device_id.as_deref()?)?;
+        }
+        None
     }
 
     pub fn floors(&self) -> impl Iterator<Item = &Floor> {

@@ -115,6 +115,29 @@ fn area_comes_from_the_entity_else_its_device() {
     assert_eq!(r.get("light.bed_light").unwrap().area_id, None);
 }
 
+/// Home Assistant 2026's device registry names a device's parent; a device without an area of
+/// its own (a satellite's microphone board inside a speaker) is where its parent is.
+#[test]
+fn a_device_without_an_area_is_where_its_parent_is() {
+    let mut r = home();
+    // As `config/device_registry/list` sends them (other fields left out).
+    let devices: Vec<DeviceEntry> = serde_json::from_value(json!([
+        {"id": "dev-k", "area_id": "kitchen", "name": "Kitchen speaker", "name_by_user": null,
+         "parent_device_id": null, "via_device_id": null},
+        {"id": "mic", "area_id": null, "name": "Satellite microphone", "parent_device_id": "dev-k"},
+        {"id": "loop-a", "area_id": null, "parent_device_id": "loop-b"},
+        {"id": "loop-b", "area_id": null, "parent_device_id": "loop-a"},
+        {"id": "orphan", "area_id": null, "parent_device_id": "gone"},
+    ]))
+    .unwrap();
+    r.set_devices(devices);
+    assert_eq!(r.device_area("mic"), Some("kitchen"));
+    assert_eq!(r.device_area("dev-k"), Some("kitchen"));
+    assert_eq!(r.device_area("loop-a"), None, "a loop answers none");
+    assert_eq!(r.device_area("orphan"), None);
+    assert_eq!(r.device_area("unknown"), None);
+}
+
 #[test]
 fn sloppy_ids_resolve_and_hidden_or_disabled_entities_do_not() {
     let r = home();

@@ -160,6 +160,10 @@ pub fn info(languages: &[String]) -> Value {
             "attribution": attribution,
             "installed": true,
             "version": env!("CARGO_PKG_VERSION"),
+            // Wyoming 1.9+: Home Assistant (2026.11) gives a handle service the conversation
+            // agent's CONTROL feature only when it says it acts on the home — which lets the
+            // person pick "prefer handling commands locally" (see DOCS.md for what that skips).
+            "supports_home_control": true,
             "models": [{
                 "name": "homeclaw",
                 "description": description,
@@ -194,6 +198,17 @@ pub fn session_for(data: &Map<String, Value>) -> String {
         Some(id) => format!("wy-{id}"),
         None => SHARED_SESSION.into(),
     }
+}
+
+/// A string Home Assistant put in the transcript's context: 2026.11 sends the satellite's
+/// `device_id` and `satellite_id` there (2025.4's client sends no context at all).
+pub fn context_str(data: &Map<String, Value>, key: &str) -> Option<String> {
+    data.get("context")
+        .and_then(|c| c.get(key))
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && v.len() <= 255)
+        .map(str::to_owned)
 }
 
 async fn send<W: AsyncWrite + Unpin>(
@@ -279,7 +294,8 @@ pub async fn serve(listener: TcpListener, commands: Arc<Commands>, languages: Ve
                                     shared_session: session_id == SHARED_SESSION,
                                     session_id: Some(session_id),
                                     language: language_of(&event.data, &languages),
-                                    device_id: None,
+                                    device_id: context_str(&event.data, "device_id"),
+                                    satellite_id: context_str(&event.data, "satellite_id"),
                                     dry_run: false,
                                     source: Source::Assist,
                                 };
@@ -423,5 +439,33 @@ mod tests {
         let handle = &info["handle"][0];
         assert_eq!(handle["installed"], true);
         assert_eq!(handle["models"][0]["languages"], json!(["en", "pl"]));
+        assert_eq!(handle["supports_home_control"], true);
+    }
+
+    #[test]
+    fn the_satellite_comes_from_the_transcripts_context() {
+        // As Home Assistant 2026.11's Wyoming conversation sends it.
+        let data: Map<String, Value> = serde_json::from_value(json!({
+            "text": "turn off the light", "language": "en",
+            "context": {"conversation_id": "01K", "device_id": "4f1c0ffee",
+                        "satellite_id": "assist_satellite.kitchen"}
+        }))
+        .unwrap();
+        assert_eq!(
+            context_str(&data, "device_id").as_deref(),
+            Some("4f1c0ffee")
+        );
+        assert_eq!(
+            context_str(&data, "satellite_id").as_deref(),
+            Some("assist_satellite.kitchen")
+        );
+        // 2025.4 sends no context; an empty or non-string value is none.
+        let bare: Map<String, Value> = serde_json::from_value(
+            json!({"text": "x", "context": {"device_id": 7, "satellite_id": " "}}),
+        )
+        .unwrap();
+        assert_eq!(context_str(&bare, "device_id"), None);
+        assert_eq!(context_str(&bare, "satellite_id"), None);
+        assert_eq!(context_str(&Map::new(), "device_id"), None);
     }
 }

@@ -153,6 +153,8 @@ fn the_options_file_loads_with_every_option() {
     assert!(!cfg.llm.models[0].native_tools);
     assert_eq!(cfg.mqtt.host.as_deref(), Some("core-mosquitto"));
     assert_eq!(cfg.wyoming.listen, "0.0.0.0:10700");
+    // Every language HomeClaw answers is offered to Assist unless the user narrows it.
+    assert!(cfg.wyoming.languages.is_empty(), "{:?}", cfg.wyoming.languages);
 }
 
 #[test]

@@ -158,3 +158,103 @@ async fn home_assistant_uses_homeclaw_as_a_conversation_agent() {
         .unwrap();
     assert_eq!(result["response"]["response_type"], "error", "{result}");
 }
+
+/// The `wyoming` client Home Assistant 2026.11 pins (1.10.x), from its own cached venv.
+fn wyoming_2026_python() -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/wyoming-venv.sh");
+    let out = Command::new(script).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+async fn speak_2026(addr: &str, args: &[&str]) -> Value {
+    let (host, port) = addr.rsplit_once(':').unwrap();
+    let mut all = vec![
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scripts/wyoming_2026.py").to_owned(),
+        host.to_owned(),
+        port.to_owned(),
+    ];
+    all.extend(args.iter().map(|a| (*a).to_owned()));
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(wyoming_2026_python())
+            .args(&all)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.trim()).unwrap()
+}
+
+/// Home Assistant 2026.11's Wyoming conversation, spoken with the client it pins: the handle
+/// program says it controls the home (so Home Assistant grants the agent CONTROL), and the
+/// satellite named in the transcript's context — by its device, or by its entity alone — is
+/// where "the temperature" is. `climate.heatpump` belongs to this test on the shared instance.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn home_assistant_2026_names_the_satellite_and_homeclaw_acts_on_its_device() {
+    let ha = shared();
+    let heatpump = "climate.heatpump";
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = config_yaml(
+        &ha.ws_url(),
+        &ha.token,
+        &llm.openai_url(),
+        &dir.path().join("sessions"),
+        "",
+    )
+    .replace(
+        "agent:\n  fast_path: false\n  answer_from_verification: false\n",
+        "agent:\n  fast_path: true\n  answer_from_verification: true\n",
+    );
+    let server = Homeclaw::spawn(dir.path(), &config);
+    server.ready().await;
+    let addr = server.wyoming.clone().unwrap();
+    let (_client, registry) = ha.registry().await;
+    let mut device = None;
+    assert!(
+        registry
+            .wait_until(Duration::from_secs(30), |r| {
+                device = r.get(heatpump).and_then(|e| e.device_id.clone());
+                device.is_some()
+            })
+            .await,
+        "{heatpump} has no device"
+    );
+    let device = device.unwrap();
+    let target = |ha: &'static HaInstance| async move {
+        ha.rest("GET", &format!("/api/states/{heatpump}"), None)
+            .await
+            .1["attributes"]["temperature"]
+            .as_f64()
+    };
+
+    let got = speak_2026(&addr, &["set the temperature to 21 degrees", "en", &device]).await;
+    assert_eq!(got["supports_home_control"], true, "{got}");
+    assert_eq!(got["result_type"], "handled", "{got}");
+    assert_eq!(
+        got["context"]["conversation_id"], "01KAZ0WYOMING2026TEST0000",
+        "the conversation id comes back"
+    );
+    assert_eq!(target(ha).await, Some(21.0), "{got}");
+
+    // The satellite's entity alone names its device too.
+    let got = speak_2026(
+        &addr,
+        &["set the temperature to 22 degrees", "en", "", heatpump],
+    )
+    .await;
+    assert_eq!(got["result_type"], "handled", "{got}");
+    assert_eq!(target(ha).await, Some(22.0), "{got}");
+    assert!(llm.requests().is_empty(), "the fast path took both");
+}

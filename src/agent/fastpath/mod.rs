@@ -827,10 +827,7 @@ fn nearest<'c, 'e>(
     if !own.is_empty() {
         return own;
     }
-    let Some(area) = registry
-        .device(device_id)
-        .and_then(|d| d.area_id.as_deref())
-    else {
+    let Some(area) = registry.device_area(device_id) else {
         return Vec::new();
     };
     candidates
