@@ -154,7 +154,11 @@ fn the_options_file_loads_with_every_option() {
     assert_eq!(cfg.mqtt.host.as_deref(), Some("core-mosquitto"));
     assert_eq!(cfg.wyoming.listen, "0.0.0.0:10700");
     // Every language HomeClaw answers is offered to Assist unless the user narrows it.
-    assert!(cfg.wyoming.languages.is_empty(), "{:?}", cfg.wyoming.languages);
+    assert!(
+        cfg.wyoming.languages.is_empty(),
+        "{:?}",
+        cfg.wyoming.languages
+    );
 }
 
 #[test]
@@ -552,12 +556,9 @@ fn the_supervisor_of_today_takes_every_key_of_the_manifest() {
             .iter()
             .all(Value::is_string)
     );
-    for service in m["services"].as_array().unwrap() {
-        assert!(
-            regex::Regex::new(r"^(mqtt|mysql):(provide|want|need)$")
-                .unwrap()
-                .is_match(service.as_str().unwrap())
-        );
+    let service = regex::Regex::new(r"^(mqtt|mysql):(provide|want|need)$").unwrap();
+    for wanted in m["services"].as_array().unwrap() {
+        assert!(service.is_match(wanted.as_str().unwrap()), "{wanted}");
     }
     let element = regex::Regex::new(sv::SCHEMA_ELEMENT).unwrap();
     let mut leaves = Vec::new();
@@ -575,8 +576,7 @@ fn the_supervisor_of_today_takes_every_key_of_the_manifest() {
     let dockerfile = std::fs::read_to_string(root().join("Dockerfile")).unwrap();
     let base = dockerfile
         .lines()
-        .filter(|l| l.starts_with("FROM "))
-        .last()
+        .rfind(|l| l.starts_with("FROM "))
         .unwrap();
     assert_eq!(
         base, "FROM ghcr.io/home-assistant/base:3.23",
