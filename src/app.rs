@@ -31,6 +31,9 @@ pub struct App {
     pub model_names: Vec<String>,
     /// The model chain, for its health.
     pub model: Arc<dyn ChatModel>,
+    /// The pipelines last seen letting Home Assistant answer before HomeClaw (by name), so the
+    /// log says so once per change rather than on every read.
+    prefer_local_seen: std::sync::Mutex<Option<Vec<String>>>,
 }
 
 impl App {
@@ -104,7 +107,47 @@ impl App {
             approvals,
             model_names,
             model,
+            prefer_local_seen: std::sync::Mutex::new(None),
         })
+    }
+
+    /// The Assist pipelines whose agent is HomeClaw but that let Home Assistant answer the
+    /// sentences it understands itself ("prefer handling commands locally"): those run without
+    /// HomeClaw's approval, check or record. Read from Home Assistant each time (one request,
+    /// at most `within`); `None` when it could not be read. A change is logged.
+    pub async fn prefer_local_pipelines(&self, within: Duration) -> Option<Vec<String>> {
+        let read = tokio::time::timeout(
+            within,
+            crate::ha::pipelines::homeclaw_preferring_local(&self.client),
+        )
+        .await;
+        let names: Vec<String> = match read {
+            Ok(Ok(pipelines)) => pipelines.into_iter().map(|p| p.name).collect(),
+            Ok(Err(e)) => {
+                tracing::debug!(error = %e, "Could not read the Assist pipelines");
+                return None;
+            }
+            Err(_) => return None,
+        };
+        let mut seen = self
+            .prefer_local_seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if seen.as_ref() != Some(&names) {
+            if names.is_empty() {
+                tracing::info!("No Assist pipeline lets Home Assistant answer before HomeClaw");
+            } else {
+                tracing::warn!(
+                    pipelines = ?names,
+                    "These Assist pipelines prefer handling commands locally: Home Assistant \
+                     runs the sentences it understands itself, without HomeClaw's approval, \
+                     check or record. Untick \"Prefer handling commands locally\" in Settings > \
+                     Voice assistants to let HomeClaw handle every command"
+                );
+            }
+            *seen = Some(names.clone());
+        }
+        Some(names)
     }
 
     pub fn ha_state(&self) -> ConnectionState {
@@ -134,10 +177,12 @@ impl App {
     /// nothing: its fixed part (rules, home summary, tool catalogue) is every request's prefix,
     /// which a server's prompt cache then serves to the person's first command.
     pub async fn warm_up(&self) {
-        if !self.cfg.llm.models.iter().any(|m| m.warms_up()) {
+        if !self.wait_ready(Duration::from_secs(600)).await {
             return;
         }
-        if !self.wait_ready(Duration::from_secs(600)).await {
+        // Said in the log at start: which pipelines let Home Assistant answer first.
+        let _ = self.prefer_local_pipelines(Duration::from_secs(10)).await;
+        if !self.cfg.llm.models.iter().any(|m| m.warms_up()) {
             return;
         }
         let agent = Agent::new(

@@ -352,8 +352,23 @@ async fn health(
         "registry": {"entities": entities, "synced": app.registry_ready()},
         "llm": {"models": app.model_names, "health": app.model.health()},
         "pending_approvals": app.approvals.pending_count(),
+        "assist": assist_notice(app).await,
     }))
     .into_response()
+}
+
+/// What Assist's pipelines mean for HomeClaw, for `/api/health` and the panel: the pipelines
+/// that let Home Assistant answer first (`null` when they could not be read) and, when there
+/// are any, what that skips and how to switch it off.
+pub(crate) async fn assist_notice(app: &App) -> Value {
+    let pipelines = app.prefer_local_pipelines(Duration::from_secs(2)).await;
+    let warning = pipelines.as_ref().filter(|p| !p.is_empty()).map(|_| {
+        "Home Assistant answers the sentences it understands itself in these pipelines \
+         (\"Prefer handling commands locally\"), without HomeClaw's approval, check or record. \
+         To let HomeClaw handle every command, untick that option in Settings > Voice \
+         assistants for each of them."
+    });
+    json!({"prefer_local_pipelines": pipelines, "warning": warning})
 }
 
 async fn self_check() -> Response {

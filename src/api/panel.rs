@@ -51,6 +51,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
         .route("/api/activity", get(activity))
         .route("/api/stats", get(stats))
         .route("/api/access", get(access))
+        .route("/api/notices", get(notices))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page") })
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -176,6 +177,12 @@ async fn approve(State(state): State<Arc<ApiState>>, headers: HeaderMap, body: B
 
 async fn deny(State(state): State<Arc<ApiState>>, body: Body) -> Response {
     deny_from(&state, body, Source::Panel).await
+}
+
+/// What the person should know about how Home Assistant hands commands to HomeClaw (the
+/// page says it in the person's words).
+async fn notices(State(state): State<Arc<ApiState>>) -> Response {
+    axum::Json(super::assist_notice(state.app()).await).into_response()
 }
 
 /// How other programs reach the API: its port, the container's host name (another app on the

@@ -4,6 +4,7 @@
 pub mod commands;
 pub mod connection;
 pub mod exposure;
+pub mod pipelines;
 pub mod protocol;
 pub mod recognise;
 pub mod registry;

@@ -92,7 +92,20 @@ async fn home_assistant_uses_homeclaw_as_a_conversation_agent() {
         .unwrap();
     let llm = ScriptedLlm::start().await;
     let dir = tempfile::tempdir().unwrap();
-    let mut server = start(&ha, &llm, dir.path()).await;
+    // With the panel as the app has it (ingress vouches; the test's browser is the proxy).
+    let config = config_yaml(
+        &ha.ws_url(),
+        &ha.token,
+        &llm.openai_url(),
+        &dir.path().join("sessions"),
+        "",
+    )
+    .replace(
+        "panel:\n  listen: 127.0.0.1:0\n",
+        "panel:\n  enabled: true\n  auth: ingress\n  listen: 127.0.0.1:0\n  allowed_peers: [127.0.0.1]\n",
+    );
+    let mut server = Homeclaw::spawn(dir.path(), &config);
+    server.ready().await;
     let addr = server.wyoming.clone().unwrap();
     let (_, port) = addr.rsplit_once(':').unwrap();
     let port: u16 = port.parse().unwrap();
@@ -119,6 +132,89 @@ async fn home_assistant_uses_homeclaw_as_a_conversation_agent() {
         "no Wyoming conversation entity"
     );
     let agent = agent.unwrap();
+
+    // No pipeline lets Home Assistant answer first yet (an earlier run's is removed: the
+    // instance keeps its configuration between runs).
+    let pipelines = client
+        .request(HaCommand::new("assist_pipeline/pipeline/list"))
+        .await
+        .unwrap();
+    for old in pipelines["pipelines"].as_array().unwrap() {
+        if old["prefer_local_intents"] == true
+            && old["conversation_engine"] != "conversation.home_assistant"
+        {
+            client
+                .request(
+                    HaCommand::new("assist_pipeline/pipeline/delete")
+                        .with("pipeline_id", old["id"].clone()),
+                )
+                .await
+                .unwrap();
+        }
+    }
+    let (_, health, _) = server.request("GET", "/api/health", None, &[]).await;
+    assert_eq!(
+        health["assist"]["prefer_local_pipelines"],
+        json!([]),
+        "{health}"
+    );
+    // The household picks HomeClaw for an assistant with "prefer handling commands locally"
+    // ticked, as Home Assistant's UI offers it.
+    let created = client
+        .request(
+            HaCommand::new("assist_pipeline/pipeline/create")
+                .with("name", json!("Kitchen voice"))
+                .with("language", json!("en"))
+                .with("conversation_engine", json!(agent))
+                .with("conversation_language", json!("en"))
+                .with("prefer_local_intents", json!(true))
+                .with("stt_engine", Value::Null)
+                .with("stt_language", Value::Null)
+                .with("tts_engine", Value::Null)
+                .with("tts_language", Value::Null)
+                .with("tts_voice", Value::Null)
+                .with("wake_word_entity", Value::Null)
+                .with("wake_word_id", Value::Null),
+        )
+        .await
+        .unwrap();
+    assert_eq!(created["prefer_local_intents"], true, "{created}");
+    let (_, health, _) = server.request("GET", "/api/health", None, &[]).await;
+    assert_eq!(
+        health["assist"]["prefer_local_pipelines"],
+        json!(["Kitchen voice"]),
+        "{health}"
+    );
+    assert!(
+        health["assist"]["warning"]
+            .as_str()
+            .is_some_and(|w| w.contains("without HomeClaw's approval")),
+        "{health}"
+    );
+    assert!(
+        server.log().contains("prefer handling commands locally"),
+        "{}",
+        server.log()
+    );
+    // The panel says it in the person's words, with the way out.
+    let panel = server.panel.clone().expect("the panel listens");
+    let mut browser = crate::common::browser::Browser::launch(1000, 700).await;
+    browser.open(&format!("http://{panel}/?lang=en")).await;
+    let notice = browser
+        .wait_for("document.getElementById('notice-prefer-local')?.textContent")
+        .await;
+    let notice = notice.as_str().unwrap();
+    assert!(
+        notice.contains("“Kitchen voice”") && notice.contains("Prefer handling commands locally"),
+        "{notice}"
+    );
+    browser
+        .screenshot(
+            &std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("target/screenshots/panel-prefer-local.png"),
+        )
+        .await;
+    drop(browser);
 
     // Assist asks HomeClaw; the demo light really changes and HA returns the reply.
     ha.rest(

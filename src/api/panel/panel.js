@@ -5,6 +5,7 @@
 
 const STRINGS = {
   en: {
+    notice_prefer_local: "In these Assist pipelines Home Assistant answers the sentences it understands itself, before HomeClaw: {pipelines}. Those commands run without HomeClaw's approval, its check of what happened, or a record here. To let HomeClaw handle every command, open Settings → Voice assistants, pick the assistant, and untick “Prefer handling commands locally”.",
     tab_connect: "Connect", connect_title: "Other programs",
     connect_intro: "Scripts, other apps and chat clients reach HomeClaw's API at this address with this token. Without it HomeClaw answers only its health check, and the refusal shows up in Activity.",
     connect_address: "Address", connect_token: "Token", connect_show: "Show", connect_hide: "Hide", connect_copy: "Copy",
@@ -38,6 +39,7 @@ const STRINGS = {
     token_hint: "The token is api.token in HomeClaw's configuration. It is kept in this page only until you close or reload it.",
   },
   pl: {
+    notice_prefer_local: "W tych potokach Assist Home Assistant sam obsługuje zdania, które rozumie, zanim dostanie je HomeClaw: {pipelines}. Takie polecenia wykonują się bez zgody wymaganej przez HomeClaw, bez sprawdzenia skutku i bez wpisu tutaj. Aby HomeClaw obsługiwał każde polecenie, otwórz Ustawienia → Asystenci głosowi, wybierz asystenta i odznacz „Preferuje lokalną obsługę poleceń”.",
     tab_connect: "Połączenie", connect_title: "Inne programy",
     connect_intro: "Skrypty, inne aplikacje i klienci czatu łączą się z API HomeClaw pod tym adresem, podając ten token. Bez niego HomeClaw odpowiada tylko na sprawdzenie stanu, a odmowa pojawia się w Aktywności.",
     connect_address: "Adres", connect_token: "Token", connect_show: "Pokaż", connect_hide: "Ukryj", connect_copy: "Kopiuj",
@@ -71,6 +73,7 @@ const STRINGS = {
     token_hint: "Token to api.token w konfiguracji HomeClaw. Strona trzyma go tylko do jej zamknięcia lub odświeżenia.",
   },
   de: {
+    notice_prefer_local: "In diesen Assist-Pipelines beantwortet Home Assistant die Sätze, die es selbst versteht, bevor HomeClaw sie bekommt: {pipelines}. Diese Befehle laufen ohne die Freigabe von HomeClaw, ohne Prüfung des Ergebnisses und ohne Eintrag hier. Damit HomeClaw jeden Befehl bearbeitet, öffne Einstellungen → Sprachassistenten, wähle den Assistenten und entferne den Haken bei „Lokale Verarbeitung von Befehlen bevorzugen“.",
     tab_connect: "Verbinden", connect_title: "Andere Programme",
     connect_intro: "Skripte, andere Apps und Chat-Programme erreichen die API von HomeClaw unter dieser Adresse mit diesem Token. Ohne ihn beantwortet HomeClaw nur die Statusabfrage, und die Abweisung erscheint unter Aktivität.",
     connect_address: "Adresse", connect_token: "Token", connect_show: "Zeigen", connect_hide: "Verbergen", connect_copy: "Kopieren",
@@ -104,6 +107,7 @@ const STRINGS = {
     token_hint: "Der Token ist api.token in der Konfiguration von HomeClaw. Die Seite behält ihn nur, bis sie geschlossen oder neu geladen wird.",
   },
   fr: {
+    notice_prefer_local: "Dans ces pipelines Assist, Home Assistant traite lui-même les phrases qu'il comprend, avant HomeClaw : {pipelines}. Ces commandes s'exécutent sans l'approbation de HomeClaw, sans vérification du résultat et sans trace ici. Pour que HomeClaw traite chaque commande, ouvrez Paramètres → Assistants vocaux, choisissez l'assistant et décochez « Préférer gérer les commandes localement ».",
     tab_connect: "Connexion", connect_title: "Autres programmes",
     connect_intro: "Les scripts, les autres applications et les clients de discussion joignent l'API de HomeClaw à cette adresse avec ce jeton. Sans lui, HomeClaw ne répond qu'au contrôle d'état, et le refus apparaît dans Activité.",
     connect_address: "Adresse", connect_token: "Jeton", connect_show: "Afficher", connect_hide: "Masquer", connect_copy: "Copier",
@@ -518,6 +522,21 @@ function openRun(at) {
   show("activity");
 }
 
+// ---- notices -------------------------------------------------------------------------------
+
+/** Says, above every tab, what the person should know about how Home Assistant hands commands
+ * to HomeClaw: today, pipelines that let Home Assistant answer first. */
+async function loadNotices() {
+  const box = document.getElementById("notices");
+  const result = await call("GET", "api/notices");
+  const pipelines = (result.ok && result.data && result.data.prefer_local_pipelines) || [];
+  box.replaceChildren();
+  if (!pipelines.length) { box.hidden = true; return; }
+  const names = pipelines.map((p) => `“${p}”`).join(", ");
+  box.append(el("p", { role: "status", id: "notice-prefer-local" }, T("notice_prefer_local").replace("{pipelines}", names)));
+  box.hidden = false;
+}
+
 // ---- connect -------------------------------------------------------------------------------
 
 /** How other programs reach the API: the address and the token, hidden until asked for. */
@@ -589,6 +608,7 @@ async function signIn(token) {
   }
   document.getElementById("login").hidden = true;
   document.getElementById("tabs").hidden = false;
+  loadNotices();
   show("chat");
 }
 
@@ -629,4 +649,7 @@ document.getElementById("login-form").addEventListener("submit", (event) => {
   if (token) signIn(token);
 });
 if (NEEDS_TOKEN) locked();
-else show(["chat", "activity", "stats", "connect"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "chat");
+else {
+  loadNotices();
+  show(["chat", "activity", "stats", "connect"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "chat");
+}
