@@ -9,6 +9,8 @@ mod direct;
 mod execute;
 pub mod fastpath;
 pub mod guards;
+#[cfg(test)]
+mod here_tests;
 pub mod home;
 pub mod honesty;
 mod naming;

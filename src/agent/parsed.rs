@@ -44,6 +44,12 @@ pub(crate) struct Parsed {
     home: OnceLock<Home>,
     /// What the words point at, asked of many entities.
     pointing: OnceLock<Pointing>,
+    /// "Here" said where HomeClaw cannot tell the room: the words point at nothing, so no
+    /// call of the model's can act on a device anywhere in the home.
+    unplaced: bool,
+    /// The words with "here" put as the room (the person's own words otherwise), for what is
+    /// quoted back: "lights in Attic" when the attic has none.
+    placed: Option<String>,
     /// The command before this one: "turn it off" names what it named.
     before: Option<String>,
     pointing_before: OnceLock<Option<Pointing>>,
@@ -52,8 +58,26 @@ pub(crate) struct Parsed {
 }
 
 impl Parsed {
-    /// Parses `text`, answered in `tag`'s language when the request carries one.
-    pub(crate) fn new(text: &str, tag: Option<&str>, registry: &Registry) -> Self {
+    /// Parses `text`, said to `device` (a satellite: "here" is its room), answered in `tag`'s
+    /// language when the request carries one.
+    pub(crate) fn new(
+        text: &str,
+        tag: Option<&str>,
+        device: Option<&str>,
+        registry: &Registry,
+    ) -> Self {
+        let joined = fastpath::join_compounds(text, registry);
+        let (joined, unplaced, placed) = match fastpath::here::place(&joined, registry, device) {
+            fastpath::here::Here::Unsaid => (joined, false, None),
+            fastpath::here::Here::Placed(words) => {
+                let placed = match fastpath::here::place(text, registry, device) {
+                    fastpath::here::Here::Placed(own) => Some(own),
+                    _ => None,
+                };
+                (words, false, placed)
+            }
+            fastpath::here::Here::Unplaced(_) => (joined, true, None),
+        };
         Self {
             lang: tag.map_or_else(|| fastpath::language_of(text), Lang::from_tag),
             tag: tag.map(str::to_owned),
@@ -65,7 +89,9 @@ impl Parsed {
                 .any(|w| crate::lang::any_has(|l| l.conditionals, w)),
             home: OnceLock::new(),
             pointing: OnceLock::new(),
-            joined: fastpath::join_compounds(text, registry),
+            joined,
+            unplaced,
+            placed,
             text: text.to_owned(),
             before: None,
             pointing_before: OnceLock::new(),
@@ -112,13 +138,18 @@ impl Parsed {
 
     /// Whether the words point at `entity` (its name, room or kind).
     pub(crate) fn points_at(&self, entity: &Entity, registry: &Registry) -> bool {
-        self.pointing
-            .get_or_init(|| Pointing::of_joined(&self.joined, registry))
-            .at(entity, registry)
+        !self.unplaced
+            && self
+                .pointing
+                .get_or_init(|| Pointing::of_joined(&self.joined, registry))
+                .at(entity, registry)
     }
 
     /// Whether this command or the one before it points at `entity`.
     pub(crate) fn named(&self, entity: &Entity, registry: &Registry) -> bool {
+        if self.unplaced {
+            return false;
+        }
         self.points_at(entity, registry)
             || self
                 .pointing_before
@@ -170,7 +201,7 @@ impl Parsed {
 
     /// Why the command acts on nothing the home has, when it plainly does not.
     pub(crate) fn unmatched(&self, registry: &Registry) -> Option<fastpath::Unmatched> {
-        let mut said = vec![self.text.clone()];
+        let mut said = vec![self.placed.clone().unwrap_or_else(|| self.text.clone())];
         said.extend(self.before.clone());
         fastpath::unmatched(&said, registry)
     }

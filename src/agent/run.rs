@@ -105,6 +105,7 @@ impl Agent<'_> {
             Parsed::new(
                 newest_command(history).unwrap_or_default(),
                 self.language.as_deref(),
+                self.device_id.as_deref(),
                 r,
             )
         });
@@ -115,9 +116,11 @@ impl Agent<'_> {
     fn request_for(&self, history: &[Message], choice: ToolChoice, said: &Parsed) -> ChatRequest {
         // A message that joined the turn is a command of its own: grounded on its own words.
         let newest = newest_command(history);
-        let joined = newest
-            .filter(|c| !said.is(c))
-            .map(|c| with_registry(self.home, |r| Parsed::new(c, self.language.as_deref(), r)));
+        let joined = newest.filter(|c| !said.is(c)).map(|c| {
+            with_registry(self.home, |r| {
+                Parsed::new(c, self.language.as_deref(), self.device_id.as_deref(), r)
+            })
+        });
         let said = joined.as_ref().unwrap_or(said);
         // The system text is the same for every request of this home (a prompt cache serves
         // it); what belongs to this command goes into `context`, rendered after it.
@@ -198,7 +201,13 @@ impl Agent<'_> {
             .unwrap_or_default();
         let before = commands(history).nth(1).map(str::to_owned);
         let said = with_registry(self.home, |r| {
-            Parsed::new(command, self.language.as_deref(), r).after(before)
+            Parsed::new(
+                command,
+                self.language.as_deref(),
+                self.device_id.as_deref(),
+                r,
+            )
+            .after(before)
         });
         let mut state = RunState::new(
             Arc::new(said),

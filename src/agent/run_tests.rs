@@ -26,11 +26,22 @@ pub(crate) async fn run_with(
     cfg: &AgentConfig,
     history: &mut Vec<Message>,
 ) -> RunResult {
+    run_at(model, home, cfg, history, None).await
+}
+
+/// [`run_with`], said to `device` (a voice satellite).
+pub(crate) async fn run_at(
+    model: &ScriptedModel,
+    home: &MemoryHome,
+    cfg: &AgentConfig,
+    history: &mut Vec<Message>,
+    device: Option<&str>,
+) -> RunResult {
     let tools = ToolRegistry;
     let approvals = ApprovalStore::new(std::time::Duration::from_secs(60));
-    Agent::new(model, home, &tools, cfg, &approvals)
-        .run(history)
-        .await
+    let mut agent = Agent::new(model, home, &tools, cfg, &approvals);
+    agent.device_id = device.map(str::to_owned);
+    agent.run(history).await
 }
 
 pub(crate) fn tool_results(history: &[Message]) -> Vec<String> {

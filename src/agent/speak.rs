@@ -396,7 +396,12 @@ mod tests {
 
     /// The end of a run of `command` in the test home (parsed there, as a run parses it).
     fn ending<'a>(command: &str, text: &'a str) -> Ending<'a> {
-        let said = Box::leak(Box::new(Parsed::new(command, None, &synthetic_home(20))));
+        let said = Box::leak(Box::new(Parsed::new(
+            command,
+            None,
+            None,
+            &synthetic_home(20),
+        )));
         Ending {
             said,
             about_home: true,

@@ -330,6 +330,12 @@ pub const LEXICON: Lexicon = Lexicon {
         ("curtain", &["vorhang", "vorhange"]),
     ],
     places: &[],
+    here: &[
+        &["in", "diesem", "raum"],
+        &["in", "diesem", "zimmer"],
+        &["hier", "drin"],
+        &["hier"],
+    ],
     place_prepositions: &["im"],
     articles: &["der", "dem", "die", "den"],
     floor_words: &["etage", "stock", "geschoss"],
@@ -580,6 +586,8 @@ const SAYS: Says = Says {
     conditional: "Diese Bedingung kann ich nicht vor dem Handeln prüfen, darum habe ich nichts geändert. Sag es ohne Bedingung oder lege eine Automatisierung in Home Assistant an.",
     condition_unmet: |seen| format!("{seen}, darum habe ich nichts geändert."),
     nothing_changed: "Ich habe nichts geändert.",
+    no_room_here: "Ich weiß nicht, in welchem Raum du bist, deshalb habe ich nichts geändert. \
+                   Nenne den Raum, zum Beispiel „Schalte das Licht in der Küche aus“.",
     nothing_matches: |words| {
         format!(
             "Ich habe in Home Assistant nichts gefunden, was „{words}“ sein könnte, und nichts \

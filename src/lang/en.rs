@@ -286,6 +286,7 @@ pub const LEXICON: Lexicon = Lexicon {
         "outside",
         "outdoor",
     ],
+    here: &[&["in", "this", "room"], &["in", "here"], &["here"]],
     place_prepositions: &["in", "inside", "at"],
     articles: &["the"],
     floor_words: &["floor"],
@@ -583,6 +584,8 @@ const SAYS: Says = Says {
     conditional: "I cannot check that condition before acting, so I did not change anything. Say it without the condition, or make it an automation in Home Assistant.",
     condition_unmet: |seen| format!("{seen}, so I did not change anything."),
     nothing_changed: "I did not change anything.",
+    no_room_here: "I can't tell which room you are in, so I did not change anything. Say \
+                   the room, for example \"turn off the lights in the kitchen\".",
     nothing_matches: |words| {
         format!(
             "I found nothing in Home Assistant that \"{words}\" could mean, so I did not change \

@@ -353,6 +353,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("curtain", &["rideau", "rideaux"]),
     ],
     places: &[],
+    here: &[&["dans", "cette", "piece"], &["ici"]],
     place_prepositions: &["dans", "au"],
     articles: &["la", "le", "les", "l"],
     floor_words: &["niveau"],
@@ -607,6 +608,8 @@ const SAYS: Says = Says {
     conditional: "Je ne peux pas vérifier cette condition avant d'agir, donc je n'ai rien changé. Dites-le sans condition, ou créez une automatisation dans Home Assistant.",
     condition_unmet: |seen| format!("{seen}, donc je n'ai rien changé."),
     nothing_changed: "Je n'ai rien changé.",
+    no_room_here: "Je ne sais pas dans quelle pièce vous êtes, je n'ai donc rien changé. \
+                   Dites la pièce, par exemple « éteins la lumière de la cuisine ».",
     nothing_matches: |words| {
         format!(
             "Je n'ai rien trouvé dans Home Assistant qui corresponde à « {words} », donc je n'ai \

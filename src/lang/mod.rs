@@ -253,6 +253,9 @@ pub struct Lexicon {
     pub translations: Named,
     /// Words for rooms and places (in English: the pivot the translations name).
     pub places: Words,
+    /// "Here": the room the person speaks in ("in here", "in this room"), longest first; the
+    /// speaking device's area takes its place, and without one nothing is acted on.
+    pub here: Phrases,
     /// Words before a place ("in", "w", "im"), and articles between.
     pub place_prepositions: Words,
     pub articles: Words,
@@ -390,6 +393,8 @@ pub struct Says {
     pub condition_unmet: fn(&str) -> String,
     /// Nothing in the home matches the person's words (quoted).
     pub nothing_matches: fn(&str) -> String,
+    /// "Here" said where HomeClaw cannot tell the room (no satellite, or one without an area).
+    pub no_room_here: &'static str,
     /// A device Home Assistant keeps from Assist, and one HomeClaw's own settings exclude.
     pub not_exposed: fn(&str) -> String,
     pub filtered_out: fn(&str) -> String,

@@ -338,6 +338,11 @@ pub const LEXICON: Lexicon = Lexicon {
         ("curtain", &["zaslona", "zaslony", "zaslone"]),
     ],
     places: &[],
+    here: &[
+        &["w", "tym", "pokoju"],
+        &["w", "tym", "pomieszczeniu"],
+        &["tutaj"],
+    ],
     place_prepositions: &["w", "we"],
     articles: &[],
     floor_words: &[],
@@ -594,6 +599,8 @@ const SAYS: Says = Says {
     conditional: "Nie umiem sprawdzić tego warunku przed działaniem, więc niczego nie zmieniłem. Powiedz to bez warunku albo utwórz automatyzację w Home Assistant.",
     condition_unmet: |seen| format!("{seen}, więc niczego nie zmieniłem."),
     nothing_changed: "Niczego nie zmieniłem.",
+    no_room_here: "Nie wiem, w którym pomieszczeniu jesteś, więc niczego nie zmieniłem. \
+                   Powiedz, o które chodzi, na przykład „wyłącz światło w kuchni”.",
     nothing_matches: |words| {
         format!(
             "Nie znalazłem w Home Assistant niczego, co pasuje do „{words}”, więc niczego nie \

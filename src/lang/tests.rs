@@ -234,6 +234,7 @@ fn counts_take_their_plural_form_in_every_language() {
 fn every_text(says: &Says) -> Vec<(String, bool)> {
     let Says {
         nothing_changed,
+        no_room_here,
         conditional,
         condition_unmet,
         nothing_matches,
@@ -307,6 +308,7 @@ fn every_text(says: &Says) -> Vec<(String, bool)> {
     let mut sentence = |text: String| out.push((text, true));
     for s in [
         *nothing_changed,
+        *no_room_here,
         *conditional,
         *unfinished_nothing_changed,
         *unfinished,

@@ -11,6 +11,7 @@
 //! which, naming them.
 
 pub mod condition;
+pub mod here;
 mod intent;
 mod question;
 mod read;
@@ -114,6 +115,22 @@ pub fn plan_joined_in(
     device_id: Option<&str>,
     answer_in: Option<Lang>,
 ) -> Plan {
+    // "Here" is the room of the device the person speaks to, or nothing at all.
+    let placed;
+    let text = match here::place(text, registry, device_id) {
+        here::Here::Unsaid => text,
+        here::Here::Placed(words) => {
+            placed = words;
+            placed.as_str()
+        }
+        here::Here::Unplaced(lang) => {
+            let lang = answer_in.or(lang).unwrap_or(Lang::En);
+            return Plan::Ask {
+                question: lang.lexicon().says.no_room_here.to_owned(),
+                lang,
+            };
+        }
+    };
     if let Some((joke, lang)) = joke(text, answer_in) {
         return Plan::Answer {
             text: joke.to_owned(),

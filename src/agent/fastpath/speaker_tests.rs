@@ -175,3 +175,46 @@ fn the_volume_said_to_a_speaker_is_that_speakers() {
         Plan::Ask { .. }
     ));
 }
+
+/// "Here" is the satellite's room: every light there, none elsewhere; a room without the kind
+/// acts on nothing; a satellite HomeClaw cannot place acts on nothing and says why.
+#[test]
+fn here_is_the_satellites_room_and_never_the_whole_home() {
+    // Said to the kitchen's satellite, "here" reads as the kitchen said aloud.
+    let here = acted("turn off all the lights in here", Some("satellite_kitchen"));
+    assert_eq!(here, acted("turn off all the lights in the kitchen", None));
+    assert!(
+        here.as_ref()
+            .is_some_and(|(_, ids)| ids.iter().all(|id| id.starts_with("light.kitchen"))),
+        "{here:?}"
+    );
+    assert_eq!(
+        acted("Zgaś wszystkie światła tutaj", Some("satellite_living")),
+        Some((
+            "light.turn_off".into(),
+            vec!["light.living_room_light".into()]
+        ))
+    );
+    assert_eq!(
+        acted("Mach das Licht hier aus", Some("satellite_living")),
+        Some((
+            "light.turn_off".into(),
+            vec!["light.living_room_light".into()]
+        ))
+    );
+    // The attic has no light: nothing anywhere else is touched.
+    let attic = plan_from(
+        "turn off the lights in here",
+        &home(),
+        Some("satellite_attic"),
+    );
+    assert!(!matches!(attic, Plan::Act { .. }), "{attic:?}");
+    // No satellite, or one HomeClaw cannot place: asked, nothing done.
+    for device in [None, Some("no_such_device")] {
+        let Plan::Ask { question, .. } = plan_from("turn off the lights in here", &home(), device)
+        else {
+            panic!("expected the room to be asked for");
+        };
+        assert!(question.contains("which room"), "{question}");
+    }
+}

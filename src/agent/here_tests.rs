@@ -1,0 +1,112 @@
+//! "Here" through the whole run, as a satellite in a room says it: the fast path acts in that
+//! room alone, the model's calls are held to it, a room without the kind and a satellite
+//! HomeClaw cannot place act on nothing and say so.
+
+use serde_json::json;
+
+use super::run::tests::{cfg, run_with, tool_results};
+use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
+use crate::agent::{AgentConfig, RunStatus};
+use crate::ha::registry::DeviceEntry;
+use crate::llm::Message;
+
+/// The synthetic home with a satellite in the bedroom and one in the garage.
+fn home() -> MemoryHome {
+    let mut registry = synthetic_home(20);
+    let satellite = |id: &str, area: &str| DeviceEntry {
+        id: id.into(),
+        area_id: Some(area.into()),
+        name: Some(format!("{area} satellite")),
+        ..Default::default()
+    };
+    registry.set_devices(vec![
+        satellite("sat_bedroom", "bedroom"),
+        satellite("sat_garage", "garage"),
+    ]);
+    MemoryHome::new(registry)
+}
+
+async fn said_to(
+    device: Option<&str>,
+    text: &str,
+    model: &ScriptedModel,
+    home: &MemoryHome,
+    cfg: &AgentConfig,
+) -> (crate::agent::RunResult, Vec<Message>) {
+    let mut history = vec![Message::user(text)];
+    let result = super::run::tests::run_at(model, home, cfg, &mut history, device).await;
+    (result, history)
+}
+
+#[tokio::test]
+async fn the_model_is_held_to_the_satellites_room() {
+    let home = home();
+    home.set_state("light.kitchen_lights", "on");
+    home.set_state("light.bed_light", "on");
+    // A small model picks the wrong room's light, then the right one.
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_off", "entity_id": "light.kitchen_lights"}),
+            )],
+        ),
+        calls_reply(
+            "2",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_off", "entity_id": "light.bed_light"}),
+            )],
+        ),
+        text_reply("Done."),
+    ]);
+    let (result, history) = said_to(
+        Some("sat_bedroom"),
+        "switch the light off in here",
+        &model,
+        &home,
+        &cfg(),
+    )
+    .await;
+    let refusal = &tool_results(&history)[0];
+    assert!(refusal.contains("light.kitchen_lights"), "{refusal}");
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("on"));
+    assert_eq!(home.state("light.bed_light").as_deref(), Some("off"));
+    assert_eq!(result.actions.len(), 1, "{:?}", result.actions);
+}
+
+#[tokio::test]
+async fn a_room_without_the_kind_and_an_unknown_room_act_on_nothing() {
+    let home = home();
+    let model = ScriptedModel::new(vec![]);
+    let cfg = AgentConfig::default();
+    // The garage has no light: said at once, the model never asked, nothing anywhere changed.
+    let (result, _) = said_to(
+        Some("sat_garage"),
+        "turn off the lights in here",
+        &model,
+        &home,
+        &cfg,
+    )
+    .await;
+    assert!(home.calls().is_empty(), "{:?}", home.calls());
+    assert!(model.requests().is_empty());
+    assert!(
+        result.reply.contains("lights in Garage"),
+        "{}",
+        result.reply
+    );
+    // Nobody said which room, and no satellite tells it.
+    for device in [None, Some("not_a_device")] {
+        let (result, _) = said_to(device, "turn off the lights here", &model, &home, &cfg).await;
+        assert!(home.calls().is_empty());
+        assert_eq!(
+            result.status,
+            RunStatus::ClarificationRequired,
+            "{result:?}"
+        );
+        assert!(result.reply.contains("which room"), "{}", result.reply);
+    }
+    assert!(model.requests().is_empty());
+}
