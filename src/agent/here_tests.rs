@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use super::run::tests::{cfg, run_with, tool_results};
+use super::run::tests::{cfg, run_at, tool_results};
 use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
 use crate::agent::{AgentConfig, RunStatus};
 use crate::ha::registry::DeviceEntry;
@@ -34,7 +34,7 @@ async fn said_to(
     cfg: &AgentConfig,
 ) -> (crate::agent::RunResult, Vec<Message>) {
     let mut history = vec![Message::user(text)];
-    let result = super::run::tests::run_at(model, home, cfg, &mut history, device).await;
+    let result = run_at(model, home, cfg, &mut history, device).await;
     (result, history)
 }
 
