@@ -467,7 +467,11 @@ impl Agent<'_> {
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Ended {
-        let mut handled = match self.home.hand_off(command, tag).await {
+        let mut handled = match self
+            .home
+            .hand_off(command, tag, self.device_id.as_deref())
+            .await
+        {
             Ok(handled) if !handled.speech.is_empty() => handled,
             Ok(_) => return None,
             Err(e) => {

@@ -50,11 +50,13 @@ pub trait Home: Send + Sync {
         Box::pin(async { None })
     }
 
-    /// Has Home Assistant's own agent run a sentence HomeClaw does not run itself.
+    /// Has Home Assistant's own agent run a sentence HomeClaw does not run itself, as said to
+    /// `device_id` (a satellite) where Home Assistant takes it.
     fn hand_off<'a>(
         &'a self,
         _text: &'a str,
         _language: &'a str,
+        _device_id: Option<&'a str>,
     ) -> BoxFuture<'a, Result<Handled, String>> {
         Box::pin(async { Err("no Home Assistant agent to hand to".to_owned()) })
     }
@@ -242,10 +244,11 @@ impl Home for LiveHome {
         &'a self,
         text: &'a str,
         language: &'a str,
+        device_id: Option<&'a str>,
     ) -> BoxFuture<'a, Result<Handled, String>> {
         Box::pin(async move {
             self.client
-                .converse(text, language)
+                .converse(text, language, device_id)
                 .await
                 .map_err(|e| e.to_string())
         })

@@ -295,6 +295,7 @@ impl Home for MemoryHome {
         &'a self,
         text: &'a str,
         _language: &'a str,
+        _device_id: Option<&'a str>,
     ) -> BoxFuture<'a, Result<crate::ha::recognise::Handled, String>> {
         self.handled
             .lock()

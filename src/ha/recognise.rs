@@ -199,6 +199,46 @@ pub fn parse_process(result: &Value) -> Handled {
     }
 }
 
+/// The first Home Assistant whose `conversation/process` takes the speaking device
+/// (`device_id`, `satellite_id`): 2026.11 does, 2026.2.3 does not. Before it, a sentence handed
+/// over carries no device (a timer asked of a satellite is refused there: "timers are not
+/// supported on this device").
+pub const PROCESS_TAKES_DEVICE: (u32, u32) = (2026, 11);
+
+/// Whether Home Assistant `version` ("2026.11.0", "2026.12.0b1", "2027.1.0.dev2026…") takes
+/// the device in `conversation/process`; an unreadable version is taken as an old one.
+pub fn process_takes_device(version: &str) -> bool {
+    let mut parts = version.split('.');
+    let mut number = || {
+        parts.next().and_then(|p| {
+            let digits: String = p.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse::<u32>().ok()
+        })
+    };
+    match (number(), number()) {
+        (Some(year), Some(month)) => (year, month) >= PROCESS_TAKES_DEVICE,
+        _ => false,
+    }
+}
+
+/// The `conversation/process` message for Home Assistant `version`: with the device where that
+/// version takes it, without it before (an older one refuses a field it does not know).
+pub fn process_command(
+    text: &str,
+    language: &str,
+    device_id: Option<&str>,
+    version: &str,
+) -> Command {
+    let mut command = Command::new(TYPE_PROCESS)
+        .with("text", json!(text))
+        .with("language", json!(language))
+        .with("agent_id", json!(HA_AGENT));
+    if let Some(device) = device_id.filter(|_| process_takes_device(version)) {
+        command = command.with("device_id", json!(device));
+    }
+    command
+}
+
 impl HaClient {
     /// Recognises one sentence without running it, within `budget`.
     pub async fn recognise(
@@ -218,13 +258,22 @@ impl HaClient {
         Ok(parse_debug(&result))
     }
 
-    /// Has Home Assistant's own agent run the sentence, and returns what it said.
-    pub async fn converse(&self, text: &str, language: &str) -> Result<Handled, HaError> {
-        let command = Command::new(TYPE_PROCESS)
-            .with("text", json!(text))
-            .with("language", json!(language))
-            .with("agent_id", json!(HA_AGENT));
-        let result = self.request(command).await?;
+    /// Has Home Assistant's own agent run the sentence, and returns what it said. Said to a
+    /// device, the device goes along where this Home Assistant's `conversation/process` takes
+    /// it (see [`process_takes_device`]), so a timer starts on the satellite that heard it.
+    pub async fn converse(
+        &self,
+        text: &str,
+        language: &str,
+        device_id: Option<&str>,
+    ) -> Result<Handled, HaError> {
+        let version = match self.current_state() {
+            super::ConnectionState::Connected { ha_version } => ha_version,
+            _ => String::new(),
+        };
+        let result = self
+            .request(process_command(text, language, device_id, &version))
+            .await?;
         Ok(parse_process(&result))
     }
 
@@ -305,5 +354,38 @@ mod tests {
         let error = json!({"response": {"response_type": "error",
             "speech": {"plain": {"speech": "Sorry"}}}});
         assert!(parse_process(&error).failed);
+    }
+
+    #[test]
+    fn the_device_goes_along_where_home_assistant_takes_it() {
+        for (version, takes) in [
+            ("2026.11.0", true),
+            ("2026.11.0b3", true),
+            ("2026.12.1", true),
+            ("2027.1.0.dev20261120", true),
+            ("2026.2.3", false),
+            ("2026.10.4", false),
+            ("2025.4.4", false),
+            ("", false),
+            ("unknown", false),
+        ] {
+            assert_eq!(process_takes_device(version), takes, "{version}");
+        }
+        let frame = |version: &str| -> Value {
+            serde_json::from_str(
+                &process_command("set a timer for 5 minutes", "en", Some("sat1"), version)
+                    .to_frame(7),
+            )
+            .unwrap()
+        };
+        // As Home Assistant 2026.11 reads it: the satellite's device next to the sentence.
+        assert_eq!(
+            frame("2026.11.0"),
+            json!({"id": 7, "type": "conversation/process", "text": "set a timer for 5 minutes",
+                   "language": "en", "agent_id": "conversation.home_assistant",
+                   "device_id": "sat1"})
+        );
+        // 2025.4 refuses a field it does not know: left out there.
+        assert_eq!(frame("2025.4.4").get("device_id"), None);
     }
 }
