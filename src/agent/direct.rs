@@ -209,13 +209,7 @@ impl Agent<'_> {
             return None;
         };
         let plan = with_registry(self.home, |r| {
-            understood(
-                &recognition,
-                lang.is_some().then_some(state.said.as_ref()),
-                lang,
-                &command,
-                r,
-            )
+            understood(&recognition, Some(state.said.as_ref()), lang, &command, r)
         });
         state.trace.push(format!(
             "Home Assistant recognised {} ({}, {took} ms)",

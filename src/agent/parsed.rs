@@ -47,6 +47,8 @@ pub(crate) struct Parsed {
     /// "Here" said where HomeClaw cannot tell the room: the words point at nothing, so no
     /// call of the model's can act on a device anywhere in the home.
     unplaced: bool,
+    /// The area "here" is (the speaking device's), when the words said it.
+    here_area: Option<String>,
     /// The words with "here" put as the room (the person's own words otherwise), for what is
     /// quoted back: "lights in Attic" when the attic has none.
     placed: Option<String>,
@@ -67,17 +69,18 @@ impl Parsed {
         registry: &Registry,
     ) -> Self {
         let joined = fastpath::join_compounds(text, registry);
-        let (joined, unplaced, placed) = match fastpath::here::place(&joined, registry, device) {
-            fastpath::here::Here::Unsaid => (joined, false, None),
-            fastpath::here::Here::Placed(words) => {
-                let placed = match fastpath::here::place(text, registry, device) {
-                    fastpath::here::Here::Placed(own) => Some(own),
-                    _ => None,
-                };
-                (words, false, placed)
-            }
-            fastpath::here::Here::Unplaced(_) => (joined, true, None),
-        };
+        let (joined, unplaced, placed, here_area) =
+            match fastpath::here::place(&joined, registry, device) {
+                fastpath::here::Here::Unsaid => (joined, false, None, None),
+                fastpath::here::Here::Placed { words, area } => {
+                    let placed = match fastpath::here::place(text, registry, device) {
+                        fastpath::here::Here::Placed { words: own, .. } => Some(own),
+                        _ => None,
+                    };
+                    (words, false, placed, Some(area))
+                }
+                fastpath::here::Here::Unplaced(_) => (joined, true, None, None),
+            };
         Self {
             lang: tag.map_or_else(|| fastpath::language_of(text), Lang::from_tag),
             tag: tag.map(str::to_owned),
@@ -91,6 +94,7 @@ impl Parsed {
             pointing: OnceLock::new(),
             joined,
             unplaced,
+            here_area,
             placed,
             text: text.to_owned(),
             before: None,
@@ -134,6 +138,17 @@ impl Parsed {
     /// The run needs a tool from its first round: it acts, or names the home.
     pub(crate) fn wants_tools(&self, registry: &Registry) -> bool {
         self.home(registry).wants_tools
+    }
+
+    /// Whether "here" lets `entity` be acted on: it is in the room the person speaks in, or
+    /// the words did not say "here". Holds on every path, whatever else matched the words (a
+    /// name Home Assistant's recogniser matched too).
+    pub(crate) fn here_allows(&self, entity: &Entity) -> bool {
+        !self.unplaced
+            && self
+                .here_area
+                .as_deref()
+                .is_none_or(|area| entity.area_id.as_deref() == Some(area))
     }
 
     /// Whether the words point at `entity` (its name, room or kind).

@@ -344,8 +344,9 @@ fn players_by_state<'r>(intent: Intent, registry: &'r Registry) -> Option<Vec<&'
 }
 
 /// The plan for what Home Assistant recognised. `said` is HomeClaw's own parse of the words
-/// (its constraints apply on top, where its lexicons read the language); `lang` is the
-/// language HomeClaw answers in when it has words for it.
+/// (its constraints apply on top where its lexicons read the language, and "here" — the room
+/// the person speaks in — in every language); `lang` is the language HomeClaw answers in when
+/// it has words for it.
 pub(crate) fn understood(
     rec: &Recognition,
     said: Option<&Parsed>,
@@ -403,10 +404,15 @@ pub(crate) fn understood(
     // not the garage door): a name Home Assistant matched (an alias HomeClaw may not know)
     // stands on its own.
     if let Some(said) = said
+        && lang.is_some()
         && rec.slot("name").is_none()
         && rec.matched
     {
         chosen.retain(|e| said.points_at(e, registry));
+    }
+    // "Here" is the room the person speaks in, whatever name Home Assistant matched.
+    if let Some(said) = said {
+        chosen.retain(|e| said.here_allows(e));
     }
     let mut calls: Vec<FastCall> = Vec::new();
     for entity in &chosen {

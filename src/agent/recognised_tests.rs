@@ -407,3 +407,52 @@ fn a_name_nothing_in_the_home_has_is_said_not_guessed_where_homeclaw_has_no_word
         Understood::Unknown
     );
 }
+
+/// "Aquí" in a language HomeClaw has no lexicon for: Home Assistant's recogniser matched the
+/// fan by its name, but the fan is in the living room and the person speaks in the bedroom —
+/// nothing is done. Without "here" the name stands; with "here" and no room known, nothing.
+#[test]
+fn here_holds_whatever_name_home_assistant_matched() {
+    use super::parsed::Parsed;
+    use crate::ha::registry::DeviceEntry;
+    let mut registry = home_in_states(&[
+        (
+            "fan.ventilador_de_techo",
+            "Ventilador de techo",
+            "living_room",
+            "off",
+            json!({}),
+        ),
+        ("light.lampara", "Lámpara", "bedroom_1", "off", json!({})),
+    ]);
+    registry.set_devices(vec![DeviceEntry {
+        id: "sat_bedroom".into(),
+        area_id: Some("bedroom_1".into()),
+        ..Default::default()
+    }]);
+    let r = rec(
+        "HassTurnOn",
+        &[("name", json!("ventilador"))],
+        &["fan.ventilador_de_techo"],
+        true,
+    );
+    let said = |text: &str, device: Option<&str>| Parsed::new(text, Some("es"), device, &registry);
+    let here = said("Enciende el ventilador aquí", Some("sat_bedroom"));
+    assert!(
+        matches!(
+            understood(&r, Some(&here), None, "", &registry),
+            Understood::Nothing
+        ),
+        "the living room's fan is not here"
+    );
+    let plain = said("Enciende el ventilador", Some("sat_bedroom"));
+    assert_eq!(
+        calls(&understood(&r, Some(&plain), None, "", &registry)).len(),
+        1
+    );
+    let nowhere = said("Enciende el ventilador aquí", None);
+    assert!(matches!(
+        understood(&r, Some(&nowhere), None, "", &registry),
+        Understood::Nothing
+    ));
+}

@@ -37,8 +37,9 @@ const ELSEWHERE: &[(&str, Phrases)] = &[
 pub enum Here {
     /// They do not say "here".
     Unsaid,
-    /// "Here", put as the speaking device's area: the words with "in <area>" in its place.
-    Placed(String),
+    /// "Here", put as the speaking device's area: the words with "in <area>" in its place, and
+    /// the area's id.
+    Placed { words: String, area: String },
     /// "Here", but HomeClaw cannot tell the room: nothing may be acted on. The language of
     /// the words, when HomeClaw has a lexicon for it.
     Unplaced(Option<Lang>),
@@ -83,7 +84,10 @@ pub fn place(text: &str, registry: &Registry, device_id: Option<&str>) -> Here {
     out.push(preposition.to_owned());
     out.push(format!("{}{tail}", area.name));
     out.extend(raw[last + 1..].iter().map(|w| (*w).to_owned()));
-    Here::Placed(out.join(" "))
+    Here::Placed {
+        words: out.join(" "),
+        area: area.area_id.clone(),
+    }
 }
 
 /// The first "here" phrase (the longest one at the earliest word): where it starts, how many
@@ -199,7 +203,14 @@ mod tests {
             ("is it warm here?", "is it warm in Sypialnia?"),
         ];
         for (said, meant) in cases {
-            assert_eq!(placed(said), Here::Placed(meant.to_owned()), "{said}");
+            assert_eq!(
+                placed(said),
+                Here::Placed {
+                    words: meant.to_owned(),
+                    area: "bedroom".to_owned()
+                },
+                "{said}"
+            );
         }
     }
 

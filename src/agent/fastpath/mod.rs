@@ -119,7 +119,7 @@ pub fn plan_joined_in(
     let placed;
     let text = match here::place(text, registry, device_id) {
         here::Here::Unsaid => text,
-        here::Here::Placed(words) => {
+        here::Here::Placed { words, .. } => {
             placed = words;
             placed.as_str()
         }
