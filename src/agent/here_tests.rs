@@ -110,3 +110,28 @@ async fn a_room_without_the_kind_and_an_unknown_room_act_on_nothing() {
     }
     assert!(model.requests().is_empty());
 }
+
+/// A language HomeClaw has no lexicon for: the model's call on a device named by the words but
+/// outside the room "aquí" names is refused like any other.
+#[tokio::test]
+async fn here_holds_the_models_call_to_the_room_in_every_language() {
+    let home = home();
+    home.set_state("light.kitchen_lights", "off");
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_on", "entity_id": "light.kitchen_lights"}),
+            )],
+        ),
+        text_reply("Listo."),
+        text_reply("Listo."),
+    ]);
+    let mut cfg = cfg();
+    cfg.ha_recogniser.enabled = false;
+    let mut history = vec![Message::user("Enciende kitchen lights aquí")];
+    let result = run_at(&model, &home, &cfg, &mut history, Some("sat_bedroom")).await;
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
+    assert!(result.actions.is_empty(), "{:?}", result.actions);
+}

@@ -153,7 +153,7 @@ impl Parsed {
 
     /// Whether the words point at `entity` (its name, room or kind).
     pub(crate) fn points_at(&self, entity: &Entity, registry: &Registry) -> bool {
-        !self.unplaced
+        self.here_allows(entity)
             && self
                 .pointing
                 .get_or_init(|| Pointing::of_joined(&self.joined, registry))
@@ -162,7 +162,7 @@ impl Parsed {
 
     /// Whether this command or the one before it points at `entity`.
     pub(crate) fn named(&self, entity: &Entity, registry: &Registry) -> bool {
-        if self.unplaced {
+        if !self.here_allows(entity) {
             return false;
         }
         self.points_at(entity, registry)
