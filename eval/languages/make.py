@@ -388,16 +388,22 @@ def tasks(lang: str) -> dict[str, str]:
             for c, lines in files.items()}
 
 
-def main() -> None:
-    assert len(ACTS) == 40, len(ACTS)
+def write_homes(folder: Path, fixture_of, tasks_of) -> None:
+    """Writes `folder/<lang>-home/`: the fixture and one task file per category, replacing
+    what was there (also used by eval/rooms/make.py)."""
     for lang in LANGS:
-        home = HERE / f"{lang}-home"
+        home = folder / f"{lang}-home"
         home.mkdir(exist_ok=True)
         for old in home.glob("*.yaml"):
             old.unlink()
-        (home / "_fixtures.yaml").write_text(fixture(lang), encoding="utf-8")
-        for category, text in tasks(lang).items():
+        (home / "_fixtures.yaml").write_text(fixture_of(lang), encoding="utf-8")
+        for category, text in tasks_of(lang).items():
             (home / f"{category}.yaml").write_text(text, encoding="utf-8")
+
+
+def main() -> None:
+    assert len(ACTS) == 40, len(ACTS)
+    write_homes(HERE, fixture, tasks)
     print(f"{len(LANGS)} homes, {len(ACTS)} sentences each")
 
 

@@ -143,14 +143,7 @@ def tasks(lang: str) -> dict[str, str]:
 
 def main() -> None:
     assert len(ACTS) == 10, len(ACTS)
-    for lang in LANGS:
-        home = HERE / f"{lang}-home"
-        home.mkdir(exist_ok=True)
-        for old in home.glob("*.yaml"):
-            old.unlink()
-        (home / "_fixtures.yaml").write_text(fixture(lang), encoding="utf-8")
-        for category, text in tasks(lang).items():
-            (home / f"{category}.yaml").write_text(text, encoding="utf-8")
+    languages.write_homes(HERE, fixture, tasks)
     print(f"{len(LANGS)} homes, {len(ACTS)} sentences each")
 
 

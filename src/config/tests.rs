@@ -383,14 +383,7 @@ fn structured_output_defaults_to_auto_and_on_needs_an_openai_text_model() {
 #[test]
 fn the_panel_is_off_outside_the_add_on_and_behind_ingress_inside_it() {
     let dir = tempfile::tempdir().unwrap();
-    let load = |file: &str, env_pairs: &[(&str, &str)]| {
-        let file = write(&dir, "homeclaw.yaml", file);
-        Config::load(&Sources {
-            file: Some(file),
-            options_json: no_options(&dir),
-            env: env(env_pairs),
-        })
-    };
+    let load = |file: &str, env_pairs: &[(&str, &str)]| load_file(&dir, file, env_pairs);
     // Outside the add-on: no panel unless asked for.
     let cfg = load("{}\n", &[]).unwrap();
     assert!(!cfg.panel.enabled);
@@ -428,14 +421,7 @@ fn the_panel_is_off_outside_the_add_on_and_behind_ingress_inside_it() {
 #[test]
 fn outside_the_add_on_the_api_keeps_its_loopback_default_and_no_token_file() {
     let dir = tempfile::tempdir().unwrap();
-    let load = |file: &str, env_pairs: &[(&str, &str)]| {
-        let file = write(&dir, "homeclaw.yaml", file);
-        Config::load(&Sources {
-            file: Some(file),
-            options_json: no_options(&dir),
-            env: env(env_pairs),
-        })
-    };
+    let load = |file: &str, env_pairs: &[(&str, &str)]| load_file(&dir, file, env_pairs);
     let cfg = load("{}\n", &[]).unwrap();
     assert_eq!(cfg.api.listen, "127.0.0.1:8099");
     assert!(cfg.api.token.is_none());
@@ -446,4 +432,18 @@ fn outside_the_add_on_the_api_keeps_its_loopback_default_and_no_token_file() {
         cfg.api.token_file,
         Some(PathBuf::from("/var/lib/homeclaw/api-token"))
     );
+}
+
+/// The configuration from a config file with `text`, no add-on options, and `env_pairs`.
+fn load_file(
+    dir: &tempfile::TempDir,
+    text: &str,
+    env_pairs: &[(&str, &str)],
+) -> Result<Config, ConfigError> {
+    let file = write(dir, "homeclaw.yaml", text);
+    Config::load(&Sources {
+        file: Some(file),
+        options_json: no_options(dir),
+        env: env(env_pairs),
+    })
 }

@@ -32,29 +32,13 @@ async fn the_reference_client_describes_and_gets_a_handled_reply() {
     let dir = tempfile::tempdir().unwrap();
     let server = start(ha, &llm, dir.path()).await;
     let addr = server.wyoming.clone().expect("wyoming address");
-    let (host, port) = addr.rsplit_once(':').unwrap();
     llm.push(openai_text("Hello from HomeClaw over Wyoming."));
     let python = ha.venv().join("bin/python");
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/scripts/wyoming_probe.py"
     );
-    let (host, port) = (host.to_owned(), port.to_owned());
-    let out = tokio::task::spawn_blocking(move || {
-        Command::new(python)
-            .args([script, &host, &port, "hello"])
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let got: Value = serde_json::from_str(stdout.trim()).unwrap();
+    let got = probe(python, script, &addr, &["hello"]).await;
     assert_eq!(got["info_type"], "info");
     assert_eq!(got["handle"], json!(["HomeClaw"]));
     assert_eq!(got["installed"], true);
@@ -268,21 +252,20 @@ fn wyoming_2026_python() -> String {
 }
 
 async fn speak_2026(addr: &str, args: &[&str]) -> Value {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scripts/wyoming_2026.py");
+    probe(wyoming_2026_python().into(), script, addr, args).await
+}
+
+/// Runs a Wyoming client `script` with `python` against the server at `addr` and reads the
+/// one JSON line it prints.
+async fn probe(python: std::path::PathBuf, script: &str, addr: &str, args: &[&str]) -> Value {
     let (host, port) = addr.rsplit_once(':').unwrap();
-    let mut all = vec![
-        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scripts/wyoming_2026.py").to_owned(),
-        host.to_owned(),
-        port.to_owned(),
-    ];
+    let mut all = vec![script.to_owned(), host.to_owned(), port.to_owned()];
     all.extend(args.iter().map(|a| (*a).to_owned()));
-    let out = tokio::task::spawn_blocking(move || {
-        Command::new(wyoming_2026_python())
-            .args(&all)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
+    let out =
+        tokio::task::spawn_blocking(move || Command::new(python).args(&all).output().unwrap())
+            .await
+            .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
