@@ -35,6 +35,9 @@ echo "== cargo clippy"
 # only check possible here: no other toolchain can be installed on this machine.
 cargo clippy --locked --all-targets -- -D warnings -D clippy::incompatible_msrv
 echo "== dependencies: licences, banned crates, duplicates (deny.toml, offline)"
+# The images' targets may need crates the build here did not (a fresh machine fetches them
+# once; the check itself reads nothing from the network).
+cargo fetch --locked --quiet
 python3 scripts/deps-check.py --verbose
 echo "== Home Assistant venv"
 scripts/ha-dev.sh install >/dev/null
