@@ -116,6 +116,11 @@ impl App {
     /// HomeClaw's approval, check or record. Read from Home Assistant each time (one request,
     /// at most `within`); `None` when it could not be read. A change is logged.
     pub async fn prefer_local_pipelines(&self, within: Duration) -> Option<Vec<String>> {
+        // A request sent while Home Assistant is away would wait for it (and `/api/health`,
+        // the watchdog's, with it): unknown until it is back.
+        if !self.ha_state().is_connected() {
+            return None;
+        }
         let read = tokio::time::timeout(
             within,
             crate::ha::pipelines::homeclaw_preferring_local(&self.client),
