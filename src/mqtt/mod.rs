@@ -247,7 +247,7 @@ async fn handle(client: &AsyncClient, cfg: &MqttConfig, commands: &Commands, pub
         session_id: command.session_id.clone(),
         language: command.language.clone(),
         device_id: command.device_id.clone(),
-        satellite_id: None,
+        satellite_id: command.satellite_id.clone(),
         dry_run: false,
         shared_session: false,
         source: Source::Mqtt,

@@ -1,7 +1,8 @@
 //! MQTT command payloads and replies: pure parsing and building.
 //!
 //! A payload is plain text (the command) or a JSON object
-//! `{"text", "session_id"?, "request_id"?, "reply_to"?, "language"?, "device_id"?}`. Anything else gets an
+//! `{"text", "session_id"?, "request_id"?, "reply_to"?, "language"?, "device_id"?,
+//! "satellite_id"?}`. Anything else gets an
 //! error reply that says what was wrong: invalid UTF-8, empty, oversized, or text that looks
 //! like JSON but is not.
 
@@ -16,6 +17,8 @@ pub struct MqttCommand {
     pub reply_to: Option<String>,
     pub language: Option<String>,
     pub device_id: Option<String>,
+    /// The Assist satellite entity the person spoke to; its device when `device_id` is absent.
+    pub satellite_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -42,6 +45,8 @@ struct JsonCommand {
     language: Option<String>,
     #[serde(default)]
     device_id: Option<String>,
+    #[serde(default)]
+    satellite_id: Option<String>,
 }
 
 fn error(code: &'static str, message: impl Into<String>) -> PayloadError {
@@ -129,6 +134,7 @@ pub fn parse(payload: &[u8], max_bytes: usize) -> Result<MqttCommand, PayloadErr
         reply_to: parsed.reply_to,
         language: parsed.language,
         device_id: parsed.device_id,
+        satellite_id: parsed.satellite_id,
     })
 }
 
@@ -154,11 +160,15 @@ mod tests {
             }
         );
         let got = parse(
-            br#"{"text": "lights off", "session_id": "s1", "request_id": "r1", "reply_to": "my/replies", "language": "en", "device_id": "sat1"}"#,
+            br#"{"text": "lights off", "session_id": "s1", "request_id": "r1", "reply_to": "my/replies", "language": "en", "device_id": "sat1", "satellite_id": "assist_satellite.kitchen"}"#,
             1000,
         )
         .unwrap();
         assert_eq!(got.device_id.as_deref(), Some("sat1"));
+        assert_eq!(
+            got.satellite_id.as_deref(),
+            Some("assist_satellite.kitchen")
+        );
         assert_eq!(got.session_id.as_deref(), Some("s1"));
         assert_eq!(got.request_id.as_deref(), Some("r1"));
         assert_eq!(got.reply_to.as_deref(), Some("my/replies"));
