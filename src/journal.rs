@@ -130,10 +130,33 @@ pub fn append<T: Serialize>(path: &Path, items: &[T]) -> std::io::Result<()> {
 
 /// Replaces the whole journal with already-encoded lines, atomically and durably.
 pub fn rewrite_raw(path: &Path, lines: &[u8]) -> std::io::Result<()> {
+    replace(
+        path,
+        lines,
+        OpenOptions::new().write(true).create(true).truncate(true),
+    )
+}
+
+/// Replaces the file at `path` with `bytes` as [`rewrite_raw`] does, readable and writable by
+/// its owner only (0600) from the moment it exists: for a secret such as the API's token.
+pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // A temporary file left by a crash would keep its old mode: it is made anew.
+    let _ = std::fs::remove_file(temporary(path));
+    replace(
+        path,
+        bytes,
+        OpenOptions::new().write(true).create_new(true).mode(0o600),
+    )
+}
+
+/// Writes `bytes` to a temporary file beside `path` opened with `options`, fsyncs it, renames
+/// it over `path` and fsyncs the directory.
+fn replace(path: &Path, bytes: &[u8], options: &OpenOptions) -> std::io::Result<()> {
     let tmp = temporary(path);
     {
-        let mut file = File::create(&tmp)?;
-        file.write_all(lines)?;
+        let mut file = options.open(&tmp)?;
+        file.write_all(bytes)?;
         file.sync_all()?;
     }
     std::fs::rename(&tmp, path)?;

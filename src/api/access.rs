@@ -14,7 +14,6 @@
 //! - Only `serve` makes a token; other commands (`ask`, `config`) read a kept one or go on
 //!   without, so a typo on the command line never writes into `/data`.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::config::ApiConfig;
@@ -71,7 +70,13 @@ pub fn resolve(api: &mut ApiConfig, make: bool) -> Result<TokenOrigin, AccessErr
         return Ok(TokenOrigin::Open);
     }
     let token = new_token()?;
-    write_private(&path, token.as_bytes()).map_err(|e| AccessError::Write {
+    let write = || {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        crate::journal::write_private(&path, format!("{token}\n").as_bytes())
+    };
+    write().map_err(|e| AccessError::Write {
         path: path.clone(),
         reason: e.to_string(),
     })?;
@@ -104,36 +109,6 @@ fn new_token() -> Result<String, AccessError> {
     let mut bytes = [0u8; TOKEN_BYTES];
     getrandom::fill(&mut bytes).map_err(|e| AccessError::NoRandomness(e.to_string()))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// Writes `bytes` to `path` atomically (a temporary file renamed over it, both fsynced),
-/// readable and writable by the owner only.
-fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let _ = std::fs::remove_file(&tmp);
-    {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&tmp)?;
-        file.write_all(bytes)?;
-        file.write_all(b"\n")?;
-        file.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-        && let Ok(dir) = std::fs::File::open(dir)
-    {
-        let _ = dir.sync_all();
-    }
-    Ok(())
 }
 
 #[cfg(test)]
