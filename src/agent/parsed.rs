@@ -153,24 +153,25 @@ impl Parsed {
 
     /// Whether the words point at `entity` (its name, room or kind).
     pub(crate) fn points_at(&self, entity: &Entity, registry: &Registry) -> bool {
-        self.here_allows(entity)
-            && self
-                .pointing
-                .get_or_init(|| Pointing::of_joined(&self.joined, registry))
-                .at(entity, registry)
+        self.here_allows(entity) && self.pointed(entity, registry)
+    }
+
+    /// What the words alone point at, "here" aside.
+    fn pointed(&self, entity: &Entity, registry: &Registry) -> bool {
+        self.pointing
+            .get_or_init(|| Pointing::of_joined(&self.joined, registry))
+            .at(entity, registry)
     }
 
     /// Whether this command or the one before it points at `entity`.
     pub(crate) fn named(&self, entity: &Entity, registry: &Registry) -> bool {
-        if !self.here_allows(entity) {
-            return false;
-        }
-        self.points_at(entity, registry)
-            || self
-                .pointing_before
-                .get_or_init(|| self.before.as_deref().map(|t| Pointing::new(t, registry)))
-                .as_ref()
-                .is_some_and(|p| p.at(entity, registry))
+        self.here_allows(entity)
+            && (self.pointed(entity, registry)
+                || self
+                    .pointing_before
+                    .get_or_init(|| self.before.as_deref().map(|t| Pointing::new(t, registry)))
+                    .as_ref()
+                    .is_some_and(|p| p.at(entity, registry)))
     }
 
     /// Whether the person asked to toggle (a model's toggle is refused otherwise).
