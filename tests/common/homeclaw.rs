@@ -65,6 +65,19 @@ pub fn config_with_llm(
     )
 }
 
+/// The fast path off and the replies from verification off, as [`config_with_llm`] writes them.
+const MODEL_ONLY: &str = "agent:\n  fast_path: false\n  answer_from_verification: false\n";
+
+/// `config` (from [`config_with_llm`]) with the fast path and the replies from verification on,
+/// as HomeClaw runs by default.
+pub fn with_fast_path(config: &str) -> String {
+    assert!(config.contains(MODEL_ONLY), "{config}");
+    config.replace(
+        MODEL_ONLY,
+        "agent:\n  fast_path: true\n  answer_from_verification: true\n",
+    )
+}
+
 pub fn config_for(ha: &HaInstance, llm_url: &str, session_dir: &Path) -> String {
     config_yaml(&ha.ws_url(), &ha.token, llm_url, session_dir, "")
 }

@@ -11,7 +11,7 @@ use std::net::IpAddr;
 use serde_json::{Value, json};
 
 use crate::common::ha::shared;
-use crate::common::homeclaw::{API_TOKEN, Homeclaw, config_for};
+use crate::common::homeclaw::{API_TOKEN, Homeclaw, config_for, with_fast_path};
 use crate::common::scripted_llm::ScriptedLlm;
 use crate::suite::approvals::{DOOR_TAKEN, door, lock_door};
 
@@ -26,7 +26,7 @@ fn addon_config(
     llm: &ScriptedLlm,
     dir: &std::path::Path,
 ) -> String {
-    let base = config_for(ha, &llm.openai_url(), &dir.join("sessions"));
+    let base = with_fast_path(&config_for(ha, &llm.openai_url(), &dir.join("sessions")));
     let replaced = base
         .replace(
             &format!("api:\n  listen: 127.0.0.1:0\n  token: {API_TOKEN}\n"),
@@ -34,10 +34,6 @@ fn addon_config(
                 "api:\n  listen: 0.0.0.0:0\n  token_file: {}\n",
                 dir.join("data/api-token").display()
             ),
-        )
-        .replace(
-            "agent:\n  fast_path: false\n  answer_from_verification: false\n",
-            "agent:\n  fast_path: true\n  answer_from_verification: true\n",
         )
         .replace(
             "wyoming:\n  listen: 127.0.0.1:0\n",

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::common::browser::Browser;
 use crate::common::ha::{HaInstance, shared};
-use crate::common::homeclaw::{API_TOKEN, Homeclaw, config_for};
+use crate::common::homeclaw::{API_TOKEN, Homeclaw, config_for, with_fast_path};
 use crate::common::scripted_llm::{Reply, ScriptedLlm, openai_calls};
 use crate::suite::approvals::DOOR_TAKEN;
 
@@ -150,11 +150,7 @@ async fn ask(browser: &mut Browser, text: &str) -> u64 {
 /// The test configuration with the fast path on (a command that gets in acts at once) and the
 /// panel section `panel`.
 fn panel_config(ha: &HaInstance, llm: &ScriptedLlm, dir: &std::path::Path, panel: &str) -> String {
-    let config = config_for(ha, &llm.openai_url(), &dir.join("sessions"))
-        .replace(
-            "agent:\n  fast_path: false\n  answer_from_verification: false\n",
-            "agent:\n  fast_path: true\n  answer_from_verification: true\n",
-        )
+    let config = with_fast_path(&config_for(ha, &llm.openai_url(), &dir.join("sessions")))
         .replace(PANEL_LINE, panel);
     assert!(config.contains(panel), "{config}");
     config

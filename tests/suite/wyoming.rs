@@ -9,7 +9,7 @@ use homeclaw::ha::protocol::Command as HaCommand;
 use serde_json::{Value, json};
 
 use crate::common::ha::{HaInstance, shared};
-use crate::common::homeclaw::{Homeclaw, config_yaml};
+use crate::common::homeclaw::{Homeclaw, config_yaml, with_fast_path};
 use crate::common::scripted_llm::{ScriptedLlm, openai_calls, openai_text};
 
 async fn start(ha: &HaInstance, llm: &ScriptedLlm, dir: &std::path::Path) -> Homeclaw {
@@ -285,17 +285,13 @@ async fn home_assistant_2026_names_the_satellite_and_homeclaw_acts_on_its_device
     let heatpump = "climate.heatpump";
     let llm = ScriptedLlm::start().await;
     let dir = tempfile::tempdir().unwrap();
-    let config = config_yaml(
+    let config = with_fast_path(&config_yaml(
         &ha.ws_url(),
         &ha.token,
         &llm.openai_url(),
         &dir.path().join("sessions"),
         "",
-    )
-    .replace(
-        "agent:\n  fast_path: false\n  answer_from_verification: false\n",
-        "agent:\n  fast_path: true\n  answer_from_verification: true\n",
-    );
+    ));
     let server = Homeclaw::spawn(dir.path(), &config);
     server.ready().await;
     let addr = server.wyoming.clone().unwrap();
