@@ -617,7 +617,7 @@ fn speaking_device(app: &App, request: &CommandRequest) -> Result<Option<String>
         let satellite = request
             .satellite_id
             .as_deref()
-            .and_then(|s| r.get(s))
+            .and_then(|s| r.speaker(s))
             .and_then(|e| e.device_id.clone());
         let device = request
             .device_id

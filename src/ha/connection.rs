@@ -43,6 +43,8 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 const MAX_MESSAGE_BYTES: usize = 256 << 20;
 const EVENT_BUFFER: usize = 8192;
 const COMMAND_BUFFER: usize = 256;
+/// Events of one streamed command a reader may fall behind by (a pipeline run sends a handful).
+const STREAM_BUFFER: usize = 64;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum HaError {
@@ -175,6 +177,9 @@ enum Cmd {
     Request {
         command: Command,
         reply: oneshot::Sender<Result<RawJson, HaError>>,
+        /// For a command that goes on answering with its own events after its result
+        /// (`assist_pipeline/run`): where they go, until the receiver is dropped.
+        events: Option<mpsc::Sender<Value>>,
     },
     Shutdown,
 }
@@ -244,7 +249,11 @@ impl HaClient {
         let kind = command.kind().to_owned();
         let (reply, rx) = oneshot::channel();
         self.cmd_tx
-            .send(Cmd::Request { command, reply })
+            .send(Cmd::Request {
+                command,
+                reply,
+                events: None,
+            })
             .await
             .map_err(|_| HaError::Closed)?;
         match tokio::time::timeout(timeout, rx).await {
@@ -255,6 +264,41 @@ impl HaClient {
                 timeout,
             }),
         }
+    }
+
+    /// Sends a command that answers with a stream of its own events after its result
+    /// (`assist_pipeline/run`), and returns them once the result says it started. The stream
+    /// ends (`None`) when the connection does; dropping the receiver stops the forwarding.
+    pub async fn stream(
+        &self,
+        command: Command,
+        timeout: Duration,
+    ) -> Result<mpsc::Receiver<Value>, HaError> {
+        let kind = command.kind().to_owned();
+        let (reply, rx) = oneshot::channel();
+        let (events, received) = mpsc::channel(STREAM_BUFFER);
+        self.cmd_tx
+            .send(Cmd::Request {
+                command,
+                reply,
+                events: Some(events),
+            })
+            .await
+            .map_err(|_| HaError::Closed)?;
+        match tokio::time::timeout(timeout, rx).await {
+            Ok(Ok(Ok(_))) => Ok(received),
+            Ok(Ok(Err(e))) => Err(e),
+            Ok(Err(_)) => Err(HaError::Closed),
+            Err(_) => Err(HaError::Timeout {
+                command: kind,
+                timeout,
+            }),
+        }
+    }
+
+    /// How long a request waits for Home Assistant's answer.
+    pub fn request_timeout(&self) -> Duration {
+        self.request_timeout
     }
 
     pub fn events(&self) -> broadcast::Receiver<ClientEvent> {
@@ -420,6 +464,8 @@ impl Actor {
     async fn session(&mut self, socket: Socket, ha_version: String) -> SessionEnd {
         let (mut sink, mut stream) = socket.split();
         let mut pending: HashMap<u64, Pending> = HashMap::new();
+        // Commands that answer with their own events, by id, while someone reads them.
+        let mut streams: HashMap<u64, mpsc::Sender<Value>> = HashMap::new();
         // Results of our own set-up commands: only failures are worth a log line.
         let mut internal: HashMap<u64, String> = HashMap::new();
 
@@ -450,7 +496,7 @@ impl Actor {
             let ping_deadline = ping.map(|(_, sent)| sent + self.settings.heartbeat_timeout);
             tokio::select! {
                 cmd = self.cmd_rx.recv() => match cmd {
-                    Some(Cmd::Request { command, reply }) => {
+                    Some(Cmd::Request { command, reply, events }) => {
                         let id = self.next_id();
                         let frame = command.to_frame(id);
                         debug!(id, kind = command.kind(), "Sending command");
@@ -461,6 +507,9 @@ impl Actor {
                             break SessionEnd::Lost(format!("send failed: {e}"));
                         }
                         pending.insert(id, Pending { command: command.kind().to_owned(), reply });
+                        if let Some(events) = events {
+                            streams.insert(id, events);
+                        }
                     }
                     Some(Cmd::Shutdown) | None => {
                         let _ = sink.send(Message::Close(None)).await;
@@ -469,7 +518,7 @@ impl Actor {
                 },
                 frame = stream.next() => match frame {
                     Some(Ok(Message::Text(text))) => {
-                        self.dispatch(text.as_str(), &mut pending, &mut internal, &mut ping);
+                        self.dispatch(text.as_str(), &mut pending, &mut streams, &mut internal, &mut ping);
                     }
                     Some(Ok(Message::Close(close))) => {
                         break SessionEnd::Lost(format!("closed by Home Assistant ({close:?})"));
@@ -480,6 +529,7 @@ impl Actor {
                 },
                 _ = heartbeat.tick() => {
                     pending.retain(|_, p| !p.reply.is_closed());
+                    streams.retain(|_, events| !events.is_closed());
                     if ping.is_none() {
                         let id = self.next_id();
                         let frame = Command::new(TYPE_PING).to_frame(id);
@@ -511,6 +561,7 @@ impl Actor {
         &self,
         text: &str,
         pending: &mut HashMap<u64, Pending>,
+        streams: &mut HashMap<u64, mpsc::Sender<Value>>,
         internal: &mut HashMap<u64, String>,
         ping: &mut Option<(u64, Instant)>,
     ) {
@@ -524,6 +575,9 @@ impl Actor {
         for message in messages {
             match message {
                 Incoming::Result { id, outcome } => {
+                    if outcome.is_err() {
+                        streams.remove(&id);
+                    }
                     if let Some(p) = pending.remove(&id) {
                         let _ = p.reply.send(outcome.map_err(HaError::from));
                     } else if let Some(kind) = internal.remove(&id) {
@@ -537,6 +591,12 @@ impl Actor {
                 }
                 Incoming::Event { event, .. } => {
                     let _ = self.events.send(ClientEvent::Event(Arc::new(event)));
+                }
+                Incoming::Streamed { id, event } => {
+                    // A reader that fell this far behind, or left, gets no more of them.
+                    if streams.get(&id).is_some_and(|s| s.try_send(event).is_err()) {
+                        streams.remove(&id);
+                    }
                 }
                 Incoming::Pong { id } => {
                     if ping.is_some_and(|(sent, _)| sent == id) {

@@ -22,7 +22,9 @@ use super::protocol::{Command, TYPE_ENTITY_REGISTRY_GET};
 
 pub const TYPE_PIPELINE_LIST: &str = "assist_pipeline/pipeline/list";
 /// Home Assistant's own agent, which a pipeline preferring local intents already is.
-const HOME_ASSISTANT_AGENT: &str = "conversation.home_assistant";
+const HOME_ASSISTANT_AGENT: &str = super::recognise::HA_AGENT;
+/// What pipelines made before Home Assistant 2024.5 still name its own agent.
+const HOME_ASSISTANT_AGENT_OLD: &str = "homeassistant";
 /// The name HomeClaw's Wyoming handle program gives Home Assistant (its conversation entity's).
 const HANDLE_NAME: &str = "HomeClaw";
 
@@ -35,14 +37,59 @@ pub struct Pipeline {
     pub name: String,
     #[serde(default)]
     pub conversation_engine: String,
+    /// The language Home Assistant's agent reads in this pipeline (`en`, or `*` for any).
+    #[serde(default)]
+    pub conversation_language: Option<String>,
     #[serde(default)]
     pub prefer_local_intents: bool,
+}
+
+impl Pipeline {
+    fn is_home_assistants(&self) -> bool {
+        self.conversation_engine == HOME_ASSISTANT_AGENT
+            || self.conversation_engine == HOME_ASSISTANT_AGENT_OLD
+    }
+
+    /// Whether Home Assistant's agent reads `language` (a tag such as `de-CH`) in this
+    /// pipeline: the same language, whatever the region, or any.
+    fn reads(&self, language: &str) -> bool {
+        let primary = |tag: &str| {
+            tag.split(['-', '_'])
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase()
+        };
+        match self.conversation_language.as_deref() {
+            Some("*") => true,
+            Some(own) => primary(own) == primary(language),
+            None => false,
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
 struct PipelineList {
     #[serde(default)]
     pipelines: Vec<Pipeline>,
+    #[serde(default)]
+    preferred_pipeline: Option<String>,
+}
+
+/// The pipeline a sentence is handed to Home Assistant's own agent through when the device
+/// must go along and `conversation/process` does not take it (Home Assistant before 2026.11):
+/// one whose engine is Home Assistant's agent reading `language`, the preferred one first.
+/// `None` when the household has none (its only assistants use other agents).
+pub fn for_hand_off(list: &Value, language: &str) -> Option<String> {
+    let parsed: PipelineList = serde_json::from_value(list.clone()).unwrap_or_default();
+    let fits = |p: &&Pipeline| p.is_home_assistants() && p.reads(language);
+    let preferred = parsed
+        .pipelines
+        .iter()
+        .filter(fits)
+        .find(|p| Some(&p.id) == parsed.preferred_pipeline.as_ref());
+    preferred
+        .or_else(|| parsed.pipelines.iter().find(fits))
+        .map(|p| p.id.clone())
 }
 
 /// The pipelines that prefer local intents and hand the rest to an agent other than Home
@@ -52,7 +99,7 @@ pub fn preferring_local(list: &Value) -> Vec<Pipeline> {
     parsed
         .pipelines
         .into_iter()
-        .filter(|p| p.prefer_local_intents && p.conversation_engine != HOME_ASSISTANT_AGENT)
+        .filter(|p| p.prefer_local_intents && !p.is_home_assistants())
         .collect()
 }
 
@@ -118,6 +165,36 @@ mod tests {
             ["b"]
         );
         assert!(preferring_local(&json!({"unexpected": true})).is_empty());
+    }
+
+    #[test]
+    fn a_hand_off_goes_through_home_assistants_agent_in_the_sentences_language() {
+        // As Home Assistant 2025.4.4 lists them: the household's assistant is HomeClaw's, the
+        // one Home Assistant made at its first start is still there.
+        let list = json!({"pipelines": [
+            {"id": "hc", "name": "HomeClaw", "conversation_engine": "conversation.homeclaw",
+             "conversation_language": "en"},
+            {"id": "de", "name": "Deutsch", "conversation_engine": "conversation.home_assistant",
+             "conversation_language": "de"},
+            {"id": "ha", "name": "Home Assistant", "conversation_engine": "conversation.home_assistant",
+             "conversation_language": "en"},
+            {"id": "old", "name": "Old", "conversation_engine": "homeassistant",
+             "conversation_language": "en"},
+            {"id": "any", "name": "Any", "conversation_engine": "conversation.home_assistant",
+             "conversation_language": "*"}
+        ], "preferred_pipeline": "hc"});
+        assert_eq!(for_hand_off(&list, "en").as_deref(), Some("ha"));
+        assert_eq!(for_hand_off(&list, "en-GB").as_deref(), Some("ha"));
+        assert_eq!(for_hand_off(&list, "de-CH").as_deref(), Some("de"));
+        assert_eq!(for_hand_off(&list, "pl").as_deref(), Some("any"));
+        // The preferred one first, when it is Home Assistant's own; an old engine name counts.
+        let mut preferred = list.clone();
+        preferred["preferred_pipeline"] = json!("old");
+        assert_eq!(for_hand_off(&preferred, "en").as_deref(), Some("old"));
+        // Only HomeClaw's assistants: nothing to hand the device over through.
+        let only_ours = json!({"pipelines": [list["pipelines"][0].clone()]});
+        assert_eq!(for_hand_off(&only_ours, "en"), None);
+        assert_eq!(for_hand_off(&json!(null), "en"), None);
     }
 
     #[test]

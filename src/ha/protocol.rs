@@ -151,6 +151,12 @@ pub enum Incoming {
         id: u64,
         event: HaEvent,
     },
+    /// An event of a command that answers with a stream of its own events rather than bus
+    /// events (`assist_pipeline/run`: `run-start`, `intent-end`, …), as Home Assistant sent it.
+    Streamed {
+        id: u64,
+        event: Value,
+    },
     Pong {
         id: u64,
     },
@@ -243,8 +249,14 @@ fn parse_message(text: &str) -> Result<Incoming, ProtocolError> {
             };
             Incoming::Result { id, outcome }
         }
-        (TYPE_EVENT, Some(id)) => match envelope.event.map(serde_json::from_value) {
-            Some(Ok(event)) => Incoming::Event { id, event },
+        (TYPE_EVENT, Some(id)) => match envelope.event {
+            Some(event) if event.get("event_type").is_some() => {
+                match serde_json::from_value(event) {
+                    Ok(event) => Incoming::Event { id, event },
+                    Err(_) => Incoming::Other(envelope.kind),
+                }
+            }
+            Some(event @ Value::Object(_)) => Incoming::Streamed { id, event },
             _ => Incoming::Other(envelope.kind),
         },
         (TYPE_PONG, Some(id)) => Incoming::Pong { id },
@@ -417,6 +429,15 @@ mod tests {
             Incoming::Result {
                 outcome: Ok(raw), ..
             } => assert_eq!(raw.get(), "null"),
+            other => panic!("unexpected {other:?}"),
+        }
+        // A pipeline run's own events come as they are, for the run that asked.
+        match &parse_frame(
+            r#"{"id":9,"type":"event","event":{"type":"intent-end","data":{"intent_output":{}}}}"#,
+        )
+        .unwrap()[0]
+        {
+            Incoming::Streamed { id: 9, event } => assert_eq!(event["type"], "intent-end"),
             other => panic!("unexpected {other:?}"),
         }
         // A result without an id or an unknown type is kept, not dropped silently.

@@ -5,7 +5,9 @@
 //! `conversation/agent/homeassistant/debug` recognises without executing: HomeClaw turns what
 //! it recognised into its own validated, verified calls (`agent::recognised`).
 //! `conversation/process` with Home Assistant's agent runs what HomeClaw does not execute
-//! itself (timers, broadcasts, a household's own intents and sentence triggers).
+//! itself (timers, broadcasts, a household's own intents and sentence triggers); said to a
+//! satellite on a Home Assistant whose `conversation/process` does not take the device, an
+//! intent-stage `assist_pipeline/run` does instead, so that the timer lands on the satellite.
 //!
 //! Everything here is data from Home Assistant: parsed into plain fields, never trusted as a
 //! target until the registry and HomeClaw's constraints agree.
@@ -15,7 +17,8 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::connection::{HaClient, HaError};
-use super::protocol::Command;
+use super::pipelines::{self, TYPE_PIPELINE_LIST};
+use super::protocol::{Command, HaErrorCode};
 
 pub const TYPE_DEBUG: &str = "conversation/agent/homeassistant/debug";
 pub const TYPE_PROCESS: &str = "conversation/process";
@@ -239,6 +242,39 @@ pub fn process_command(
     command
 }
 
+pub const TYPE_PIPELINE_RUN: &str = "assist_pipeline/run";
+
+/// The intent stage alone of `pipeline`, on `text` said to `device`: Home Assistant's agent
+/// runs it as it runs a sentence from that satellite.
+pub fn intent_run_command(text: &str, pipeline: &str, device: &str) -> Command {
+    Command::new(TYPE_PIPELINE_RUN)
+        .with("start_stage", json!("intent"))
+        .with("end_stage", json!("intent"))
+        .with("input", json!({ "text": text }))
+        .with("pipeline", json!(pipeline))
+        .with("device_id", json!(device))
+}
+
+/// What one event of an intent-stage run says: the agent's answer (`intent-end`), the run's
+/// error, or the end of a run that gave none; `None` for the events on the way.
+pub fn pipeline_answer(event: &Value) -> Option<Result<Handled, HaError>> {
+    match event["type"].as_str()? {
+        "intent-end" => Some(Ok(parse_process(&event["data"]["intent_output"]))),
+        "error" => Some(Err(HaError::Api {
+            code: HaErrorCode::parse(event["data"]["code"].as_str().unwrap_or("unknown")),
+            message: event["data"]["message"]
+                .as_str()
+                .unwrap_or("no message")
+                .to_owned(),
+        })),
+        "run-end" => Some(Err(HaError::Protocol {
+            command: TYPE_PIPELINE_RUN.into(),
+            reason: "the run ended without the agent's answer".into(),
+        })),
+        _ => None,
+    }
+}
+
 impl HaClient {
     /// Recognises one sentence without running it, within `budget`.
     pub async fn recognise(
@@ -259,8 +295,11 @@ impl HaClient {
     }
 
     /// Has Home Assistant's own agent run the sentence, and returns what it said. Said to a
-    /// device, the device goes along where this Home Assistant's `conversation/process` takes
-    /// it (see [`process_takes_device`]), so a timer starts on the satellite that heard it.
+    /// device, the device goes along so that a timer starts on the satellite that heard it:
+    /// in `conversation/process` where this Home Assistant takes it (see
+    /// [`process_takes_device`]), else through an intent-stage run of a pipeline whose agent is
+    /// Home Assistant's (which takes the device since 2024.6); without such a pipeline, without
+    /// the device (and Home Assistant says what it cannot do without one).
     pub async fn converse(
         &self,
         text: &str,
@@ -271,10 +310,50 @@ impl HaClient {
             super::ConnectionState::Connected { ha_version } => ha_version,
             _ => String::new(),
         };
+        if let Some(device) = device_id.filter(|_| !process_takes_device(&version)) {
+            let pipelines = self.request(Command::new(TYPE_PIPELINE_LIST)).await?;
+            match pipelines::for_hand_off(&pipelines, language) {
+                Some(pipeline) => return self.run_intent(text, &pipeline, device).await,
+                None => tracing::debug!(
+                    language,
+                    "No pipeline with Home Assistant's agent: the hand-off goes without the device"
+                ),
+            }
+        }
         let result = self
             .request(process_command(text, language, device_id, &version))
             .await?;
         Ok(parse_process(&result))
+    }
+
+    /// Runs the intent stage of `pipeline` on `text`, said to `device`, and returns the agent's
+    /// answer.
+    async fn run_intent(
+        &self,
+        text: &str,
+        pipeline: &str,
+        device: &str,
+    ) -> Result<Handled, HaError> {
+        let timeout = self.request_timeout();
+        let mut events = self
+            .stream(intent_run_command(text, pipeline, device), timeout)
+            .await?;
+        let answer = async {
+            while let Some(event) = events.recv().await {
+                if let Some(answer) = pipeline_answer(&event) {
+                    return answer;
+                }
+            }
+            Err(HaError::ConnectionLost {
+                command: TYPE_PIPELINE_RUN.into(),
+            })
+        };
+        tokio::time::timeout(timeout, answer)
+            .await
+            .unwrap_or(Err(HaError::Timeout {
+                command: TYPE_PIPELINE_RUN.into(),
+                timeout,
+            }))
     }
 
     /// Loads Home Assistant's sentences for a language ahead of the first command (the first
@@ -354,6 +433,44 @@ mod tests {
         let error = json!({"response": {"response_type": "error",
             "speech": {"plain": {"speech": "Sorry"}}}});
         assert!(parse_process(&error).failed);
+    }
+
+    #[test]
+    fn an_intent_stage_run_reads_as_the_agents_answer() {
+        // As Home Assistant 2025.4.4 sent them for "set a timer for 5 minutes" said to a
+        // timer-capable satellite.
+        let command = intent_run_command("set a timer for 5 minutes", "01m8", "19f7");
+        let frame: Value = serde_json::from_str(&command.to_frame(3)).unwrap();
+        assert_eq!(
+            frame,
+            json!({"id": 3, "type": "assist_pipeline/run", "start_stage": "intent",
+                   "end_stage": "intent", "input": {"text": "set a timer for 5 minutes"},
+                   "pipeline": "01m8", "device_id": "19f7"})
+        );
+        let start = json!({"type": "intent-start", "data": {"engine": "conversation.home_assistant",
+            "intent_input": "set a timer for 5 minutes", "device_id": "19f7"}});
+        assert!(pipeline_answer(&start).is_none());
+        let end = json!({"type": "intent-end", "data": {"processed_locally": true,
+            "intent_output": {"response": {"speech": {"plain": {"speech": "Timer set for 5 minutes"}},
+            "language": "en", "response_type": "action_done"}, "conversation_id": "01M8",
+            "continue_conversation": false}}});
+        assert_eq!(
+            pipeline_answer(&end).unwrap().unwrap(),
+            Handled {
+                speech: "Timer set for 5 minutes".into(),
+                failed: false
+            }
+        );
+        let error = json!({"type": "error", "data": {"code": "intent-failed", "message": "boom"}});
+        assert!(matches!(
+            pipeline_answer(&error),
+            Some(Err(HaError::Api { message, .. })) if message == "boom"
+        ));
+        assert!(matches!(
+            pipeline_answer(&json!({"type": "run-end", "data": null})),
+            Some(Err(HaError::Protocol { .. }))
+        ));
+        assert!(pipeline_answer(&json!("not an event")).is_none());
     }
 
     #[test]

@@ -601,6 +601,20 @@ impl Registry {
             .filter(|e| e.visible)
     }
 
+    /// Where a person speaks: an entity looked up whether or not it is exposed (a voice
+    /// satellite normally is not). For naming the speaking device and its room, never for
+    /// acting on it.
+    pub fn speaker(&self, raw_entity_id: &str) -> Option<&Entity> {
+        self.entities.get(&normalise_entity_id(raw_entity_id))
+    }
+
+    /// The voice satellite entity (`assist_satellite.*`) of a device, exposed or not.
+    pub fn satellite_of(&self, device_id: &str) -> Option<&Entity> {
+        self.entities
+            .values()
+            .find(|e| e.domain() == "assist_satellite" && e.device_id.as_deref() == Some(device_id))
+    }
+
     pub fn areas(&self) -> impl Iterator<Item = &Area> {
         self.areas.values()
     }

@@ -526,3 +526,36 @@ fn the_visible_count_follows_every_change() {
     r.set_entity_entries(Vec::new());
     assert_eq!(r.len(), walked(&r));
 }
+
+#[test]
+fn a_satellite_names_where_a_person_speaks_though_it_is_not_exposed() {
+    let mut r = home();
+    r.apply_state_changed(&json!({"entity_id": "assist_satellite.kitchen",
+        "new_state": {"entity_id": "assist_satellite.kitchen", "state": "idle",
+          "attributes": {"friendly_name": "Kitchen satellite"},
+          "last_updated": "2026-01-01T00:00:02"}}));
+    r.set_entity_entry(
+        "assist_satellite.kitchen",
+        Some(EntityRegistryEntry {
+            entity_id: "assist_satellite.kitchen".into(),
+            device_id: Some("dev-k".into()),
+            options: Some(json!({"conversation": {"should_expose": false}})),
+            ..Default::default()
+        }),
+    );
+    assert!(
+        r.get("assist_satellite.kitchen").is_none(),
+        "not for acting"
+    );
+    let speaker = r
+        .speaker(" Assist_Satellite.Kitchen ")
+        .expect("a place to speak");
+    assert_eq!(speaker.device_id.as_deref(), Some("dev-k"));
+    assert_eq!(
+        r.satellite_of("dev-k").map(|e| e.entity_id.as_str()),
+        Some("assist_satellite.kitchen")
+    );
+    assert_eq!(r.satellite_of("dev-other"), None);
+    // A light's device is no satellite; a disabled entity names nothing.
+    assert!(r.speaker("switch.gone").is_none());
+}

@@ -13,8 +13,8 @@ What must hold:
   YAML as a household configures them (`home.py --helpers`, appended by `scripts/ha-dev.sh`);
   this integration gives them their areas and aliases, and resets and sets them through their
   own services;
-- every entity of the home is exposed to Assist, so Home Assistant's own agent and HomeClaw
-  see the same home;
+- every entity of the home but a voice satellite is exposed to Assist, so Home Assistant's
+  own agent and HomeClaw see the same home;
 - `fixture_home.reset` puts every entity back into its fixture state (and Home Assistant's
   time zone back to the configured one; a zone is changed as the UI changes it, with
   `core_config_updated`) and `fixture_home.set_state` applies a task's set-up
@@ -54,7 +54,7 @@ from .home import (
 )
 
 PLATFORMS = [
-    "binary_sensor", "calendar", "climate", "cover", "fan", "light", "lock", "media_player",
+    "assist_satellite", "binary_sensor", "calendar", "climate", "cover", "fan", "light", "lock", "media_player",
     "scene", "sensor", "switch", "todo", "vacuum", "valve", "weather",
 ]
 
@@ -226,7 +226,10 @@ async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
             area_id=area_id if area_id != inherited else None,
             aliases=set(spec.aliases),
         )
-        async_expose_entity(hass, "conversation", spec.entity_id, True)
+        # A voice satellite stays as Home Assistant leaves it: not exposed to Assist (it is
+        # where a person speaks, not something to control).
+        if spec.domain != "assist_satellite":
+            async_expose_entity(hass, "conversation", spec.entity_id, True)
     return True
 
 

@@ -14,7 +14,20 @@ import datetime as dt
 import uuid
 from typing import Any, Callable
 
+from homeassistant.components.assist_satellite import (
+    AssistSatelliteAnnouncement,
+    AssistSatelliteConfiguration,
+    AssistSatelliteEntity,
+    AssistSatelliteEntityFeature,
+)
+from homeassistant.components.assist_satellite.entity import AssistSatelliteState
+from homeassistant.components.assist_pipeline import PipelineEvent
 from homeassistant.components.binary_sensor import BinarySensorEntity
+from homeassistant.components.intent import (
+    TimerEventType,
+    TimerInfo,
+    async_register_timer_handler,
+)
 from homeassistant.components.calendar import CalendarEntity, CalendarEvent
 from homeassistant.components.climate import (
     ClimateEntity,
@@ -710,7 +723,75 @@ class FixtureClimate(FixtureEntity, ClimateEntity):
         await self.async_set_hvac_mode(HVACMode.OFF)
 
 
+class FixtureSatellite(FixtureEntity, AssistSatelliteEntity):
+    """A voice satellite without hardware: what Home Assistant asks of it is recorded in its
+    attributes (`conversations`: each `start_conversation` with the conversation id Home
+    Assistant made for it; `timers`: each timer event on its device), and its state is set as
+    a task's set-up sets it (`fixture_home.set_state`), standing in for a pipeline running on
+    it. Its device takes timers, as a timer-capable satellite's does."""
+
+    _attr_supported_features = (
+        AssistSatelliteEntityFeature.ANNOUNCE | AssistSatelliteEntityFeature.START_CONVERSATION
+    )
+
+    def _defaults(self) -> None:
+        self._conversations: list[dict[str, Any]] = []
+        self._timers: list[dict[str, Any]] = []
+        self._AssistSatelliteEntity__assist_satellite_state = AssistSatelliteState.IDLE
+
+    def apply(self, state, attributes):
+        if state is not None:
+            # The base class keeps the state private and writes it at once; the set-up writes
+            # it after `apply`, as for every fixture entity.
+            self._AssistSatelliteEntity__assist_satellite_state = AssistSatelliteState(state)
+
+    @property
+    def extra_state_attributes(self) -> dict[str, Any]:
+        return {"conversations": list(self._conversations), "timers": list(self._timers)}
+
+    async def async_added_to_hass(self) -> None:
+        await super().async_added_to_hass()
+        device_id = self.registry_entry.device_id if self.registry_entry else None
+        if device_id:
+            self.async_on_remove(
+                async_register_timer_handler(self.hass, device_id, self._timer_event)
+            )
+
+    def _timer_event(self, event_type: TimerEventType, timer: TimerInfo) -> None:
+        self._timers.append(
+            {"event": str(event_type), "seconds": timer.seconds, "name": timer.name}
+        )
+        self.async_write_ha_state()
+
+    def async_get_configuration(self) -> AssistSatelliteConfiguration:
+        return AssistSatelliteConfiguration(
+            available_wake_words=[], active_wake_words=[], max_active_wake_words=1
+        )
+
+    async def async_set_configuration(self, config: AssistSatelliteConfiguration) -> None:
+        """Nothing to configure on a satellite without hardware."""
+
+    def on_pipeline_event(self, event: PipelineEvent) -> None:
+        """No pipeline runs on it: the tests set its state instead."""
+
+    async def async_announce(self, announcement: AssistSatelliteAnnouncement) -> None:
+        """Played at once: there is no speaker to wait for."""
+
+    async def async_start_conversation(
+        self, start_announcement: AssistSatelliteAnnouncement
+    ) -> None:
+        self._conversations.append(
+            {
+                "start_message": start_announcement.message,
+                "media_id": start_announcement.original_media_id,
+                "preannounce_media_id": start_announcement.preannounce_media_id,
+                "conversation_id": self._conversation_id,
+            }
+        )
+
+
 CLASSES: dict[str, type[FixtureEntity]] = {
+    "assist_satellite": FixtureSatellite,
     "switch": FixtureSwitch,
     "binary_sensor": FixtureBinarySensor,
     "sensor": FixtureSensor,

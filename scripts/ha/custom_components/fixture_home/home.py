@@ -49,6 +49,8 @@ STATES: dict[str, set[str] | None] = {
     # (an attribute here, as upstream writes it).
     "calendar": set(),
     "weather": set(),
+    # A voice satellite's state is what it is doing (Home Assistant's AssistSatelliteState).
+    "assist_satellite": {"idle", "listening", "processing", "responding"},
     # Any value: a sensor reports what it measures.
     "sensor": None,
 }
@@ -87,6 +89,8 @@ ATTRIBUTES: dict[str, set[str]] = {
     "script": {"sequence"},
     "input_boolean": set(),
     "sensor": {"device_class", "state_class", "native_unit_of_measurement", "native_value"},
+    # What the satellite was asked to do is recorded, never set.
+    "assist_satellite": set(),
     "calendar": {"supported_features", "events"},
     "weather": {
         "supported_features", "condition", "native_temperature", "native_temperature_unit",
