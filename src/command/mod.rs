@@ -12,6 +12,7 @@
 //!   history records what ran.
 
 pub mod activity;
+pub mod follow_up;
 pub mod idempotency;
 pub mod stats;
 
@@ -331,6 +332,7 @@ pub struct Commands {
     app: Arc<App>,
     idempotency: Arc<IdempotencyStore>,
     activity: Arc<Activity>,
+    follow_ups: Arc<follow_up::FollowUps>,
 }
 
 impl Commands {
@@ -341,6 +343,7 @@ impl Commands {
             app,
             idempotency: Arc::new(idempotency),
             activity: Arc::new(activity),
+            follow_ups: Arc::default(),
         }
     }
 
@@ -427,6 +430,7 @@ impl Commands {
         }
         let fingerprint = serde_json::to_vec(&request).unwrap_or_default();
         let app = self.app.clone();
+        let follow_ups = self.follow_ups.clone();
         let started = std::time::Instant::now();
         let (text, source, asked_session) = (
             request.text.clone(),
@@ -435,7 +439,7 @@ impl Commands {
         );
         let answer = self
             .once(key, "command", &fingerprint, async move {
-                run_command(&app, request).await
+                run_command(&app, &follow_ups, request).await
             })
             .await;
         if !answer.replayed {
@@ -639,10 +643,30 @@ fn speaking_device(app: &App, request: &CommandRequest) -> Result<Option<String>
     }
 }
 
-async fn run_command(app: &App, request: CommandRequest) -> Result<CommandOutcome, CommandError> {
+async fn run_command(
+    app: &App,
+    follow_ups: &follow_up::FollowUps,
+    request: CommandRequest,
+) -> Result<CommandOutcome, CommandError> {
     ready(app)?;
     let device_id = speaking_device(app, &request)?;
-    let session_id = request.session_id.unwrap_or_else(new_session_id);
+    let satellite = app
+        .cfg
+        .wyoming
+        .follow_up
+        .then(|| {
+            with_registry(app.home.as_ref(), |r| {
+                follow_up::satellite(r, request.satellite_id.as_deref(), device_id.as_deref())
+            })
+        })
+        .flatten();
+    // The answer to a question the satellite was asked to listen for continues that session.
+    let continued = satellite
+        .as_deref()
+        .and_then(|s| follow_ups.take(s, std::time::Instant::now()));
+    let session_id = continued
+        .or(request.session_id)
+        .unwrap_or_else(new_session_id);
     let run = app
         .sessions
         .submit(
@@ -657,6 +681,15 @@ async fn run_command(app: &App, request: CommandRequest) -> Result<CommandOutcom
         )
         .await?;
     let outcome = CommandOutcome::from_run(run.session_id, run.result, run.warnings);
+    if let Some(satellite) = satellite.filter(|_| {
+        !request.dry_run
+            && matches!(
+                outcome.status,
+                Status::ClarificationRequired | Status::ApprovalRequired
+            )
+    }) {
+        listen_for_the_answer(app, follow_ups, satellite, &outcome);
+    }
     if outcome.model_unavailable && outcome.actions.is_empty() {
         // Nothing ran: an error the caller may retry, not an outcome to keep.
         return Err(CommandError::new(
@@ -665,6 +698,27 @@ async fn run_command(app: &App, request: CommandRequest) -> Result<CommandOutcom
         ));
     }
     Ok(outcome)
+}
+
+/// Has the satellite that heard a question listen for its answer, in the background (the
+/// question is answered now; the satellite speaks it first).
+fn listen_for_the_answer(
+    app: &App,
+    follow_ups: &follow_up::FollowUps,
+    satellite: String,
+    outcome: &CommandOutcome,
+) {
+    follow_ups.open(&satellite, &outcome.session_id, std::time::Instant::now());
+    let home = app.home.clone();
+    let question = outcome.reply.clone();
+    tokio::spawn(async move {
+        match follow_up::listen_again(&home, &satellite, &question).await {
+            Ok(()) => debug!(%satellite, "Listening for the answer"),
+            Err(e) => {
+                warn!(%satellite, error = %e, "The satellite could not listen again for the answer")
+            }
+        }
+    });
 }
 
 async fn run_approval(app: &App, approval_id: &str) -> Result<ApprovalOutcome, CommandError> {

@@ -18,6 +18,9 @@ pub struct WyomingConfig {
     /// Languages announced to Home Assistant; empty (the default) announces every language
     /// Home Assistant recognises (HomeClaw's own lexicons, and its recogniser for the rest).
     pub languages: Vec<String>,
+    /// When HomeClaw asks a question of a satellite it knows, the satellite listens for the
+    /// answer without the wake word (`assist_satellite.start_conversation`).
+    pub follow_up: bool,
 }
 
 impl Default for WyomingConfig {
@@ -26,6 +29,7 @@ impl Default for WyomingConfig {
             enabled: true,
             listen: "127.0.0.1:10700".into(),
             languages: Vec::new(),
+            follow_up: true,
         }
     }
 }

@@ -4,7 +4,7 @@ does (homeassistant/components/wyoming/conversation.py), with the `wyoming` pack
 context carries the conversation id and, when given, the satellite's device and entity ids.
 Prints one JSON line.
 
-Usage: wyoming_2026.py HOST PORT TEXT LANGUAGE [DEVICE_ID [SATELLITE_ID]]
+Usage: wyoming_2026.py HOST PORT TEXT LANGUAGE [DEVICE_ID [SATELLITE_ID [CONVERSATION_ID]]]
 """
 import asyncio
 import json
@@ -16,7 +16,8 @@ from wyoming.handle import Handled, NotHandled
 from wyoming.info import Describe, Info
 
 
-async def main(host, port, text, language, device_id=None, satellite_id=None):
+async def main(host, port, text, language, device_id=None, satellite_id=None,
+               conversation_id=None):
     out = {}
     async with AsyncTcpClient(host, port) as client:
         await client.write_event(Describe().event())
@@ -26,7 +27,7 @@ async def main(host, port, text, language, device_id=None, satellite_id=None):
             supports_home_control=handle.supports_home_control,
             languages=handle.models[0].languages,
         )
-    context = {"conversation_id": "01KAZ0WYOMING2026TEST0000"}
+    context = {"conversation_id": conversation_id or "01KAZ0WYOMING2026TEST0000"}
     if device_id:
         context["device_id"] = device_id
     if satellite_id:

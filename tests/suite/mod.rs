@@ -15,5 +15,6 @@ mod panel;
 mod real_model;
 mod recogniser;
 mod registry_live;
+mod satellite;
 mod security;
 mod wyoming;

@@ -251,7 +251,7 @@ fn wyoming_2026_python() -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
-async fn speak_2026(addr: &str, args: &[&str]) -> Value {
+pub(crate) async fn speak_2026(addr: &str, args: &[&str]) -> Value {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scripts/wyoming_2026.py");
     probe(wyoming_2026_python().into(), script, addr, args).await
 }
