@@ -12,7 +12,8 @@
 //! Invariants:
 //! - Only the satellite the question was said to listens again, and only when HomeClaw knows
 //!   which it is (Home Assistant 2026.11's Wyoming conversation names it; the API and MQTT take
-//!   `satellite_id`/`device_id`). Never a guess.
+//!   `satellite_id`/`device_id`) and it can (ESPHome satellites can; Wyoming satellites only
+//!   announce). Never a guess.
 //! - A follow-up is used once: the next sentence from that satellite continues the session that
 //!   asked, the one after starts its own (unless it asks again).
 //! - Starting to listen never cuts the question short: HomeClaw waits for the satellite to be
@@ -72,8 +73,21 @@ impl FollowUps {
     }
 }
 
-/// The satellite a request was said to: the satellite entity it names (exposed or not), else
-/// the satellite entity of its device. `None` when neither is a satellite Home Assistant has.
+/// `AssistSatelliteEntityFeature.START_CONVERSATION`: satellites that can be asked to listen
+/// (ESPHome's, such as Home Assistant Voice; a Wyoming satellite only announces).
+const START_CONVERSATION: u64 = 2;
+
+/// Whether a satellite's state attributes say it can be asked to listen again.
+pub fn can_listen_again(attributes: &serde_json::Map<String, Value>) -> bool {
+    attributes
+        .get("supported_features")
+        .and_then(Value::as_u64)
+        .is_some_and(|f| f & START_CONVERSATION != 0)
+}
+
+/// The satellite a request was said to, if it can listen again: the satellite entity it names
+/// (exposed or not), else the satellite entity of its device. `None` when neither is such a
+/// satellite.
 pub fn satellite(
     registry: &Registry,
     satellite_id: Option<&str>,
@@ -84,6 +98,7 @@ pub fn satellite(
         .filter(|e| e.domain() == "assist_satellite");
     named
         .or_else(|| device_id.and_then(|d| registry.satellite_of(d)))
+        .filter(|e| can_listen_again(&e.attributes))
         .map(|e| e.entity_id.clone())
 }
 
@@ -161,6 +176,23 @@ mod tests {
                 .as_deref(),
             Some("wy-01D")
         );
+    }
+
+    #[test]
+    fn only_a_satellite_that_can_start_a_conversation_is_asked_to() {
+        let features = |v: Value| {
+            json!({"supported_features": v, "friendly_name": "Kitchen"})
+                .as_object()
+                .cloned()
+                .unwrap()
+        };
+        // ESPHome's Voice satellite: announce and start a conversation.
+        assert!(can_listen_again(&features(json!(3))));
+        assert!(can_listen_again(&features(json!(2))));
+        // A Wyoming satellite announces only; an odd value is no promise.
+        assert!(!can_listen_again(&features(json!(1))));
+        assert!(!can_listen_again(&features(json!("3"))));
+        assert!(!can_listen_again(&serde_json::Map::new()));
     }
 
     #[test]
