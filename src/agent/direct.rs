@@ -183,6 +183,7 @@ impl Agent<'_> {
             return None;
         }
         let command = newest_user_text(history)?;
+        let command = state.said.for_recogniser(&command).to_owned();
         let known = self.language.as_deref().and_then(Lang::known);
         let tag = self
             .language

@@ -50,8 +50,9 @@ pub(crate) struct Parsed {
     /// The area "here" is (the speaking device's), when the words said it.
     here_area: Option<String>,
     /// The words with "here" put as the room (the person's own words otherwise), for what is
-    /// quoted back: "lights in Attic" when the attic has none.
-    placed: Option<String>,
+    /// quoted back: "lights in Attic" when the attic has none; and the words without "here",
+    /// for Home Assistant's recogniser (the speaking device names the room there).
+    placed: Option<(String, String)>,
     /// The command before this one: "turn it off" names what it named.
     before: Option<String>,
     pointing_before: OnceLock<Option<Pointing>>,
@@ -72,9 +73,11 @@ impl Parsed {
         let (joined, unplaced, placed, here_area) =
             match fastpath::here::place(&joined, registry, device) {
                 fastpath::here::Here::Unsaid => (joined, false, None, None),
-                fastpath::here::Here::Placed { words, area } => {
+                fastpath::here::Here::Placed { words, area, .. } => {
                     let placed = match fastpath::here::place(text, registry, device) {
-                        fastpath::here::Here::Placed { words: own, .. } => Some(own),
+                        fastpath::here::Here::Placed {
+                            words: own, unsaid, ..
+                        } => Some((own, unsaid)),
                         _ => None,
                     };
                     (words, false, placed, Some(area))
@@ -215,9 +218,24 @@ impl Parsed {
         }
     }
 
+    /// The sentence for Home Assistant's recogniser: the person's words, without "here" when
+    /// they said it (the speaking device, sent along, names the room; "here" in Home
+    /// Assistant's sentences would be an area it does not know).
+    /// `command` is the sentence being run; another one (a note the run added) is left as it is.
+    pub(crate) fn for_recogniser<'a>(&'a self, command: &'a str) -> &'a str {
+        match &self.placed {
+            Some((_, unsaid)) if self.text == command => unsaid,
+            _ => command,
+        }
+    }
+
     /// Why the command acts on nothing the home has, when it plainly does not.
     pub(crate) fn unmatched(&self, registry: &Registry) -> Option<fastpath::Unmatched> {
-        let mut said = vec![self.placed.clone().unwrap_or_else(|| self.text.clone())];
+        let mut said = vec![
+            self.placed
+                .as_ref()
+                .map_or_else(|| self.text.clone(), |(own, _)| own.clone()),
+        ];
         said.extend(self.before.clone());
         fastpath::unmatched(&said, registry)
     }

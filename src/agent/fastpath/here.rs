@@ -38,8 +38,14 @@ pub enum Here {
     /// They do not say "here".
     Unsaid,
     /// "Here", put as the speaking device's area: the words with "in <area>" in its place, and
-    /// the area's id.
-    Placed { words: String, area: String },
+    /// the area's id; and the words without it (`unsaid`), for Home Assistant's recogniser,
+    /// which reads "here" as no room named and takes the speaking device's (a room "here" in
+    /// its sentences would be an unknown area).
+    Placed {
+        words: String,
+        area: String,
+        unsaid: String,
+    },
     /// "Here", but HomeClaw cannot tell the room: nothing may be acted on. The language of
     /// the words, when HomeClaw has a lexicon for it.
     Unplaced(Option<Lang>),
@@ -80,13 +86,21 @@ pub fn place(text: &str, registry: &Registry, device_id: Option<&str>) -> Here {
         .into_iter()
         .rev()
         .collect();
-    let mut out: Vec<String> = raw[..first].iter().map(|w| (*w).to_owned()).collect();
+    let before: Vec<String> = raw[..first].iter().map(|w| (*w).to_owned()).collect();
+    let after = raw[last + 1..].iter().map(|w| (*w).to_owned());
+    let mut out = before.clone();
     out.push(preposition.to_owned());
     out.push(format!("{}{tail}", area.name));
-    out.extend(raw[last + 1..].iter().map(|w| (*w).to_owned()));
+    out.extend(after.clone());
+    let mut unsaid = before;
+    if let Some(word) = unsaid.last_mut() {
+        word.push_str(&tail);
+    }
+    unsaid.extend(after);
     Here::Placed {
         words: out.join(" "),
         area: area.area_id.clone(),
+        unsaid: unsaid.join(" "),
     }
 }
 
@@ -203,14 +217,25 @@ mod tests {
             ("is it warm here?", "is it warm in Sypialnia?"),
         ];
         for (said, meant) in cases {
-            assert_eq!(
-                placed(said),
-                Here::Placed {
-                    words: meant.to_owned(),
-                    area: "bedroom".to_owned()
-                },
-                "{said}"
-            );
+            match placed(said) {
+                Here::Placed { words, area, .. } => {
+                    assert_eq!((words.as_str(), area.as_str()), (meant, "bedroom"), "{said}");
+                }
+                other => panic!("{said}: {other:?}"),
+            }
+        }
+        // Without the phrase, for Home Assistant's recogniser (the device says the room).
+        for (said, unsaid) in [
+            ("Zet het volume hier op 30 procent", "Zet het volume op 30 procent"),
+            ("Mets la luminosité ici à 50 pour cent", "Mets la luminosité à 50 pour cent"),
+            ("Pon el volumen aquí al 30 por ciento", "Pon el volumen al 30 por ciento"),
+            ("turn off all the lights in here", "turn off all the lights"),
+            ("is it warm here?", "is it warm?"),
+        ] {
+            match placed(said) {
+                Here::Placed { unsaid: got, .. } => assert_eq!(got, unsaid, "{said}"),
+                other => panic!("{said}: {other:?}"),
+            }
         }
     }
 
