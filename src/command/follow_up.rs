@@ -20,10 +20,11 @@
 //!   idle, at most [`WAIT_IDLE`], and gives up (with a log line) rather than interrupt it.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use tracing::{debug, warn};
 
 use crate::agent::home::LiveHome;
 use crate::ha::HaError;
@@ -57,6 +58,28 @@ impl FollowUps {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         open.retain(|_, o| o.until > now);
         open.remove(satellite).map(|o| o.session_id)
+    }
+
+    /// Has `satellite`, which heard `session_id`'s `question`, listen for the answer: in the
+    /// background, since the question is answered now and the satellite speaks it first.
+    pub fn listen_for_the_answer(
+        &self,
+        home: Arc<LiveHome>,
+        satellite: String,
+        session_id: &str,
+        question: &str,
+    ) {
+        self.open(&satellite, session_id, Instant::now());
+        let question = question.to_owned();
+        tokio::spawn(async move {
+            match listen_again(&home, &satellite, &question).await {
+                Ok(()) => debug!(%satellite, "Listening for the answer"),
+                Err(e) => warn!(
+                    %satellite, error = %e,
+                    "The satellite could not listen again for the answer"
+                ),
+            }
+        });
     }
 
     /// Remembers that `satellite` listens for the answer to `session_id`'s question.

@@ -688,7 +688,12 @@ async fn run_command(
                 Status::ClarificationRequired | Status::ApprovalRequired
             )
     }) {
-        listen_for_the_answer(app, follow_ups, satellite, &outcome);
+        follow_ups.listen_for_the_answer(
+            app.home.clone(),
+            satellite,
+            &outcome.session_id,
+            &outcome.reply,
+        );
     }
     if outcome.model_unavailable && outcome.actions.is_empty() {
         // Nothing ran: an error the caller may retry, not an outcome to keep.
@@ -698,27 +703,6 @@ async fn run_command(
         ));
     }
     Ok(outcome)
-}
-
-/// Has the satellite that heard a question listen for its answer, in the background (the
-/// question is answered now; the satellite speaks it first).
-fn listen_for_the_answer(
-    app: &App,
-    follow_ups: &follow_up::FollowUps,
-    satellite: String,
-    outcome: &CommandOutcome,
-) {
-    follow_ups.open(&satellite, &outcome.session_id, std::time::Instant::now());
-    let home = app.home.clone();
-    let question = outcome.reply.clone();
-    tokio::spawn(async move {
-        match follow_up::listen_again(&home, &satellite, &question).await {
-            Ok(()) => debug!(%satellite, "Listening for the answer"),
-            Err(e) => {
-                warn!(%satellite, error = %e, "The satellite could not listen again for the answer")
-            }
-        }
-    });
 }
 
 async fn run_approval(app: &App, approval_id: &str) -> Result<ApprovalOutcome, CommandError> {

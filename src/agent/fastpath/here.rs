@@ -219,16 +219,29 @@ mod tests {
         for (said, meant) in cases {
             match placed(said) {
                 Here::Placed { words, area, .. } => {
-                    assert_eq!((words.as_str(), area.as_str()), (meant, "bedroom"), "{said}");
+                    assert_eq!(
+                        (words.as_str(), area.as_str()),
+                        (meant, "bedroom"),
+                        "{said}"
+                    );
                 }
                 other => panic!("{said}: {other:?}"),
             }
         }
         // Without the phrase, for Home Assistant's recogniser (the device says the room).
         for (said, unsaid) in [
-            ("Zet het volume hier op 30 procent", "Zet het volume op 30 procent"),
-            ("Mets la luminosité ici à 50 pour cent", "Mets la luminosité à 50 pour cent"),
-            ("Pon el volumen aquí al 30 por ciento", "Pon el volumen al 30 por ciento"),
+            (
+                "Zet het volume hier op 30 procent",
+                "Zet het volume op 30 procent",
+            ),
+            (
+                "Mets la luminosité ici à 50 pour cent",
+                "Mets la luminosité à 50 pour cent",
+            ),
+            (
+                "Pon el volumen aquí al 30 por ciento",
+                "Pon el volumen al 30 por ciento",
+            ),
             ("turn off all the lights in here", "turn off all the lights"),
             ("is it warm here?", "is it warm?"),
         ] {
