@@ -6,7 +6,7 @@ use super::approval::{ApprovalError, ExecuteError, PendingAction};
 use super::fastpath::{FastCall, Lang, Unmatched};
 use super::verify::ActionReport;
 use crate::ha::registry::Hidden;
-use crate::lang::{Held, NotRun};
+use crate::lang::{Held, NotRun, Ways};
 
 /// What to say when the model gave no final text: what ran, each said from what Home
 /// Assistant showed (`name` gives an entity's friendly name).
@@ -83,8 +83,8 @@ fn hidden_words(reason: Hidden, name: &str, lang: Lang) -> String {
 /// The question that ends a run holding a high-risk action, in the language of the person
 /// who asked: what would happen to which device, and how to approve it. No id or service
 /// name: those are the API's fields and the trace's.
-/// `by_voice`: a "yes" in this conversation approves it (`approval.confirm_in_conversation`).
-pub fn approval_question(pending: &PendingAction, by_voice: bool) -> String {
+/// `ways`: how it can be approved from here (a "yes" in this conversation, a phone).
+pub fn approval_question(pending: &PendingAction, ways: Ways) -> String {
     let theirs = pending.tag.as_deref().and_then(|tag| {
         crate::lang::ha_replies::ask_approval(
             tag,
@@ -95,15 +95,19 @@ pub fn approval_question(pending: &PendingAction, by_voice: bool) -> String {
     });
     theirs.unwrap_or_else(|| {
         in_words(pending, |held| {
-            (pending.lang.lexicon().says.ask_approval)(held, by_voice)
+            (pending.lang.lexicon().says.ask_approval)(held, ways)
         })
     })
 }
 
-/// The text of a notification about a held action, and its title.
-pub fn approval_notice(pending: &PendingAction) -> (String, &'static str) {
+/// The text of a notification about a held action, and its title: on a phone with its
+/// buttons (`buttons`), or in Home Assistant's own notifications, which say where to answer.
+pub fn approval_notice(pending: &PendingAction, buttons: bool) -> (String, &'static str) {
     let says = pending.lang.lexicon().says;
-    (in_words(pending, says.approval_notice), says.approval_title)
+    (
+        in_words(pending, |held| (says.approval_notice)(held, buttons)),
+        says.approval_title,
+    )
 }
 
 /// A held action, as the lexicon's sentences take it.
@@ -232,7 +236,7 @@ pub fn answered(pending: &PendingAction, answer: Answered, lang: Lang) -> String
         Answered::PinMissing => (says.pin_missing)(held),
         Answered::WrongPin { left: 0 } => (says.pin_cancelled)(held),
         Answered::WrongPin { left } => (says.pin_wrong)(held, left),
-        Answered::PinRequiredHere => (says.pin_required_here)(held),
+        Answered::PinRequiredHere { phone } => (says.pin_required_here)(held, phone),
     })
 }
 
@@ -242,7 +246,8 @@ pub enum Answered {
     Declined,
     PinMissing,
     WrongPin { left: u32 },
-    PinRequiredHere,
+    /// Approving by voice needs a PIN in this session; `phone`: a phone has the buttons too.
+    PinRequiredHere { phone: bool },
 }
 
 /// After an approved action ran, said like any other action: done only when Home Assistant
@@ -450,6 +455,19 @@ mod tests {
         }
     }
 
+    const VOICE: Ways = Ways {
+        by_voice: true,
+        phone: false,
+    };
+    const PANEL: Ways = Ways {
+        by_voice: false,
+        phone: false,
+    };
+    const PHONE: Ways = Ways {
+        by_voice: false,
+        phone: true,
+    };
+
     fn say(action: ActionReport, lang: Lang) -> String {
         let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
         from_verification(&[call()], &[action], name, lang)
@@ -509,7 +527,7 @@ mod tests {
             Lang::En,
         );
         garage.tag = Some("nl".into());
-        let question = approval_question(&garage, false);
+        let question = approval_question(&garage, PANEL);
         assert!(question.starts_with("Garagedeur open? "), "{question}");
         let mut done = report(true, "open");
         done.domain = "cover".into();
@@ -520,18 +538,23 @@ mod tests {
         assert!(approved(&done, &garage, Lang::En).starts_with("Sorry"));
         garage.tag = Some("sv".into());
         // No sentence of ours in Swedish: the question falls back to the lexicon's.
-        assert!(approval_question(&garage, false).starts_with("Open Garagedeur?"));
+        assert!(approval_question(&garage, PANEL).starts_with("Open Garagedeur?"));
     }
 
     #[test]
     fn an_approval_is_asked_answered_and_reported_in_plain_words() {
         let door = held("lock", "unlock", "lock.front_door", "Front Door", Lang::En);
         assert_eq!(
-            approval_question(&door, true),
-            "Unlock Front Door? It needs your approval — say yes, or press Approve."
+            approval_question(&door, VOICE),
+            "Unlock Front Door? It needs your approval — say yes, or press Approve in HomeClaw."
+        );
+        // A phone is named only where one is configured.
+        assert_eq!(
+            approval_question(&door, PANEL),
+            "Unlock Front Door? It needs your approval — press Approve in HomeClaw."
         );
         assert_eq!(
-            approval_question(&door, false),
+            approval_question(&door, PHONE),
             "Unlock Front Door? It needs your approval — press Approve in HomeClaw or on your \
              phone."
         );
@@ -542,8 +565,9 @@ mod tests {
         );
         let gate = held("cover", "open_cover", "cover.gate", "Gate", Lang::De);
         assert_eq!(
-            approval_question(&gate, true),
-            "Gate öffnen? Das braucht deine Freigabe — sag ja oder tippe auf „Freigeben“."
+            approval_question(&gate, VOICE),
+            "Gate öffnen? Das braucht deine Freigabe — sag ja oder tippe in HomeClaw auf \
+             „Freigeben“."
         );
         assert_eq!(
             answered(&gate, Answered::Declined, Lang::De),
@@ -555,9 +579,16 @@ mod tests {
             answered(&script, Answered::Declined, Lang::Fr),
             "D'accord, je ne vais pas lancer Wipe. Rien n'a été changé."
         );
-        let (notice, title) = approval_notice(&door);
+        let (notice, title) = approval_notice(&door, false);
         assert_eq!(title, "HomeClaw: approval needed");
         assert!(notice.contains("unlock Front Door"), "{notice}");
+        // Home Assistant's notification has no buttons: it says where they are.
+        assert!(notice.contains("in HomeClaw's panel"), "{notice}");
+        assert!(approval_notice(&door, true).0.ends_with("Approve or Deny."));
+        // French elides "de" before a vowel.
+        let garage = held("cover", "open_cover", "cover.garage", "Garage", Lang::Fr);
+        let (notice, _) = approval_notice(&garage, false);
+        assert!(notice.contains("à HomeClaw d'ouvrir Garage"), "{notice}");
         let gone = ExecuteError::Approval(ApprovalError::Expired(door.id.clone()));
         assert_eq!(
             not_run(&gone, Lang::En),
@@ -566,15 +597,18 @@ mod tests {
         for lang in [Lang::En, Lang::Pl, Lang::De, Lang::Fr] {
             let door = held("lock", "unlock", "lock.front_door", "Front Door", lang);
             let texts = [
-                approval_question(&door, true),
-                approval_question(&door, false),
-                approval_notice(&door).0,
+                approval_question(&door, VOICE),
+                approval_question(&door, PANEL),
+                approval_question(&door, PHONE),
+                approval_notice(&door, false).0,
+                approval_notice(&door, true).0,
                 unlocked(lang),
                 answered(&door, Answered::Declined, lang),
                 answered(&door, Answered::PinMissing, lang),
                 answered(&door, Answered::WrongPin { left: 2 }, lang),
                 answered(&door, Answered::WrongPin { left: 0 }, lang),
-                answered(&door, Answered::PinRequiredHere, lang),
+                answered(&door, Answered::PinRequiredHere { phone: false }, lang),
+                answered(&door, Answered::PinRequiredHere { phone: true }, lang),
             ];
             for text in texts {
                 assert!(text.contains("Front Door"), "{lang:?}: {text}");

@@ -602,8 +602,11 @@ impl Agent<'_> {
 
     /// A high-risk call was recorded: the run ends asking for approval, in the person's words.
     fn held(&self, mut state: RunState, pending: PendingAction) -> RunResult {
-        let question =
-            reply::approval_question(&pending, self.cfg.approval.confirm_in_conversation);
+        let ways = crate::lang::Ways {
+            by_voice: self.cfg.approval.confirm_in_conversation,
+            phone: self.cfg.approval.notify_service.is_some(),
+        };
+        let question = reply::approval_question(&pending, ways);
         state
             .trace
             .push(format!("approval required: {}", pending.id));

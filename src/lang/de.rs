@@ -660,11 +660,16 @@ const SAYS: Says = Says {
             möchtest, zum Beispiel welches Gerät oder welcher Raum?",
     reset: "Entschuldigung, ich musste unser Gespräch neu beginnen, weil der Modellanbieter es \
             abgelehnt hat. Bitte wiederhole deine Anfrage.",
-    ask_approval: |held, by_voice| {
-        let how = if by_voice {
-            "sag ja oder tippe auf „Freigeben“"
+    ask_approval: |held, ways| {
+        let place = if ways.phone {
+            "in HomeClaw oder auf deinem Handy"
         } else {
-            "tippe in HomeClaw oder auf deinem Handy auf „Freigeben“"
+            "in HomeClaw"
+        };
+        let how = if ways.by_voice {
+            format!("sag ja oder tippe {place} auf „Freigeben“")
+        } else {
+            format!("tippe {place} auf „Freigeben“")
         };
         format!(
             "{}? Das braucht deine Freigabe — {how}.",
@@ -672,9 +677,14 @@ const SAYS: Says = Says {
         )
     },
     approval_title: "HomeClaw: Freigabe nötig",
-    approval_notice: |held| {
+    approval_notice: |held, buttons| {
+        let where_ = if buttons {
+            "Freigeben oder Ablehnen"
+        } else {
+            "tippe im HomeClaw-Panel auf „Freigeben“ oder „Ablehnen“"
+        };
         format!(
-            "HomeClaw soll {}. Das braucht deine Freigabe: Freigeben oder Ablehnen.",
+            "HomeClaw soll {}. Das braucht deine Freigabe: {where_}.",
             to_do(held.key, held.names)
         )
     },
@@ -711,11 +721,15 @@ const SAYS: Says = Says {
             plural(left.into()).of(["Versuch", "Versuche", "Versuche"])
         )
     },
-    pin_required_here: |held| {
+    pin_required_here: |held, phone| {
         format!(
             "Eine Freigabe per Sprache braucht hier eine PIN, weil alle Satelliten dieses \
-             Gespräch teilen. Tippe in HomeClaw oder auf deinem Handy auf „Freigeben“, dann kann \
-             ich {}.",
+             Gespräch teilen. Tippe {} auf „Freigeben“, dann kann ich {}.",
+            if phone {
+                "in HomeClaw oder auf deinem Handy"
+            } else {
+                "in HomeClaw"
+            },
             to_do(held.key, held.names)
         )
     },

@@ -656,11 +656,16 @@ const SAYS: Says = Says {
             example the exact device or room?",
     reset: "Sorry, I had to start our conversation over because the model provider rejected it. \
             Please repeat your request.",
-    ask_approval: |held, by_voice| {
-        let how = if by_voice {
-            "say yes, or press Approve"
-        } else {
+    ask_approval: |held, ways| {
+        let press = if ways.phone {
             "press Approve in HomeClaw or on your phone"
+        } else {
+            "press Approve in HomeClaw"
+        };
+        let how = if ways.by_voice {
+            format!("say yes, or {press}")
+        } else {
+            press.to_owned()
         };
         format!(
             "{}? It needs your approval — {how}.",
@@ -668,9 +673,14 @@ const SAYS: Says = Says {
         )
     },
     approval_title: "HomeClaw: approval needed",
-    approval_notice: |held| {
+    approval_notice: |held, buttons| {
+        let where_ = if buttons {
+            "Approve or Deny"
+        } else {
+            "press Approve or Deny in HomeClaw's panel"
+        };
         format!(
-            "HomeClaw was asked to {}. It needs your approval: Approve or Deny.",
+            "HomeClaw was asked to {}. It needs your approval: {where_}.",
             to_do(held.key, held.names)
         )
     },
@@ -707,11 +717,12 @@ const SAYS: Says = Says {
             plural(left.into()).of(["attempt", "attempts", "attempts"])
         )
     },
-    pin_required_here: |held| {
+    pin_required_here: |held, phone| {
         format!(
             "Approving by voice here needs a PIN, because every satellite shares this \
-             conversation. To {}, press Approve in HomeClaw or on your phone.",
-            to_do(held.key, held.names)
+             conversation. To {}, press Approve in HomeClaw{}.",
+            to_do(held.key, held.names),
+            if phone { " or on your phone" } else { "" }
         )
     },
     not_run: |why| match why {

@@ -599,6 +599,18 @@ fn to_do(key: &str, names: &str) -> String {
     format!("{verb} {names}")
 }
 
+/// "de" before an infinitive phrase, elided before a vowel or a mute h ("d'ouvrir",
+/// "d'allumer", "d'éteindre", "de fermer").
+fn de(phrase: &str) -> String {
+    let first = phrase.chars().next().map(|c| c.to_lowercase().next().unwrap_or(c));
+    match first {
+        Some('a' | 'e' | 'i' | 'o' | 'u' | 'y' | 'h' | 'à' | 'â' | 'é' | 'è' | 'ê' | 'î' | 'ô' | 'û') => {
+            format!("d'{phrase}")
+        }
+        _ => format!("de {phrase}"),
+    }
+}
+
 /// French plural categories: "one" for 0 and 1 ("0 essai", "1,5 essai"), the rest "many".
 fn plural(n: u64) -> Plural {
     if n <= 1 { Plural::One } else { Plural::Many }
@@ -680,11 +692,16 @@ const SAYS: Says = Says {
             exemple l'appareil ou la pièce exacts ?",
     reset: "Désolé, j'ai dû recommencer notre conversation car le fournisseur du modèle l'a \
             refusée. Merci de répéter votre demande.",
-    ask_approval: |held, by_voice| {
-        let how = if by_voice {
-            "dites oui ou appuyez sur « Approuver »"
-        } else {
+    ask_approval: |held, ways| {
+        let press = if ways.phone {
             "appuyez sur « Approuver » dans HomeClaw ou sur votre téléphone"
+        } else {
+            "appuyez sur « Approuver » dans HomeClaw"
+        };
+        let how = if ways.by_voice {
+            format!("dites oui ou {press}")
+        } else {
+            press.to_owned()
         };
         format!(
             "{} ? Il faut votre accord — {how}.",
@@ -692,10 +709,15 @@ const SAYS: Says = Says {
         )
     },
     approval_title: "HomeClaw : accord nécessaire",
-    approval_notice: |held| {
+    approval_notice: |held, buttons| {
+        let where_ = if buttons {
+            "Approuver ou Refuser"
+        } else {
+            "appuyez sur « Approuver » ou « Refuser » dans le panneau de HomeClaw"
+        };
         format!(
-            "On a demandé à HomeClaw de {}. Il faut votre accord : Approuver ou Refuser.",
-            to_do(held.key, held.names)
+            "On a demandé à HomeClaw {}. Il faut votre accord : {where_}.",
+            de(&to_do(held.key, held.names))
         )
     },
     approval_buttons: ["Approuver", "Refuser"],
@@ -725,12 +747,12 @@ const SAYS: Says = Says {
             plural(left.into()).of(["essai", "essais", "essais"])
         )
     },
-    pin_required_here: |held| {
+    pin_required_here: |held, phone| {
         format!(
             "Approuver à la voix demande ici un code PIN, car tous les satellites partagent \
-             cette conversation. Pour {}, appuyez sur « Approuver » dans HomeClaw ou sur votre \
-             téléphone.",
-            to_do(held.key, held.names)
+             cette conversation. Pour {}, appuyez sur « Approuver » dans HomeClaw{}.",
+            to_do(held.key, held.names),
+            if phone { " ou sur votre téléphone" } else { "" }
         )
     },
     not_run: |why| match why {

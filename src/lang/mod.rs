@@ -383,6 +383,15 @@ pub enum NotRun {
 
 /// The texts HomeClaw says, each written from what it verified or read. Arguments are names,
 /// lists of names and values HomeClaw has already put into words.
+/// The ways a held action can be approved from where it was asked, so that a question names
+/// only ways there are: a "yes" in the conversation (`approval.confirm_in_conversation`), a
+/// phone's buttons (only with `approval.notify_service`); HomeClaw's panel always.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ways {
+    pub by_voice: bool,
+    pub phone: bool,
+}
+
 pub struct Says {
     // --- Actions ---
     /// "I did not change anything."
@@ -428,12 +437,12 @@ pub struct Says {
     pub reset: &'static str,
 
     // --- Approvals ---
-    /// The question a held action asks, with how to approve it: by saying yes or pressing
-    /// Approve (`true`: a "yes" in the conversation counts), or by pressing Approve alone.
-    pub ask_approval: fn(&Held, bool) -> String,
-    /// A notification for a held action (in Home Assistant, or on a phone with its buttons).
+    /// The question a held action asks, with the ways to approve it that there are.
+    pub ask_approval: fn(&Held, Ways) -> String,
+    /// A notification for a held action: on a phone with its buttons (`true`), or in Home
+    /// Assistant's notifications, which have none (so it says where to answer).
     pub approval_title: &'static str,
-    pub approval_notice: fn(&Held) -> String,
+    pub approval_notice: fn(&Held, bool) -> String,
     /// The phone's Approve and Deny buttons; the same words as the panel's.
     pub approval_buttons: [&'static str; 2],
     /// A declined (or cancelled) action: what stays as it was.
@@ -442,7 +451,9 @@ pub struct Says {
     pub pin_cancelled: fn(&Held) -> String,
     /// The held action, attempts left.
     pub pin_wrong: fn(&Held, u32) -> String,
-    pub pin_required_here: fn(&Held) -> String,
+    /// Approving by voice needs a PIN here; where else it can be approved (`true`: a phone
+    /// has the buttons too).
+    pub pin_required_here: fn(&Held, bool) -> String,
     /// An approved action that did not run, and why (the action may be unknown by then).
     pub not_run: fn(NotRun) -> &'static str,
 

@@ -671,11 +671,16 @@ const SAYS: Says = Says {
             przykład które urządzenie albo pomieszczenie?",
     reset: "Przepraszam, musiałem zacząć rozmowę od nowa, bo dostawca modelu ją odrzucił. \
             Powtórz proszę swoją prośbę.",
-    ask_approval: |held, by_voice| {
-        let how = if by_voice {
-            "powiedz „tak” albo naciśnij „Zatwierdź”"
-        } else {
+    ask_approval: |held, ways| {
+        let press = if ways.phone {
             "naciśnij „Zatwierdź” w HomeClaw albo na telefonie"
+        } else {
+            "naciśnij „Zatwierdź” w HomeClaw"
+        };
+        let how = if ways.by_voice {
+            format!("powiedz „tak” albo {press}")
+        } else {
+            press.to_owned()
         };
         format!(
             "{}? To wymaga Twojej zgody — {how}.",
@@ -683,9 +688,14 @@ const SAYS: Says = Says {
         )
     },
     approval_title: "HomeClaw: potrzebna zgoda",
-    approval_notice: |held| {
+    approval_notice: |held, buttons| {
+        let where_ = if buttons {
+            "Zatwierdź albo Odrzuć"
+        } else {
+            "naciśnij „Zatwierdź” albo „Odrzuć” w panelu HomeClaw"
+        };
         format!(
-            "HomeClaw ma {}. To wymaga Twojej zgody: Zatwierdź albo Odrzuć.",
+            "HomeClaw ma {}. To wymaga Twojej zgody: {where_}.",
             to_do(held.key, held.names)
         )
     },
@@ -710,17 +720,19 @@ const SAYS: Says = Says {
     },
     pin_wrong: |held, left| {
         format!(
-            "Błędny PIN; {} nadal czeka ({} {left} {}). Niczego nie zmieniłem.",
-            capitalised(&doing(held.key, held.names)),
+            "To nie jest właściwy PIN, a bez niego nie mogę {} ({} {left} {}). Niczego nie \
+             zmieniłem.",
+            to_do(held.key, held.names),
             plural(left.into()).of(["pozostała", "pozostały", "pozostało"]),
             plural(left.into()).of(["próba", "próby", "prób"])
         )
     },
-    pin_required_here: |held| {
+    pin_required_here: |held, phone| {
         format!(
             "Zatwierdzanie głosem wymaga tu PIN-u, bo wszystkie satelity dzielą tę rozmowę. Aby \
-             {}, naciśnij „Zatwierdź” w HomeClaw albo na telefonie.",
-            to_do(held.key, held.names)
+             {}, naciśnij „Zatwierdź” w HomeClaw{}.",
+            to_do(held.key, held.names),
+            if phone { " albo na telefonie" } else { "" }
         )
     },
     not_run: |why| match why {

@@ -359,14 +359,19 @@ fn every_text(says: &Says) -> Vec<(String, bool)> {
         sentence(dry_run(&to_do(key, one)));
         for (names, many) in [(one, false), (two, true)] {
             let held = Held { key, names, many };
-            sentence(ask_approval(&held, true));
-            sentence(ask_approval(&held, false));
-            sentence(approval_notice(&held));
+            for by_voice in [true, false] {
+                for phone in [true, false] {
+                    sentence(ask_approval(&held, Ways { by_voice, phone }));
+                }
+            }
+            sentence(approval_notice(&held, true));
+            sentence(approval_notice(&held, false));
             sentence(declined(&held));
             sentence(pin_missing(&held));
             sentence(pin_cancelled(&held));
             sentence(pin_wrong(&held, 2));
-            sentence(pin_required_here(&held));
+            sentence(pin_required_here(&held, true));
+            sentence(pin_required_here(&held, false));
         }
     }
     let mut part = |text: String| out.push((text, false));

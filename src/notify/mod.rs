@@ -153,8 +153,8 @@ impl Notifier {
 
     async fn announce(&self, action: &PendingAction) {
         let approval = &self.app.cfg.agent.approval;
-        let (message, title) = approval_notice(action);
         if approval.notify {
+            let (message, title) = approval_notice(action, false);
             self.call(
                 "persistent_notification",
                 "create",
@@ -163,6 +163,7 @@ impl Notifier {
             .await;
         }
         if let Some(service) = &approval.notify_service {
+            let (message, title) = approval_notice(action, true);
             let [approve, deny] = action.lang.lexicon().says.approval_buttons;
             let data = json!({
                 "title": title,

@@ -54,7 +54,9 @@ impl Shared {
             Verdict::WrongPin => Answered::WrongPin {
                 left: approvals.wrong_pin(&held.id),
             },
-            Verdict::PinRequiredHere => Answered::PinRequiredHere,
+            Verdict::PinRequiredHere => Answered::PinRequiredHere {
+                phone: approval.notify_service.is_some(),
+            },
         };
         let text = reply::answered(&held, answered, lang);
         let (status, still_waiting) = match answered {
