@@ -100,9 +100,53 @@ pub fn compound_cuts(
         .map(move |i| word.split_at(i))
 }
 
+/// A reply whose sentences end once: a value read from the home that ends in a full stop,
+/// put into a sentence that ends in one ("Note is Buy milk. now."), reads "… now." and not
+/// "…..", and "?." or "!." keep their own mark. An ellipsis ("…" or "...") stays.
+pub fn ends_once(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let run = chars[i..].iter().take_while(|&&d| d == '.').count();
+        if c == '.' && run == 2 {
+            out.push('.');
+            i += 2;
+            continue;
+        }
+        if c == '.' && run >= 3 {
+            out.extend(&chars[i..i + run]);
+            i += run;
+            continue;
+        }
+        if matches!(c, '?' | '!' | '…')
+            && chars.get(i + 1) == Some(&'.')
+            && chars.get(i + 2) != Some(&'.')
+        {
+            out.push(c);
+            i += 2;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sentence_ends_once() {
+        assert_eq!(ends_once("Note is Buy milk.."), "Note is Buy milk.");
+        assert_eq!(ends_once("Is it on?. Yes."), "Is it on? Yes.");
+        assert_eq!(ends_once("Wait... then go."), "Wait... then go.");
+        assert_eq!(ends_once("Well…. ok"), "Well… ok");
+        assert_eq!(ends_once("v1.2 set."), "v1.2 set.");
+        assert_eq!(ends_once(""), "");
+    }
 
     #[test]
     fn folding_strips_diacritics_and_punctuation() {

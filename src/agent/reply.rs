@@ -245,9 +245,13 @@ pub fn answered(pending: &PendingAction, answer: Answered, lang: Lang) -> String
 pub enum Answered {
     Declined,
     PinMissing,
-    WrongPin { left: u32 },
+    WrongPin {
+        left: u32,
+    },
     /// Approving by voice needs a PIN in this session; `phone`: a phone has the buttons too.
-    PinRequiredHere { phone: bool },
+    PinRequiredHere {
+        phone: bool,
+    },
 }
 
 /// After an approved action ran, said like any other action: done only when Home Assistant
@@ -298,12 +302,22 @@ pub fn describe_call(pending: &PendingAction) -> String {
     )
 }
 
+/// An entity without a name, as a person would read it: "light.hall_lamp" → "Hall lamp" (the
+/// id itself belongs to the trace).
+fn readable(entity_id: &str) -> String {
+    let object = entity_id.split_once('.').map_or(entity_id, |(_, o)| o);
+    crate::lang::capitalised(&object.replace('_', " "))
+}
+
 /// What a service did, as the person would say it.
 fn did_words(service: &str, lang: Lang) -> &'static str {
     let key = match service {
         "open_cover" | "open_valve" => "open",
         "close_cover" | "close_valve" => "close",
         "media_pause" => "pause",
+        "alarm_disarm" => "disarm",
+        s if s.starts_with("alarm_arm_") => "arm",
+        "stop_cover" | "stop_valve" => "stop",
         other => other,
     };
     let table = lang.lexicon().says.did_words;
@@ -347,7 +361,7 @@ fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
         return Some(said(says.colour_names, css).unwrap_or(css).to_owned());
     }
     let mode = data.get("hvac_mode").and_then(serde_json::Value::as_str)?;
-    Some(said(says.mode_names, mode).unwrap_or(mode).to_owned())
+    Some(said(says.mode_names, mode).map_or_else(|| mode.replace('_', " "), str::to_owned))
 }
 
 /// The reply for the actions a run made, each said from what Home Assistant showed afterwards.
@@ -382,7 +396,7 @@ pub fn from_verification(
         let names: Vec<String> = action
             .entity_ids
             .iter()
-            .map(|id| name(id).unwrap_or_else(|| id.clone()))
+            .map(|id| name(id).unwrap_or_else(|| readable(id)))
             .collect();
         let list = names.join(", ");
         let dry = !action.observed_state.is_empty()
@@ -396,10 +410,17 @@ pub fn from_verification(
             continue;
         }
         if !action.verified {
+            let tag = lang.lexicon().tag;
             let seen: Vec<String> = action
                 .observed_state
                 .iter()
-                .map(|(id, state)| format!("{}: {state}", name(id).unwrap_or_else(|| id.clone())))
+                .map(|(id, state)| {
+                    let domain = id.split('.').next().unwrap_or_default();
+                    // Mid-sentence: Home Assistant's "Off" is "off" here.
+                    let state = crate::lang::ha_replies::state_word(tag, domain, None, state)
+                        .map_or_else(|| state.replace('_', " "), str::to_lowercase);
+                    format!("{}: {state}", name(id).unwrap_or_else(|| readable(id)))
+                })
                 .collect();
             let seen = seen.join(", ");
             out.push((says.not_confirmed)(&list, &seen));
@@ -483,7 +504,7 @@ mod tests {
         let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
         let said = fallback_summary(&ran, name, Lang::De);
         assert!(said.contains("Eingeschaltet: Bed Light."), "{said}");
-        assert!(said.contains("(Bed Light: off)"), "{said}");
+        assert!(said.contains("(Bed Light: aus)"), "{said}");
         assert!(!said.contains("light."), "{said}");
         assert!(stuck(Lang::En).starts_with("I got stuck"));
     }
@@ -623,7 +644,10 @@ mod tests {
     #[test]
     fn a_reply_from_verification_says_what_home_assistant_showed() {
         assert_eq!(say(report(true, "on"), Lang::En), "Turned on Bed Light.");
-        assert!(say(report(false, "off"), Lang::De).contains("Bed Light: off"));
+        // What Home Assistant showed, in the person's words for it.
+        assert!(say(report(false, "off"), Lang::De).contains("Bed Light: aus"));
+        let pl = say(report(false, "off"), Lang::Pl);
+        assert!(pl.contains("Bed Light: wyłączon"), "{pl}");
     }
 
     #[test]

@@ -758,7 +758,7 @@ fn demand_tools(state: &mut RunState, history: &mut Vec<Message>, why: &str, not
 fn finish(state: RunState, status: RunStatus, reply: String) -> RunResult {
     RunResult {
         status,
-        reply,
+        reply: crate::text::ends_once(&reply),
         trace: state.trace.finish(),
         stats: state.stats,
         actions: state.actions,

@@ -602,9 +602,14 @@ fn to_do(key: &str, names: &str) -> String {
 /// "de" before an infinitive phrase, elided before a vowel or a mute h ("d'ouvrir",
 /// "d'allumer", "d'éteindre", "de fermer").
 fn de(phrase: &str) -> String {
-    let first = phrase.chars().next().map(|c| c.to_lowercase().next().unwrap_or(c));
+    let first = phrase
+        .chars()
+        .next()
+        .map(|c| c.to_lowercase().next().unwrap_or(c));
     match first {
-        Some('a' | 'e' | 'i' | 'o' | 'u' | 'y' | 'h' | 'à' | 'â' | 'é' | 'è' | 'ê' | 'î' | 'ô' | 'û') => {
+        Some(
+            'a' | 'e' | 'i' | 'o' | 'u' | 'y' | 'h' | 'à' | 'â' | 'é' | 'è' | 'ê' | 'î' | 'ô' | 'û',
+        ) => {
             format!("d'{phrase}")
         }
         _ => format!("de {phrase}"),
@@ -648,13 +653,17 @@ const SAYS: Says = Says {
         ("pause", "Mis en pause"),
         ("media_play", "Repris"),
         ("media_stop", "Arrêté"),
-        ("media_next_track", "Morceau suivant sur"),
-        ("media_previous_track", "Morceau précédent sur"),
+        ("media_next_track", "Morceau suivant"),
+        ("media_previous_track", "Morceau précédent"),
         ("volume_mute", "Son coupé"),
         ("brighten", "Éclairci"),
         ("dim", "Assombri"),
-        ("volume_up", "Son monté sur"),
-        ("volume_down", "Son baissé sur"),
+        ("volume_up", "Son monté"),
+        ("volume_down", "Son baissé"),
+        ("disarm", "Désarmé"),
+        ("arm", "Armé"),
+        ("press", "Appuyé"),
+        ("stop", "Arrêté"),
         ("done", "Fait"),
     ],
     did: |words, names| format!("{words} : {names}."),
@@ -676,6 +685,9 @@ const SAYS: Says = Says {
         ("cool", "climatisation"),
         ("dry", "déshumidification"),
         ("auto", "automatique"),
+        ("heat_cool", "chauffage et climatisation"),
+        ("fan_only", "ventilation seule"),
+        ("off", "arrêt"),
     ],
     added: |item, list| format!("« {item} » ajouté à {list}."),
     to_do,
@@ -752,7 +764,11 @@ const SAYS: Says = Says {
             "Approuver à la voix demande ici un code PIN, car tous les satellites partagent \
              cette conversation. Pour {}, appuyez sur « Approuver » dans HomeClaw{}.",
             to_do(held.key, held.names),
-            if phone { " ou sur votre téléphone" } else { "" }
+            if phone {
+                " ou sur votre téléphone"
+            } else {
+                ""
+            }
         )
     },
     not_run: |why| match why {

@@ -128,16 +128,15 @@ pub fn state_word(
 const ASK_APPROVAL: &[(&str, &str)] = &[
     (
         "nl",
-        "{names} {act}? Daar is je goedkeuring voor nodig — keur het goed in HomeClaw of op \
-         je telefoon.",
+        "{names} {act}? Daar is je goedkeuring voor nodig — keur het goed in HomeClaw.",
     ),
     (
         "es",
-        "¿{action} {names}? Hace falta tu aprobación: apruébalo en HomeClaw o en tu teléfono.",
+        "¿{action} {names}? Hace falta tu aprobación: apruébalo en HomeClaw.",
     ),
     (
         "it",
-        "{action} {names}? Serve la tua approvazione: approvalo in HomeClaw o sul telefono.",
+        "{action} {names}? Serve la tua approvazione: approvalo in HomeClaw.",
     ),
 ];
 
@@ -255,10 +254,7 @@ mod tests {
         assert_eq!(state_word("nl", "binary_sensor", None, "on"), Some("Aan"));
         assert_eq!(
             ask_approval("es-ES", "cover", "open_cover", "Puerta del garaje").as_deref(),
-            Some(
-                "¿Abrir Puerta del garaje? Hace falta tu aprobación: apruébalo en HomeClaw o en tu \
-                 teléfono."
-            )
+            Some("¿Abrir Puerta del garaje? Hace falta tu aprobación: apruébalo en HomeClaw.")
         );
         assert!(
             ask_approval("nl", "lock", "unlock", "Voordeur")

@@ -232,6 +232,11 @@ fn counts_take_their_plural_form_in_every_language() {
 /// whole sentence (it ends as one). The destructuring names every field, so a new text cannot
 /// be left out of the checks below.
 fn every_text(says: &Says) -> Vec<(String, bool)> {
+    every_text_naming(says, "Front Door", "Kitchen Lights, Bed Light")
+}
+
+/// [`every_text`] with the names a household gave its devices: `one`, and `two` (a list).
+fn every_text_naming(says: &Says, one: &str, two: &str) -> Vec<(String, bool)> {
     let Says {
         nothing_changed,
         no_room_here,
@@ -288,7 +293,6 @@ fn every_text(says: &Says) -> Vec<(String, bool)> {
         no_forecast,
         chance_of_rain,
     } = says;
-    let (one, two) = ("Front Door", "Kitchen Lights, Bed Light");
     let keys = [
         "turn_on",
         "turn_off",
@@ -421,6 +425,54 @@ fn no_text_a_person_reads_carries_an_id_or_ends_twice() {
                     "{:?}: not a whole sentence: {text}",
                     l.lang
                 );
+            }
+        }
+    }
+}
+
+/// Names as households write them (ending in a vowel, with an apostrophe, a number, a word of
+/// their own language) never bend a sentence: each stays as written, no sentence ends twice,
+/// and a reply in German, French or Polish has no English word of HomeClaw's in it.
+#[test]
+fn awkward_names_stay_as_written_and_replies_keep_their_language() {
+    let names = [
+        ("Łazienka", "Salon, Bad"),
+        ("Lampe d'Anna", "Łazienka 2, Salon"),
+        ("Bad", "Küche, Lampe d'Anna"),
+        ("Radio 2", "Bad, Łazienka"),
+    ];
+    // HomeClaw's own English words that would betray a sentence left untranslated.
+    let english = [
+        "the", "and", "done", "press", "approve", "approval", "turned", "your", "please",
+        "nothing", "could", "with", "has", "have", "heating", "cooling", "stays", "locked",
+        "dock", "phone",
+    ];
+    for l in LEXICONS {
+        for (one, two) in names {
+            for (text, whole) in every_text_naming(l.says, one, two) {
+                assert!(!text.contains(".."), "{:?}: {text}", l.lang);
+                assert!(!text.contains(" ."), "{:?}: {text}", l.lang);
+                if whole && text.contains(one) {
+                    // The name as written, never declined or cut ("Łazienkę", "Lampe d'Ann").
+                    let at = text.find(one).unwrap();
+                    let after = text[at + one.len()..].chars().next();
+                    assert!(
+                        after.is_none_or(|c| !c.is_alphanumeric()),
+                        "{:?}: {text}",
+                        l.lang
+                    );
+                }
+                if l.lang == Lang::En {
+                    continue;
+                }
+                let without_names = text.replace(one, " ").replace(two, " ");
+                for word in fold(&without_names).split_whitespace() {
+                    assert!(
+                        !english.contains(&word),
+                        "{:?}: English \"{word}\" in: {text}",
+                        l.lang
+                    );
+                }
             }
         }
     }
