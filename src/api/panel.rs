@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{ConnectInfo, Query, Request, State};
+use axum::extract::{ConnectInfo, Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -52,6 +52,7 @@ pub fn router(state: Arc<ApiState>) -> Router {
         .route("/api/stats", get(stats))
         .route("/api/access", get(access))
         .route("/api/notices", get(notices))
+        .route("/api/approvals/{id}", get(approval))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page") })
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -262,6 +263,32 @@ struct StatsQuery {
     days: Option<u32>,
 }
 
+/// Where an approval stands, so that a card asking for it follows it wherever it is answered
+/// (another tab, a phone, a "yes" by voice): still waiting, or the answer Activity recorded
+/// (none when it was answered in conversation, or expired).
+async fn approval(State(state): State<Arc<ApiState>>, Path(id): Path<String>) -> Response {
+    if id.is_empty() || id.len() > 100 {
+        return ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_fields",
+            "no such approval id",
+        )
+        .into_response();
+    }
+    let waiting = state.app().approvals.waiting(&id).is_some();
+    let answer = state
+        .commands
+        .activity()
+        .recent(1, |r| {
+            r.approval_id.as_deref() == Some(id.as_str())
+                && (r.kind == "approval" || r.kind == "decline")
+        })
+        .into_iter()
+        .next()
+        .map(|r| json!({"kind": r.kind, "status": r.status, "reply": r.reply, "source": r.source}));
+    axum::Json(json!({ "waiting": waiting, "answer": answer })).into_response()
+}
+
 /// The period's summary (in the home's days) and one point per command of it, oldest first.
 async fn stats(
     State(state): State<Arc<ApiState>>,
@@ -297,6 +324,7 @@ async fn stats(
                 "guard_events": r.guard_events,
                 "model": r.model,
                 "source": r.source,
+                "outcome": stats::outcome_of(&r),
             })
         })
         .collect();

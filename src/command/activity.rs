@@ -67,17 +67,16 @@ pub struct Record {
 
 impl Record {
     /// An answer to an approval (or a refused command): `id` is the approval id, if any.
+    /// Approving records `approval`, declining `decline`.
     pub fn answer(source: Source, kind: &str, id: &str, status: String) -> Self {
         Self {
             at_ms: now_ms(),
             source,
             kind: kind.to_owned(),
             session_id: None,
-            text: if id.is_empty() {
-                String::new()
-            } else {
-                format!("{kind} {id}")
-            },
+            // What was approved or declined is the reply's to say, in words; the id stays in
+            // its own field.
+            text: String::new(),
             status,
             reply: String::new(),
             actions: Vec::new(),

@@ -370,7 +370,7 @@ impl Commands {
         let declined = self.app.approvals.decline(approval_id);
         let (status, reply) = match &declined {
             Ok(action) => (
-                "done".to_owned(),
+                "declined".to_owned(),
                 reply::answered(action, reply::Answered::Declined, action.lang),
             ),
             Err(e) => (
@@ -380,7 +380,12 @@ impl Commands {
         };
         self.activity.record(Record {
             session_id: declined.as_ref().ok().and_then(|a| a.session_id.clone()),
-            reply: reply.clone(),
+            // A refusal's words name the approval's id: the status code says it for the panel.
+            reply: if declined.is_ok() {
+                reply.clone()
+            } else {
+                String::new()
+            },
             ..Record::answer(source, "decline", approval_id, status)
         });
         let action = declined?;
@@ -497,10 +502,8 @@ impl Commands {
                     actions: o.actions.clone(),
                     ..Record::answer(source, "approval", approval_id, "done".into())
                 },
-                Err(e) => Record {
-                    reply: e.message.clone(),
-                    ..Record::answer(source, "approval", approval_id, e.code().to_owned())
-                },
+                // The error's words name the approval's id: the status code says it instead.
+                Err(e) => Record::answer(source, "approval", approval_id, e.code().to_owned()),
             };
             self.activity.record(Record {
                 latency_ms: started.elapsed().as_millis() as u64,

@@ -444,8 +444,8 @@ fn awkward_names_stay_as_written_and_replies_keep_their_language() {
     // HomeClaw's own English words that would betray a sentence left untranslated.
     let english = [
         "the", "and", "done", "press", "approve", "approval", "turned", "your", "please",
-        "nothing", "could", "with", "has", "have", "heating", "cooling", "stays", "locked",
-        "dock", "phone",
+        "nothing", "could", "with", "has", "have", "heating", "cooling", "stays", "locked", "dock",
+        "phone",
     ];
     for l in LEXICONS {
         for (one, two) in names {

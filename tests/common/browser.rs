@@ -191,6 +191,22 @@ impl Browser {
         .await
     }
 
+    /// Presses `key` ("Enter", "Space") on whatever has the focus, as a keyboard does.
+    pub async fn press(&mut self, key: &str) {
+        let (key, code, text, vk) = match key {
+            "Space" => (" ", "Space", " ", 32),
+            _ => ("Enter", "Enter", "\r", 13),
+        };
+        for kind in ["keyDown", "keyUp"] {
+            let mut params = json!({"type": kind, "key": key, "code": code,
+                "windowsVirtualKeyCode": vk, "nativeVirtualKeyCode": vk});
+            if kind == "keyDown" {
+                params["text"] = json!(text);
+            }
+            self.call("Input.dispatchKeyEvent", params).await;
+        }
+    }
+
     /// Shows the page at `width`×`height` (a phone, a desktop).
     pub async fn resize(&mut self, width: u32, height: u32, mobile: bool) {
         self.call(

@@ -5,6 +5,15 @@
 
 const STRINGS = {
   en: {
+    src_http: "API", src_mqtt: "MQTT", src_openai: "OpenAI", src_assist: "Assist",
+    src_panel: "Panel", src_cli: "Command line",
+    details: "Details", path_fast: "Answered without the model", path_model: "With the model ({n} requests)",
+    network_error: "HomeClaw could not be reached. Check the connection, then try again.", retry: "Try again",
+    st_declined: "Declined", st_approved: "Approved", st_other: "Other result", row_approval: "Approved", row_decline: "Declined",
+    answered_elsewhere: "This approval was answered elsewhere, or it expired; nothing more will run here.",
+    label_text: "Your command", label_source: "Source", label_status: "Result",
+    took: "took {t}", per_command: "Model requests per command", st_busy: "Busy", st_llm_unavailable: "The model did not answer",
+    st_ha_unavailable: "Home Assistant was not reachable", st_invalid_fields: "Not understood",
     notice_prefer_local: "In these Assist pipelines Home Assistant answers the sentences it understands itself, before HomeClaw: {pipelines}. Those commands run without HomeClaw's approval, its check of what happened, or a record here. To let HomeClaw handle every command, open Settings → Voice assistants, pick the assistant, and untick “Prefer handling commands locally”.",
     tab_connect: "Connect", connect_title: "Other programs",
     connect_intro: "Scripts, other apps and chat clients reach HomeClaw's API at this address with this token. Without it HomeClaw answers only its health check, and the refusal shows up in Activity.",
@@ -39,6 +48,15 @@ const STRINGS = {
     token_hint: "The token is api.token in HomeClaw's configuration. It is kept in this page only until you close or reload it.",
   },
   pl: {
+    src_http: "API", src_mqtt: "MQTT", src_openai: "OpenAI", src_assist: "Assist",
+    src_panel: "Panel", src_cli: "Wiersz poleceń",
+    details: "Szczegóły", path_fast: "Odpowiedź bez modelu", path_model: "Z modelem (zapytania: {n})",
+    network_error: "Nie udało się połączyć z HomeClaw. Sprawdź połączenie i spróbuj ponownie.", retry: "Spróbuj ponownie",
+    st_declined: "Odrzucone", st_approved: "Zatwierdzone", st_other: "Inny wynik", row_approval: "Zatwierdzono", row_decline: "Odrzucono",
+    answered_elsewhere: "Na tę prośbę odpowiedziano gdzie indziej albo wygasła; tutaj nic więcej się nie wykona.",
+    label_text: "Twoje polecenie", label_source: "Źródło", label_status: "Wynik",
+    took: "trwało {t}", per_command: "Zapytania do modelu na polecenie", st_busy: "Zajęty", st_llm_unavailable: "Model nie odpowiedział",
+    st_ha_unavailable: "Home Assistant był niedostępny", st_invalid_fields: "Niezrozumiałe",
     notice_prefer_local: "W tych potokach Assist Home Assistant sam obsługuje zdania, które rozumie, zanim dostanie je HomeClaw: {pipelines}. Takie polecenia wykonują się bez zgody wymaganej przez HomeClaw, bez sprawdzenia skutku i bez wpisu tutaj. Aby HomeClaw obsługiwał każde polecenie, otwórz Ustawienia → Asystenci głosowi, wybierz asystenta i odznacz „Preferuje lokalną obsługę poleceń”.",
     tab_connect: "Połączenie", connect_title: "Inne programy",
     connect_intro: "Skrypty, inne aplikacje i klienci czatu łączą się z API HomeClaw pod tym adresem, podając ten token. Bez niego HomeClaw odpowiada tylko na sprawdzenie stanu, a odmowa pojawia się w Aktywności.",
@@ -73,6 +91,15 @@ const STRINGS = {
     token_hint: "Token to api.token w konfiguracji HomeClaw. Strona trzyma go tylko do jej zamknięcia lub odświeżenia.",
   },
   de: {
+    src_http: "API", src_mqtt: "MQTT", src_openai: "OpenAI", src_assist: "Assist",
+    src_panel: "Panel", src_cli: "Kommandozeile",
+    details: "Details", path_fast: "Ohne das Modell beantwortet", path_model: "Mit dem Modell ({n} Anfragen)",
+    network_error: "HomeClaw ist nicht erreichbar. Prüfe die Verbindung und versuche es noch einmal.", retry: "Noch einmal",
+    st_declined: "Abgelehnt", st_approved: "Freigegeben", st_other: "Anderes Ergebnis", row_approval: "Freigegeben", row_decline: "Abgelehnt",
+    answered_elsewhere: "Diese Freigabe wurde anderswo beantwortet oder ist abgelaufen; hier läuft nichts mehr.",
+    label_text: "Dein Befehl", label_source: "Quelle", label_status: "Ergebnis",
+    took: "dauerte {t}", per_command: "Modell-Anfragen pro Befehl", st_busy: "Beschäftigt", st_llm_unavailable: "Das Modell hat nicht geantwortet",
+    st_ha_unavailable: "Home Assistant war nicht erreichbar", st_invalid_fields: "Nicht verstanden",
     notice_prefer_local: "In diesen Assist-Pipelines beantwortet Home Assistant die Sätze, die es selbst versteht, bevor HomeClaw sie bekommt: {pipelines}. Diese Befehle laufen ohne die Freigabe von HomeClaw, ohne Prüfung des Ergebnisses und ohne Eintrag hier. Damit HomeClaw jeden Befehl bearbeitet, öffne Einstellungen → Sprachassistenten, wähle den Assistenten und entferne den Haken bei „Lokale Verarbeitung von Befehlen bevorzugen“.",
     tab_connect: "Verbinden", connect_title: "Andere Programme",
     connect_intro: "Skripte, andere Apps und Chat-Programme erreichen die API von HomeClaw unter dieser Adresse mit diesem Token. Ohne ihn beantwortet HomeClaw nur die Statusabfrage, und die Abweisung erscheint unter Aktivität.",
@@ -107,6 +134,15 @@ const STRINGS = {
     token_hint: "Der Token ist api.token in der Konfiguration von HomeClaw. Die Seite behält ihn nur, bis sie geschlossen oder neu geladen wird.",
   },
   fr: {
+    src_http: "API", src_mqtt: "MQTT", src_openai: "OpenAI", src_assist: "Assist",
+    src_panel: "Panneau", src_cli: "Ligne de commande",
+    details: "Détails", path_fast: "Répondu sans le modèle", path_model: "Avec le modèle ({n} requêtes)",
+    network_error: "Impossible de joindre HomeClaw. Vérifiez la connexion, puis réessayez.", retry: "Réessayer",
+    st_declined: "Refusée", st_approved: "Approuvée", st_other: "Autre résultat", row_approval: "Approuvé", row_decline: "Refusé",
+    answered_elsewhere: "Cette approbation a reçu une réponse ailleurs, ou elle a expiré ; rien de plus ne sera exécuté ici.",
+    label_text: "Votre commande", label_source: "Source", label_status: "Résultat",
+    took: "a pris {t}", per_command: "Requêtes au modèle par commande", st_busy: "Occupé", st_llm_unavailable: "Le modèle n'a pas répondu",
+    st_ha_unavailable: "Home Assistant était injoignable", st_invalid_fields: "Pas compris",
     notice_prefer_local: "Dans ces pipelines Assist, Home Assistant traite lui-même les phrases qu'il comprend, avant HomeClaw : {pipelines}. Ces commandes s'exécutent sans l'approbation de HomeClaw, sans vérification du résultat et sans trace ici. Pour que HomeClaw traite chaque commande, ouvrez Paramètres → Assistants vocaux, choisissez l'assistant et décochez « Préférer gérer les commandes localement ».",
     tab_connect: "Connexion", connect_title: "Autres programmes",
     connect_intro: "Les scripts, les autres applications et les clients de discussion joignent l'API de HomeClaw à cette adresse avec ce jeton. Sans lui, HomeClaw ne répond qu'au contrôle d'état, et le refus apparaît dans Activité.",
@@ -130,7 +166,7 @@ const STRINGS = {
     gone_unknown_approval: "HomeClaw ne connaît pas cette approbation (elle date peut-être d'avant un redémarrage) ; rien n'a été exécuté.",
     gone_denied: "Les réglages de HomeClaw interdisent maintenant cette action ; rien n'a été exécuté.",
     tab_chat: "Discussion", tab_activity: "Activité", tab_stats: "Statistiques", send: "Envoyer",
-    placeholder: "Éteins les lumières de la cuisine…", verified: "Vérifié", unverified: "Non confirmé",
+    placeholder: "Éteins la cuisine…", verified: "Vérifié", unverified: "Non confirmé",
     approve: "Approuver", deny: "Refuser", trace: "Déroulé", thinking: "En cours…",
     all_sources: "Toutes les sources", all_statuses: "Tous les résultats", search: "Rechercher",
     src_notification: "Notification", st_done: "Fait", st_approval_required: "En attente d'approbation",
@@ -152,6 +188,18 @@ function language() {
   return STRINGS[tag] ? tag : "en";
 }
 const LANG = language();
+
+/** Home Assistant's light or dark choice (its frontend keeps it in localStorage, which the
+ * ingress frame shares), else the system's; `?theme=dark|light` wins. */
+function theme() {
+  const asked = new URLSearchParams(location.search).get("theme");
+  if (asked === "dark" || asked === "light") return asked;
+  let ha = null;
+  try { ha = JSON.parse(localStorage.getItem("selectedTheme") || "null"); } catch (_) { ha = null; }
+  if (ha && typeof ha.dark === "boolean") return ha.dark ? "dark" : "light";
+  return window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+document.documentElement.dataset.theme = theme();
 const T = (key) => STRINGS[LANG][key] || STRINGS.en[key] || key;
 
 function el(tag, attrs, ...children) {
@@ -171,10 +219,17 @@ function el(tag, attrs, ...children) {
 const NEEDS_TOKEN = (document.querySelector('meta[name="homeclaw-auth"]') || {}).content === "token";
 let TOKEN = null;
 
+/** One request to the panel's API. A network failure (HomeClaw restarting, the connection
+ * gone) is an answer too: `offline`, never a promise that stays pending. */
 async function call(method, path, body) {
   const headers = body ? { "content-type": "application/json" } : {};
   if (TOKEN) headers.authorization = "Bearer " + TOKEN;
-  const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  } catch (_) {
+    return { ok: false, status: 0, data: null, offline: true };
+  }
   let data = null;
   try { data = await response.json(); } catch (_) { data = null; }
   if (response.status === 401 && NEEDS_TOKEN) locked();
@@ -193,78 +248,150 @@ function session() {
   return id;
 }
 
-function actionList(actions) {
-  const list = el("ul", { class: "actions" });
-  for (const a of actions || []) {
-    const observed = Object.entries(a.observed_state || {}).map(([id, s]) => `${id}: ${s}`).join(", ");
-    list.append(el("li", {},
-      el("span", { class: "badge " + (a.verified ? "verified" : "unverified") },
-        T(a.verified ? "verified" : "unverified")),
-      el("span", {}, `${a.domain}.${a.service} → ${(a.entity_ids || []).join(", ")}`),
-      observed ? el("span", { class: "observed" }, observed) : null));
+/** What the card says of the actions in a person's words: confirmed in Home Assistant or not.
+ * Which services ran on which entities is for the details. */
+function confirmation(actions) {
+  if (!actions || !actions.length) return null;
+  const all = actions.every((a) => a.verified);
+  return el("p", { class: "confirmation" },
+    el("span", { class: "badge " + (all ? "verified" : "unverified") }, T(all ? "verified" : "unverified")));
+}
+
+/** The technical side of an answer, closed until asked for: the path it took, each service
+ * call with what Home Assistant showed, and the trace. */
+function detailsOf(data) {
+  const rounds = data.llm_requests != null ? data.llm_requests : (data.stats ? data.stats.rounds : 0);
+  const items = el("ul", { class: "tech" });
+  items.append(el("li", {}, rounds ? T("path_model").replace("{n}", `${rounds}`) : T("path_fast")));
+  if (data.latency_ms != null) items.append(el("li", {}, T("took").replace("{t}", wait(data.latency_ms))));
+  for (const a of data.actions || []) {
+    const observed = Object.entries(a.observed_state || {}).map(([id, st]) => `${id}: ${st}`).join(", ");
+    items.append(el("li", {}, `${a.domain}.${a.service} → ${(a.entity_ids || []).join(", ")}` +
+      (observed ? ` (${observed})` : "") + ` · ${T(a.verified ? "verified" : "unverified")}`));
   }
-  return list;
+  const trace = data.trace || [];
+  if (trace.length) {
+    const list = el("ol", { class: "trace" });
+    for (const line of trace) list.append(el("li", {}, line));
+    items.append(el("li", {}, T("trace"), list));
+  }
+  return el("details", { class: "details" }, el("summary", {}, T("details")), items);
 }
 
-function traceOf(lines) {
-  if (!lines || !lines.length) return null;
-  const list = el("ol");
-  for (const line of lines) list.append(el("li", {}, line));
-  return el("details", { class: "trace" }, el("summary", {}, `${T("trace")} (${lines.length})`), list);
+function statusText(status) {
+  return STRINGS.en["st_" + status] ? T("st_" + status) : T("st_other");
 }
 
-function statusLine(data) {
-  const bits = [T("st_" + data.status)];
-  const rounds = data.stats ? data.stats.rounds : 0;
-  bits.push(rounds ? `${rounds} LLM` : T("fast_path"));
-  return el("div", { class: "status" }, bits.join(" · "));
+function statusLine(status) {
+  return el("div", { class: "status" }, statusText(status));
 }
 
-/** Approve and Deny, with the server's answers under them (a refused second click too). */
-function approvalButtons(id) {
+/** An approval answered: the buttons go, the outcome is said, the card's status follows. */
+function settle(card, status, text, refused) {
+  const box = card.querySelector(".buttons");
+  if (box) box.remove();
+  card.dataset.status = status;
+  const line = card.querySelector(".status");
+  if (line) line.textContent = statusText(status);
+  card.querySelector(".answers").append(el("div", { class: "answer" + (refused ? " refused" : " accepted"), role: "status" }, text));
+}
+
+/** Why an approval could not be answered, in the person's words. */
+function gone(result) {
+  const code = result.data && result.data.error ? result.data.error.code : null;
+  if (result.offline) return T("network_error");
+  return STRINGS.en["gone_" + code] ? T("gone_" + code) : `${T("error")} ${result.status}`;
+}
+
+/** Approve and Deny for a card; the card follows its approval wherever it is answered (another
+ * tab, a phone, a "yes" by voice) until it is. */
+function approvalBox(card, id) {
   const box = el("div", { class: "buttons" });
   const answers = el("div", { class: "answers" });
   const approve = el("button", { type: "button", class: "approve", "data-approval": id }, T("approve"));
   const deny = el("button", { type: "button", class: "deny", "data-approval": id }, T("deny"));
-  const answer = async (path) => {
+  let settled = false;
+  const answer = async (path, as) => {
+    approve.disabled = deny.disabled = true;
     const result = await call("POST", path, { approval_id: id });
-    const code = result.data && result.data.error ? result.data.error.code : null;
-    const text = result.ok ? result.data.reply
-      : (STRINGS.en["gone_" + code] ? T("gone_" + code)
-        : (code ? result.data.error.message : `${T("error")} ${result.status}`));
-    const line = el("div", { class: "answer" + (result.ok ? " accepted" : " refused") }, text);
-    answers.append(line);
-    if (result.ok && result.data.actions) answers.append(actionList(result.data.actions));
+    if (settled) return;
+    if (result.offline) {
+      approve.disabled = deny.disabled = false;
+      answers.replaceChildren(el("div", { class: "answer refused", role: "alert" }, T("network_error")));
+      return;
+    }
+    settled = true;
+    if (result.ok) {
+      settle(card, as, result.data.reply, false);
+      const more = confirmation(result.data.actions);
+      if (more) answers.append(more);
+    } else {
+      settle(card, "failed", gone(result), true);
+    }
   };
-  approve.addEventListener("click", () => answer("api/approve"));
-  deny.addEventListener("click", () => answer("api/deny"));
+  approve.addEventListener("click", () => answer("api/approve", "approved"));
+  deny.addEventListener("click", () => answer("api/deny", "declined"));
   box.append(approve, deny);
+  const follow = async () => {
+    if (settled || !card.isConnected) return;
+    const result = await call("GET", "api/approvals/" + encodeURIComponent(id));
+    if (settled) return;
+    if (result.ok && result.data && !result.data.waiting) {
+      settled = true;
+      const a = result.data.answer;
+      if (!a) settle(card, "failed", T("answered_elsewhere"), true);
+      else if (a.kind === "decline" && a.status === "declined") settle(card, "declined", a.reply, false);
+      else if (a.kind === "approval" && a.status === "done") settle(card, "approved", a.reply, false);
+      else settle(card, "failed", STRINGS.en["gone_" + a.status] ? T("gone_" + a.status) : T("answered_elsewhere"), true);
+      return;
+    }
+    setTimeout(follow, FOLLOW_MS);
+  };
+  setTimeout(follow, FOLLOW_MS);
   return [box, answers];
 }
 
-async function send(text) {
+/** How often a waiting approval's card asks where it stands. */
+const FOLLOW_MS = 3000;
+
+async function send(text, card) {
   const log = document.getElementById("log");
-  log.append(el("div", { class: "you" }, text));
-  const card = el("div", { class: "card pending" }, el("p", { class: "reply" }, T("thinking")));
-  log.append(card);
+  if (!card) {
+    log.append(el("div", { class: "you" }, text));
+    card = el("div", { class: "card" });
+    log.append(card);
+  }
+  card.className = "card pending";
+  card.replaceChildren(el("p", { class: "reply" }, T("thinking")));
   // The panel's language is the person's: HomeClaw answers in it.
   const result = await call("POST", "api/command", { text, session_id: session(), language: LANG });
   card.replaceChildren();
   card.classList.remove("pending");
-  if (!result.data || (!result.ok && !result.data.reply)) {
-    const message = result.data && result.data.error ? result.data.error.message : `${T("error")} ${result.status}`;
+  if (result.offline) {
     card.classList.add("failed");
-    card.append(el("p", { class: "reply" }, message));
+    card.dataset.status = "failed";
+    const again = el("button", { type: "button", class: "retry" }, T("retry"));
+    again.addEventListener("click", () => send(text, card));
+    card.append(el("p", { class: "reply", role: "alert" }, T("network_error")), again);
+    return;
+  }
+  if (!result.data || (!result.ok && !result.data.reply)) {
+    const code = result.data && result.data.error ? result.data.error.code : null;
+    card.classList.add("failed");
+    card.dataset.status = "failed";
+    card.append(el("p", { class: "reply" }, STRINGS.en["st_" + code] ? T("st_" + code) : `${T("error")} ${result.status}`));
+    if (result.data && result.data.error) card.append(detailsOf({ trace: [`${code}: ${result.data.error.message}`] }));
     return;
   }
   const data = result.data;
   card.dataset.status = data.status;
-  card.append(el("p", { class: "reply" }, data.reply), statusLine(data), actionList(data.actions));
+  card.append(el("p", { class: "reply" }, data.reply), statusLine(data.status));
+  const confirmed = confirmation(data.actions);
+  if (confirmed) card.append(confirmed);
   if (data.status === "approval_required" && data.approval_id) {
-    card.append(...approvalButtons(data.approval_id));
+    card.append(...approvalBox(card, data.approval_id));
   }
-  const trace = traceOf(data.trace);
-  if (trace) card.append(trace);
+  card.append(detailsOf(data));
   card.scrollIntoView({ block: "end" });
 }
 
@@ -272,8 +399,43 @@ async function send(text) {
 
 /** The moment of the one command the list shows open (from a Stats link), or null for all. */
 let FOCUS_AT = null;
+/** The newest activity request: an older answer arriving late is dropped. */
+let ACTIVITY_SEQ = 0;
+let SEARCH_TIMER = null;
+
+/** What a row says it was: the command's words, or what an approval's answer did. */
+function rowText(r) {
+  if (r.kind === "approval") return T("row_approval");
+  if (r.kind === "decline") return T("row_decline");
+  return r.text;
+}
+
+/** A row's result in words: an approval answered is approved or declined, an unknown code a
+ * plain "other result" (the code itself is in the details). */
+function rowStatus(r) {
+  if (r.kind === "approval" && r.status === "done") return "approved";
+  return r.status;
+}
+
+/** For a command that waited for approval: how it was answered, when the list has the answer. */
+function answeredChip(r, answers) {
+  if (r.kind !== "command" || r.status !== "approval_required" || !answers.has(r.approval_id)) return null;
+  const how = answers.get(r.approval_id);
+  return el("span", { class: "chip answered " + how }, "→ " + statusText(how));
+}
+
+/** How each approval in the list was answered, by its id. */
+function answersOf(records) {
+  const out = new Map();
+  for (const r of records) {
+    if (r.kind === "approval" && r.status === "done") out.set(r.approval_id, "approved");
+    if (r.kind === "decline" && r.status === "declined") out.set(r.approval_id, "declined");
+  }
+  return out;
+}
 
 async function loadActivity() {
+  const seq = ++ACTIVITY_SEQ;
   const params = new URLSearchParams();
   const source = document.getElementById("f-source").value;
   const status = document.getElementById("f-status").value;
@@ -284,6 +446,7 @@ async function loadActivity() {
   const focus = FOCUS_AT;
   if (focus != null) params.set("at_ms", `${focus}`);
   const result = await call("GET", "api/activity?" + params.toString());
+  if (seq !== ACTIVITY_SEQ) return;
   const runs = document.getElementById("runs");
   runs.replaceChildren();
   if (focus != null) {
@@ -291,24 +454,45 @@ async function loadActivity() {
     all.addEventListener("click", () => { FOCUS_AT = null; loadActivity(); });
     runs.append(el("li", { class: "focus" }, all));
   }
+  if (result.offline) {
+    runs.append(el("li", { class: "empty", role: "alert" }, T("network_error")));
+    return;
+  }
   const records = (result.data && result.data.runs) || [];
   if (!records.length) runs.append(el("li", { class: "empty" }, T("no_runs")));
+  const answers = answersOf(records);
   for (const r of records) {
     const when = new Date(r.at_ms).toLocaleString(LANG);
-    const head = el("div", { class: "run-head" },
+    const status = rowStatus(r);
+    const how = r.kind === "command" && r.latency_ms
+      ? `${wait(r.latency_ms)} · ${r.llm_requests ? T("path_model").replace("{n}", `${r.llm_requests}`) : T("path_fast")}`
+      : null;
+    const head = el("button", { type: "button", class: "run-head", "aria-expanded": focus != null ? "true" : "false" },
       el("span", { class: "when" }, when),
-      el("span", { class: "chip" }, r.source),
-      el("span", { class: "text" }, r.text),
-      el("span", { class: "chip " + r.status }, STRINGS[LANG]["st_" + r.status] ? T("st_" + r.status) : r.status),
-      el("span", { class: "status" }, `${(r.latency_ms / 1000).toFixed(1)} s · ${r.llm_requests} LLM`));
-    const body = el("div", { class: "run-body" }, el("p", { class: "reply" }, r.reply), actionList(r.actions));
-    const trace = traceOf(r.trace);
-    if (trace) { trace.open = true; body.append(trace); }
+      el("span", { class: "chip source" }, STRINGS.en["src_" + r.source] ? T("src_" + r.source) : r.source),
+      el("span", { class: "text" }, rowText(r) || "–"),
+      el("span", { class: "chip " + status }, statusText(status)),
+      answeredChip(r, answers),
+      how ? el("span", { class: "status" }, how) : null);
+    const said = r.reply || (STRINGS.en["gone_" + r.status] ? T("gone_" + r.status) : "");
+    const body = el("div", { class: "run-body" }, said ? el("p", { class: "reply" }, said) : null,
+      confirmation(r.actions),
+      detailsOf({ llm_requests: r.llm_requests, latency_ms: r.latency_ms, actions: r.actions,
+        trace: [`${r.kind} · ${r.status}` + (r.approval_id ? ` · ${r.approval_id}` : ""), ...(r.trace || [])] }));
     body.hidden = focus == null;
-    const item = el("li", { class: "run", "data-at": `${r.at_ms}` }, head, body);
-    item.addEventListener("click", () => { body.hidden = !body.hidden; });
+    const item = el("li", { class: "run", "data-at": `${r.at_ms}`, "data-kind": r.kind }, head, body);
+    head.addEventListener("click", () => {
+      body.hidden = !body.hidden;
+      head.setAttribute("aria-expanded", body.hidden ? "false" : "true");
+    });
     runs.append(item);
   }
+}
+
+/** Search as the person types, once they pause: one request, and only the newest answer. */
+function searchSoon() {
+  clearTimeout(SEARCH_TIMER);
+  SEARCH_TIMER = setTimeout(loadActivity, 250);
 }
 
 // ---- stats ---------------------------------------------------------------------------------
@@ -316,12 +500,22 @@ async function loadActivity() {
 let PERIOD = 7;
 const LATENCY_BOUNDS_MS = [100, 500, 1000, 2000, 5000, 10000, 30000];
 
+/** A number as the person's locale writes it ("1,2" in German and Polish). */
+function num(n, digits) {
+  return n.toLocaleString(LANG, { minimumFractionDigits: digits || 0, maximumFractionDigits: digits || 0 });
+}
+
+/** A share as the person's locale writes it ("80 %" in German and French). */
+function pct(share) {
+  return (share / 100).toLocaleString(LANG, { style: "percent" });
+}
+
 /** A wait as a person reads it: milliseconds under a second, else seconds. */
 function wait(ms) {
   if (ms == null) return "–";
-  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 1000) return `${num(Math.round(ms))} ms`;
   const s = ms / 1000;
-  return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
+  return `${s < 10 ? num(s, 1) : num(Math.round(s))} s`;
 }
 
 function bucketLabels() {
@@ -343,13 +537,15 @@ function dayLabel(date, options) {
   return new Date(`${date}T12:00:00Z`).toLocaleDateString(LANG, { timeZone: "UTC", ...options });
 }
 
-/** Whole numbers for an axis: 0, a middle and a top at or above the largest value. */
+/** Whole numbers for an axis: from 0 in even steps (at most five) to a top at or above the
+ * largest value, so every bar can be read against a tick. */
 function ticks(max) {
   const top = Math.max(1, max);
-  const step = Math.pow(10, Math.floor(Math.log10(top)));
-  const nice = [1, 2, 5, 10].map((m) => m * step).find((t) => t >= top / 2) || step;
-  const end = Math.ceil(top / nice) * nice;
-  return end > nice ? [0, end / 2, end].filter((t) => Number.isInteger(t)) : [0, end];
+  const steps = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000];
+  const step = steps.find((t) => Math.ceil(top / t) <= 5) || Math.pow(10, Math.ceil(Math.log10(top / 5)));
+  const out = [];
+  for (let t = 0; t <= Math.ceil(top / step) * step; t += step) out.push(t);
+  return out;
 }
 
 /**
@@ -375,7 +571,7 @@ function bars(title, labels, series, yName, xName, every) {
   const y = (v) => H - B - (v / top) * (H - B - PAD);
   for (const t of marks) {
     add("line", { class: t ? "gridline" : "axis", x1: L, y1: y(t), x2: W - R, y2: y(t) });
-    add("text", { class: "tick", x: L - 4, y: y(t) + 3, "text-anchor": "end" }, `${t}`);
+    add("text", { class: "tick", x: L - 4, y: y(t) + 4, "text-anchor": "end" }, num(t));
   }
   const slot = (W - L - R) / Math.max(1, labels.length);
   const width = Math.max(2, Math.min(28, slot * 0.7));
@@ -426,7 +622,7 @@ function outcomeList(outcomes, total) {
     list.append(el("li", { "data-outcome": key },
       el("span", { class: "name" }, T("o_" + key)),
       el("span", { class: "meter" }, fill),
-      el("span", { class: "count" }, `${n} · ${share}%`)));
+      el("span", { class: "count" }, `${num(n)} · ${pct(share)}`)));
   }
   return el("div", { class: "chart" }, el("h3", {}, T("outcomes")), list);
 }
@@ -480,8 +676,8 @@ async function loadStats() {
   }
   const share = Math.round((100 * summary.without_model) / summary.commands);
   charts.append(el("div", { class: "tiles" },
-    tile(T("k_commands"), `${summary.commands}`, "t-commands"),
-    tile(T("k_without_model"), `${summary.without_model} · ${share}%`, "t-without-model"),
+    tile(T("k_commands"), num(summary.commands), "t-commands"),
+    tile(T("k_without_model"), `${num(summary.without_model)} · ${pct(share)}`, "t-without-model"),
     tile(T("k_median"), wait(summary.p50_ms), "t-median"),
     tile(T("k_p95"), wait(summary.p95_ms), "t-p95")));
   const labels = days.map((d) => dayLabel(d.date, days.length > 7 ? { day: "numeric", month: "numeric" } : { weekday: "short" }));
@@ -499,11 +695,13 @@ async function loadStats() {
   // By model: every command of the period, the fast path as its own row.
   const points = result.data.points || [];
   table.append(el("caption", {}, T("by_model")), el("tr", {},
-    el("th", {}, T("model")), el("th", {}, T("commands")), el("th", {}, T("median")),
-    el("th", {}, T("p95")), el("th", {}, T("mean_requests"))));
+    el("th", {}, T("model")), el("th", {}, T("commands")), el("th", {}, T("k_median")),
+    el("th", {}, T("k_p95")), el("th", {}, T("per_command"))));
+  // Counted as the tiles count them: a refused or failed command was answered neither way.
   const byModel = new Map();
   for (const p of points) {
-    const key = p.llm_requests ? (p.model || "?") : T("fast_path");
+    const unanswered = p.outcome === "failed" || p.outcome === "refused";
+    const key = unanswered ? T("unanswered") : (p.llm_requests ? (p.model || "?") : T("without_model"));
     if (!byModel.has(key)) byModel.set(key, []);
     byModel.get(key).push(p);
   }
@@ -511,8 +709,8 @@ async function loadStats() {
     const lat = list.map((p) => p.latency_ms).sort((a, b) => a - b);
     const at = (q) => lat[Math.min(lat.length - 1, Math.ceil(q * lat.length) - 1)];
     const req = list.reduce((n, p) => n + p.llm_requests, 0) / list.length;
-    table.append(el("tr", {}, el("td", {}, model), el("td", {}, list.length),
-      el("td", {}, wait(at(0.5))), el("td", {}, wait(at(0.95))), el("td", {}, req.toFixed(2))));
+    table.append(el("tr", {}, el("td", {}, model), el("td", {}, num(list.length)),
+      el("td", {}, wait(at(0.5))), el("td", {}, wait(at(0.95))), el("td", {}, num(req, 1))));
   }
 }
 
@@ -624,6 +822,7 @@ function translate() {
   document.documentElement.lang = LANG;
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = T(node.dataset.i18n);
   for (const node of document.querySelectorAll("[data-i18n-placeholder]")) node.placeholder = T(node.dataset.i18nPlaceholder);
+  for (const node of document.querySelectorAll("[data-i18n-label]")) node.setAttribute("aria-label", T(node.dataset.i18nLabel));
 }
 
 translate();
@@ -636,7 +835,7 @@ document.getElementById("ask").addEventListener("submit", (event) => {
   send(text);
 });
 for (const id of ["f-source", "f-status"]) document.getElementById(id).addEventListener("change", loadActivity);
-document.getElementById("f-q").addEventListener("input", loadActivity);
+document.getElementById("f-q").addEventListener("input", searchSoon);
 // Tabs by anchor (no history entries inside Home Assistant's own page).
 for (const link of document.querySelectorAll("nav a")) {
   link.addEventListener("click", (event) => { event.preventDefault(); FOCUS_AT = null; show(link.dataset.tab); });
