@@ -356,7 +356,18 @@ pub const LEXICON: Lexicon = Lexicon {
     low: &["low"],
     yes: "Yes",
     no: "No",
-    state_words: &[],
+    state_words: &[
+        ("heat", "heating"),
+        ("cool", "cooling"),
+        ("heat_cool", "heating and cooling"),
+        ("dry", "drying"),
+        ("fan_only", "fan only"),
+        ("returning", "returning to its dock"),
+        ("not_home", "away"),
+        ("armed_away", "armed (away)"),
+        ("armed_home", "armed (home)"),
+        ("armed_night", "armed (night)"),
+    ],
     state_line: |name, value| format!("{name} is {value}"),
     counted: |n, total, state, listed| {
         format!(
