@@ -165,7 +165,7 @@ fn the_options_file_loads_with_every_option() {
 fn every_option_is_translated_in_every_language() {
     let m = manifest();
     let schema = &m["schema"];
-    for lang in ["en", "pl", "de"] {
+    for lang in ["en", "pl", "de", "fr"] {
         let t = yaml(&root().join(format!("translations/{lang}.yaml")));
         let conf = &t["configuration"];
         for (key, value) in schema.as_object().unwrap() {
