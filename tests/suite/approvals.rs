@@ -290,6 +290,8 @@ async fn notifications_announce_held_actions_and_their_buttons_answer_them() {
         "{shown}"
     );
     assert_eq!(shown["title"], "HomeClaw: approval needed", "{shown}");
+    // Home Assistant's notification has no buttons: it says where they are.
+    assert!(message.contains("in HomeClaw's panel"), "{shown}");
     let sent = called(&mut calls, "the actionable notification", |d, s, data| {
         d == "notify" && s == "persistent_notification" && data["data"]["tag"] == tag
     })
@@ -301,6 +303,20 @@ async fn notifications_announce_held_actions_and_their_buttons_answer_them() {
     );
     assert_eq!(sent["data"]["actions"][0]["title"], "Approve", "{sent}");
     assert_eq!(sent["data"]["actions"][1]["title"], "Deny", "{sent}");
+    // The phone's has them, and its words say so; a phone is configured, so the question
+    // names it.
+    assert!(
+        sent["message"]
+            .as_str()
+            .is_some_and(|m| m.ends_with("Approve or Deny.")),
+        "{sent}"
+    );
+    assert!(
+        asked["reply"]
+            .as_str()
+            .is_some_and(|r| r.contains("or on your phone")),
+        "{asked}"
+    );
     assert_eq!(door(ha).await, "locked");
 
     // Approve on the phone: it runs, the phone hears "Done", the notification is withdrawn.

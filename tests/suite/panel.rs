@@ -444,8 +444,20 @@ async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
         .wait_for("document.documentElement.dataset.theme === 'dark'")
         .await;
     ask(&mut browser, "turn on the bed light").await;
+    service(ha, "lock", "lock", DOOR).await;
+    let dark = ask(&mut browser, "unlock the kitchen door").await;
+    browser
+        .eval(&format!(
+            "{}.querySelector('button.approve').click(); true",
+            card(dark)
+        ))
+        .await;
+    browser
+        .wait_for(&format!("{}.dataset.status === 'approved'", card(dark)))
+        .await;
     readable_everywhere(&mut browser).await;
     browser.screenshot(&shots().join("panel-dark.png")).await;
+    service(ha, "lock", "lock", DOOR).await;
     browser
         .eval("document.querySelector('nav a[data-tab=activity]').click(); true")
         .await;
@@ -970,4 +982,141 @@ async fn the_stats_tab_sums_up_a_day_of_commands() {
         .await;
     service(ha, "fan", "turn_off", "fan.ceiling_fan").await;
     service(ha, "lock", "lock", DOOR).await;
+}
+
+/// A week of a household's commands, as the journal keeps them across restarts: each day
+/// some answered without the model, some with it, a few slower, one failed, one declined.
+fn a_week_of_activity(sessions: &std::path::Path) -> usize {
+    use homeclaw::agent::verify::ActionReport;
+    use homeclaw::command::activity::{Record, Source};
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let day = 86_400_000;
+    let light = |verified: bool| ActionReport {
+        domain: "light".into(),
+        service: "turn_on".into(),
+        entity_ids: vec!["light.kitchen_lights".into()],
+        verified,
+        observed_state: [("light.kitchen_lights".to_owned(), "on".to_owned())].into(),
+        data: None,
+    };
+    let mut lines = String::new();
+    let mut commands = 0;
+    for d in (0..7u64).rev() {
+        // Midday of that day, minute by minute: every record stays on its day in any zone
+        // within ±11 hours of UTC, and today's stay in the past.
+        let noon = now - d * day - (now % day) + day / 2 - 3_600_000;
+        let n = 4 + (d as usize * 3) % 7;
+        for i in 0..n {
+            let with_model = i % 4 == 3;
+            let failed = i == n - 1 && d % 3 == 0;
+            let record = Record {
+                at_ms: noon.min(now - 60_000) - (n - i) as u64 * 60_000,
+                session_id: Some(format!("week-{d}")),
+                text: [
+                    "turn on the kitchen lights",
+                    "is the door locked?",
+                    "dim the lights",
+                ][i % 3]
+                    .into(),
+                reply: if failed {
+                    String::new()
+                } else {
+                    "Turned on Kitchen Lights.".into()
+                },
+                actions: if i % 3 == 1 || failed {
+                    vec![]
+                } else {
+                    vec![light(i % 5 != 4)]
+                },
+                latency_ms: if with_model {
+                    2_500 + 900 * i as u64
+                } else {
+                    40 + 25 * i as u64
+                },
+                llm_requests: u32::from(with_model) * 2,
+                model: with_model.then(|| "qwen2.5".to_owned()),
+                ..Record::answer(
+                    Source::Panel,
+                    "command",
+                    "",
+                    if failed { "llm_unavailable" } else { "done" }.into(),
+                )
+            };
+            lines.push_str(&serde_json::to_string(&record).unwrap());
+            lines.push('\n');
+            commands += 1;
+        }
+    }
+    std::fs::create_dir_all(sessions).unwrap();
+    std::fs::write(sessions.join(".activity.jsonl"), lines).unwrap();
+    commands
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_week_of_commands_reads_at_a_glance() {
+    let ha = shared();
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let commands = a_week_of_activity(&dir.path().join("sessions"));
+    let config = panel_config(ha, &llm, dir.path(), BEHIND_INGRESS);
+    let server = Homeclaw::spawn(dir.path(), &config);
+    server.ready().await;
+    let panel = server.panel.clone().expect("the panel listens");
+    let proxy = start_proxy(format!("http://{panel}")).await;
+
+    let mut browser = Browser::launch(1100, 1000).await;
+    browser
+        .open(&format!("{proxy}{PREFIX}/?lang=en#stats"))
+        .await;
+    assert_eq!(
+        text_of(&mut browser, "#t-commands .value").await,
+        commands.to_string()
+    );
+    // Every day has its bar, and the count axis has a tick at each step up to the top.
+    let days = browser
+        .eval("[...document.querySelectorAll('#charts .chart')[0].querySelectorAll('text.tick')].map(t => t.textContent)")
+        .await;
+    let days = days.as_array().unwrap();
+    assert!(days.len() >= 7 + 3, "{days:?}");
+    // The by-model table counts as the tiles do.
+    let without = text_of(&mut browser, "#t-without-model .value").await;
+    let rows = browser
+        .eval("Object.fromEntries([...document.querySelectorAll('#models tr')].slice(1).map(r => [r.cells[0].textContent, r.cells[1].textContent]))")
+        .await;
+    assert_eq!(
+        Some(without.split(' ').next().unwrap()),
+        rows["Without the model"].as_str(),
+        "{rows}"
+    );
+    // Legible on a desktop and on a phone: no chart text smaller than 11 px as drawn.
+    let smallest = "Math.min(...[...document.querySelectorAll('#charts svg text')].filter(t => t.textContent.trim()).map(t => t.getBoundingClientRect().height))";
+    let desktop = browser.eval(smallest).await.as_f64().unwrap();
+    assert!(desktop >= 11.0, "chart text {desktop}px high");
+    readable_everywhere(&mut browser).await;
+    no_ids_in_sight(&mut browser).await;
+    browser
+        .screenshot(&shots().join("panel-stats-week.png"))
+        .await;
+    browser.resize(390, 844, true).await;
+    speak(&mut browser, "pl").await;
+    browser.open(&format!("{proxy}{PREFIX}/?phone#stats")).await;
+    text_of(&mut browser, "#t-commands .value").await;
+    let phone = browser.eval(smallest).await.as_f64().unwrap();
+    assert!(phone >= 11.0, "chart text {phone}px high on a phone");
+    fits_a_phone(&mut browser).await;
+    no_ids_in_sight(&mut browser).await;
+    browser
+        .screenshot(&shots().join("panel-stats-week-phone-pl.png"))
+        .await;
+    browser
+        .open(&format!("{proxy}{PREFIX}/?theme=dark&lang=en#stats"))
+        .await;
+    text_of(&mut browser, "#t-commands .value").await;
+    readable_everywhere(&mut browser).await;
+    browser
+        .screenshot(&shots().join("panel-stats-week-dark.png"))
+        .await;
 }
