@@ -673,7 +673,7 @@ mod tests {
         );
         assert_eq!(
             reply,
-            "Dry run: I would turn on Bed Light; nothing was changed."
+            "Only a test: I would turn on Bed Light; nothing was changed."
         );
         assert!(!super::super::honesty::claims_action(&reply));
     }

@@ -618,9 +618,7 @@ const SAYS: Says = Says {
              Sprachassistenten > Freigeben)."
         )
     },
-    filtered_out: |name| {
-        format!("{name} ist in den Freigabe-Einstellungen von HomeClaw ausgeschlossen.")
-    },
+    filtered_out: |name| format!("Die Einstellungen von HomeClaw halten {name} außer Reichweite."),
     did_words: &[
         ("turn_on", "Eingeschaltet"),
         ("turn_off", "Ausgeschaltet"),
@@ -672,7 +670,7 @@ const SAYS: Says = Says {
     ],
     added: |item, list| format!("„{item}“ zu {list} hinzugefügt."),
     to_do,
-    dry_run: |what| format!("Probelauf: ich würde {what}; nichts wurde geändert."),
+    dry_run: |what| format!("Nur ein Test: Ich würde {what}; nichts wurde geändert."),
     not_confirmed: |names, seen| {
         format!(
             "Home Assistant hat den Befehl für {names} angenommen, aber ich kann nicht \
@@ -683,8 +681,8 @@ const SAYS: Says = Says {
     unfinished: "Ich konnte diese Anfrage nicht abschließen.",
     stuck: "Ich bin bei dieser Anfrage hängen geblieben. Kannst du genauer sagen, was du \
             möchtest, zum Beispiel welches Gerät oder welcher Raum?",
-    reset: "Entschuldigung, ich musste unser Gespräch neu beginnen, weil der Modellanbieter es \
-            abgelehnt hat. Bitte wiederhole deine Anfrage.",
+    reset: "Entschuldigung, ich musste unser Gespräch neu beginnen, weil das Sprachmodell es \
+            nicht mehr angenommen hat. Bitte wiederhole deine Anfrage.",
     ask_approval: |held, ways| {
         let place = if ways.phone {
             "in HomeClaw oder auf deinem Handy"
@@ -748,7 +746,7 @@ const SAYS: Says = Says {
     },
     pin_required_here: |held, phone| {
         format!(
-            "Eine Freigabe per Sprache braucht hier eine PIN, weil alle Satelliten dieses \
+            "Eine Freigabe per Sprache braucht hier eine PIN, weil alle Sprachgeräte dieses \
              Gespräch teilen. Tippe {} auf „Freigeben“, dann kann ich {}.",
             if phone {
                 "in HomeClaw oder auf deinem Handy"

@@ -609,7 +609,7 @@ const SAYS: Says = Says {
              Expose)."
         )
     },
-    filtered_out: |name| format!("{name} is excluded by HomeClaw's exposure settings."),
+    filtered_out: |name| format!("HomeClaw's settings keep {name} out of its reach."),
     did_words: &[
         ("turn_on", "Turned on"),
         ("turn_off", "Turned off"),
@@ -664,7 +664,7 @@ const SAYS: Says = Says {
     ],
     added: |item, list| format!("Added \"{item}\" to {list}."),
     to_do,
-    dry_run: |what| format!("Dry run: I would {what}; nothing was changed."),
+    dry_run: |what| format!("Only a test: I would {what}; nothing was changed."),
     not_confirmed: |names, seen| {
         format!(
             "Home Assistant accepted the request for {names}, but I could not confirm it took \
@@ -675,8 +675,8 @@ const SAYS: Says = Says {
     unfinished: "I could not finish this request.",
     stuck: "I got stuck on this request. Could you tell me more precisely what you want, for \
             example the exact device or room?",
-    reset: "Sorry, I had to start our conversation over because the model provider rejected it. \
-            Please repeat your request.",
+    reset: "Sorry, I had to start our conversation over because the language model would not \
+            take it any more. Please repeat your request.",
     ask_approval: |held, ways| {
         let press = if ways.phone {
             "press Approve in HomeClaw or on your phone"
@@ -740,7 +740,7 @@ const SAYS: Says = Says {
     },
     pin_required_here: |held, phone| {
         format!(
-            "Approving by voice here needs a PIN, because every satellite shares this \
+            "Approving by voice here needs a PIN, because every voice device shares this \
              conversation. To {}, press Approve in HomeClaw{}.",
             to_do(held.key, held.names),
             if phone { " or on your phone" } else { "" }

@@ -657,7 +657,7 @@ const SAYS: Says = Says {
              vocaux > Exposer)."
         )
     },
-    filtered_out: |name| format!("{name} est exclu par les réglages d'exposition de HomeClaw."),
+    filtered_out: |name| format!("Les réglages de HomeClaw tiennent {name} hors de sa portée."),
     did_words: &[
         ("turn_on", "Allumé"),
         ("turn_off", "Éteint"),
@@ -720,8 +720,8 @@ const SAYS: Says = Says {
     unfinished: "Je n'ai pas pu terminer cette demande.",
     stuck: "Je suis bloqué sur cette demande. Pouvez-vous préciser ce que vous voulez, par \
             exemple l'appareil ou la pièce exacts ?",
-    reset: "Désolé, j'ai dû recommencer notre conversation car le fournisseur du modèle l'a \
-            refusée. Merci de répéter votre demande.",
+    reset: "Désolé, j'ai dû recommencer notre conversation car le modèle de langage ne \
+            l'acceptait plus. Merci de répéter votre demande.",
     ask_approval: |held, ways| {
         let press = if ways.phone {
             "appuyez sur « Approuver » dans HomeClaw ou sur votre téléphone"
@@ -779,7 +779,7 @@ const SAYS: Says = Says {
     },
     pin_required_here: |held, phone| {
         format!(
-            "Approuver à la voix demande ici un code PIN, car tous les satellites partagent \
+            "Approuver à la voix demande ici un code PIN, car tous les appareils vocaux partagent \
              cette conversation. Pour {}, appuyez sur « Approuver » dans HomeClaw{}.",
             to_do(held.key, held.names),
             if phone {

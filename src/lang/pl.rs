@@ -631,7 +631,7 @@ const SAYS: Says = Says {
              głosowi > Udostępnij)."
         )
     },
-    filtered_out: |name| format!("{name} jest wykluczone w ustawieniach udostępniania HomeClaw."),
+    filtered_out: |name| format!("Ustawienia HomeClaw nie pozwalają mi sięgnąć po: {name}."),
     did_words: &[
         ("turn_on", "Włączono"),
         ("turn_off", "Wyłączono"),
@@ -694,8 +694,8 @@ const SAYS: Says = Says {
     unfinished: "Nie udało mi się dokończyć tej prośby.",
     stuck: "Utknąłem przy tej prośbie. Czy możesz powiedzieć dokładniej, o co chodzi, na \
             przykład które urządzenie albo pomieszczenie?",
-    reset: "Przepraszam, musiałem zacząć rozmowę od nowa, bo dostawca modelu ją odrzucił. \
-            Powtórz proszę swoją prośbę.",
+    reset: "Przepraszam, musiałem zacząć rozmowę od nowa, bo model językowy już jej nie \
+            przyjmował. Powtórz proszę swoją prośbę.",
     ask_approval: |held, ways| {
         let press = if ways.phone {
             "naciśnij „Zatwierdź” w HomeClaw albo na telefonie"
@@ -754,7 +754,7 @@ const SAYS: Says = Says {
     },
     pin_required_here: |held, phone| {
         format!(
-            "Zatwierdzanie głosem wymaga tu PIN-u, bo wszystkie satelity dzielą tę rozmowę. Aby \
+            "Zatwierdzanie głosem wymaga tu PIN-u, bo wszystkie urządzenia głosowe dzielą tę rozmowę. Aby \
              {}, naciśnij „Zatwierdź” w HomeClaw{}.",
             to_do(held.key, held.names),
             if phone { " albo na telefonie" } else { "" }

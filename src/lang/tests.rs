@@ -447,7 +447,31 @@ fn awkward_names_stay_as_written_and_replies_keep_their_language() {
         "nothing", "could", "with", "has", "have", "heating", "cooling", "stays", "locked", "dock",
         "phone",
     ];
+    // HomeClaw's own internal words: a person hears about devices, rooms and actions.
+    let internal = [
+        "llm",
+        "provider",
+        "exposure",
+        "satellite",
+        "satellites",
+        "satelliten",
+        "satelity",
+        "entity",
+        "entities",
+        "trace",
+        "dry",
+        "probelauf",
+    ];
     for l in LEXICONS {
+        for (text, _) in every_text(l.says) {
+            for word in fold(&text).split_whitespace() {
+                assert!(
+                    !internal.contains(&word),
+                    "{:?}: internal word \"{word}\" in: {text}",
+                    l.lang
+                );
+            }
+        }
         for (one, two) in names {
             for (text, whole) in every_text_naming(l.says, one, two) {
                 assert!(!text.contains(".."), "{:?}: {text}", l.lang);

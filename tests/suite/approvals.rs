@@ -360,8 +360,8 @@ async fn notifications_announce_held_actions_and_their_buttons_answer_them() {
     assert_eq!(status, 200, "{asked}");
     assert_eq!(
         asked["reply"],
-        "Kitchen Door entriegeln? Das braucht deine Freigabe — sag ja oder tippe auf \
-         „Freigeben“.",
+        "Kitchen Door entriegeln? Das braucht deine Freigabe — sag ja oder tippe in HomeClaw \
+         oder auf deinem Handy auf „Freigeben“.",
         "{asked}"
     );
     let id = asked["approval_id"].as_str().unwrap().to_owned();
