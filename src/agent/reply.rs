@@ -358,7 +358,13 @@ fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
         return Some(said(says.colour_names, white).unwrap_or(white).to_owned());
     }
     if let Some(css) = data.get("color_name").and_then(serde_json::Value::as_str) {
-        return Some(said(says.colour_names, css).unwrap_or(css).to_owned());
+        // A colour the language has no word for is not said in English: the light is said
+        // to be on instead (true, and in the person's words).
+        return match said(says.colour_names, css) {
+            Some(word) => Some(word.to_owned()),
+            None if lang == Lang::En => Some(css.to_owned()),
+            None => None,
+        };
     }
     let mode = data.get("hvac_mode").and_then(serde_json::Value::as_str)?;
     Some(said(says.mode_names, mode).map_or_else(|| mode.replace('_', " "), str::to_owned))
@@ -639,6 +645,27 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_colour_without_a_word_in_the_language_is_not_said_in_english() {
+        let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
+        let mut coloured = call();
+        coloured.data = json!({"color_name": "turquoise"});
+        let said = |lang| from_verification(&[coloured.clone()], &[report(true, "on")], name, lang);
+        assert_eq!(said(Lang::De), "Eingeschaltet: Bed Light.");
+        assert_eq!(said(Lang::En), "Set Bed Light to turquoise.");
+        coloured.data = json!({"color_name": "red"});
+        let said = |lang| from_verification(&[coloured.clone()], &[report(true, "on")], name, lang);
+        assert_eq!(said(Lang::Pl), "Ustawiono Bed Light na czerwony.");
+        // A mode without a word of ours is said as words, not as Home Assistant's key.
+        let mut mode = call();
+        mode.data = json!({"hvac_mode": "fan_only"});
+        let said = from_verification(&[mode], &[report(true, "on")], name, Lang::En);
+        assert_eq!(said, "Set Bed Light to fan only.");
+        // An entity Home Assistant gives no name is read as words.
+        let said = from_verification(&[call()], &[report(true, "on")], |_| None, Lang::En);
+        assert_eq!(said, "Turned on Bed light.");
     }
 
     #[test]
