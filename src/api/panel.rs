@@ -336,6 +336,33 @@ async fn stats(
 mod tests {
     use super::*;
 
+    /// The keys of one language's strings in the panel's script.
+    fn keys_of(lang: &str) -> std::collections::BTreeSet<String> {
+        let start = SCRIPT
+            .find(&format!("\n  {lang}: {{\n"))
+            .unwrap_or_else(|| panic!("no {lang} strings"));
+        let block = &SCRIPT[start..];
+        let block = &block[..block.find("\n  },").expect("the block ends")];
+        let key = regex::Regex::new(r#"(?m)(?:^|[ ,{])([a-z][a-z0-9_]*): ""#).unwrap();
+        key.captures_iter(block).map(|c| c[1].to_owned()).collect()
+    }
+
+    /// Every text of the panel exists in each of its languages: a missing one would show in
+    /// English in the middle of a Polish page.
+    #[test]
+    fn the_panel_says_everything_in_each_of_its_languages() {
+        let en = keys_of("en");
+        assert!(en.len() > 100, "{}", en.len());
+        for lang in ["pl", "de", "fr"] {
+            let theirs = keys_of(lang);
+            assert_eq!(
+                en.symmetric_difference(&theirs).collect::<Vec<_>>(),
+                Vec::<&String>::new(),
+                "{lang}"
+            );
+        }
+    }
+
     fn with_prefix(value: &str) -> HeaderMap {
         let mut headers = HeaderMap::new();
         headers.insert(INGRESS_PATH, HeaderValue::from_str(value).unwrap());

@@ -5,6 +5,7 @@
 
 const STRINGS = {
   en: {
+    st_expired: "Expired", st_already_used: "Already answered", st_unknown_approval: "Unknown approval", st_denied: "Not allowed",
     src_http: "API", src_mqtt: "MQTT", src_openai: "OpenAI", src_assist: "Assist",
     src_panel: "Panel", src_cli: "Command line",
     details: "Details", path_fast: "Answered without the model", path_model: "With the model ({n} requests)",
@@ -48,6 +49,7 @@ const STRINGS = {
     token_hint: "The token is api.token in HomeClaw's configuration. It is kept in this page only until you close or reload it.",
   },
   pl: {
+    st_expired: "Wygasło", st_already_used: "Już odpowiedziano", st_unknown_approval: "Nieznana prośba", st_denied: "Niedozwolone",
     src_http: "API", src_mqtt: "MQTT", src_openai: "OpenAI", src_assist: "Assist",
     src_panel: "Panel", src_cli: "Wiersz poleceń",
     details: "Szczegóły", path_fast: "Odpowiedź bez modelu", path_model: "Z modelem (zapytania: {n})",
@@ -91,6 +93,7 @@ const STRINGS = {
     token_hint: "Token to api.token w konfiguracji HomeClaw. Strona trzyma go tylko do jej zamknięcia lub odświeżenia.",
   },
   de: {
+    st_expired: "Abgelaufen", st_already_used: "Schon beantwortet", st_unknown_approval: "Unbekannte Freigabe", st_denied: "Nicht erlaubt",
     src_http: "API", src_mqtt: "MQTT", src_openai: "OpenAI", src_assist: "Assist",
     src_panel: "Panel", src_cli: "Kommandozeile",
     details: "Details", path_fast: "Ohne das Modell beantwortet", path_model: "Mit dem Modell ({n} Anfragen)",
@@ -134,6 +137,7 @@ const STRINGS = {
     token_hint: "Der Token ist api.token in der Konfiguration von HomeClaw. Die Seite behält ihn nur, bis sie geschlossen oder neu geladen wird.",
   },
   fr: {
+    st_expired: "Expirée", st_already_used: "Déjà répondu", st_unknown_approval: "Approbation inconnue", st_denied: "Non autorisé",
     src_http: "API", src_mqtt: "MQTT", src_openai: "OpenAI", src_assist: "Assist",
     src_panel: "Panneau", src_cli: "Ligne de commande",
     details: "Détails", path_fast: "Répondu sans le modèle", path_model: "Avec le modèle ({n} requêtes)",
