@@ -12,6 +12,7 @@
 #   HA_PORT (8123)  HA_VENV (~/.cache/homeclaw/ha-venv-<pins>)  HA_CONFIG_DIR (~/.cache/homeclaw/ha-<port>)
 #   HA_TOKEN_FILE ($HA_CONFIG_DIR/token)  HA_PYTHON (auto: 3.13 -> HA 2025.4.4, else 3.11 -> 2024.3.3)
 #   HA_RESET=1 (wipe the config dir on start / after stop)  HA_START_TIMEOUT (300)
+#   HA_FRONTEND=1: Home Assistant's web UI too (a test that looks at what it shows a person).
 #   HA_HOME=/abs/path/_fixtures.yaml: instead of the demo, load that home (Home LLM Leaderboard
 #     format) through the test-only fixture_home integration (scripts/ha/custom_components).
 #     Starting a config dir with another home than last time wipes its registries first (the
@@ -97,6 +98,7 @@ check_home() {
 configure() {
   local profile="demo"
   [ -n "${HA_HOME:-}" ] && profile="home:$HA_HOME"
+  [ "${HA_FRONTEND:-0}" = 1 ] && profile="$profile+frontend"
   local last=""
   [ -f "$HA_CONFIG_DIR/.profile" ] && last="$(cat "$HA_CONFIG_DIR/.profile")"
   if [ "$last" != "$profile" ]; then
@@ -124,6 +126,8 @@ configure() {
   else
     cp "$HERE/demo-configuration.yaml" "$HA_CONFIG_DIR/configuration.yaml"
   fi
+  # Home Assistant's own web UI, for tests that look at what Home Assistant shows a person.
+  [ "${HA_FRONTEND:-0}" = 1 ] && printf '\nfrontend:\n' >>"$HA_CONFIG_DIR/configuration.yaml"
   echo "$profile" >"$HA_CONFIG_DIR/.profile"
 }
 

@@ -207,6 +207,25 @@ impl Browser {
         }
     }
 
+    /// As [`Browser::wait_for`], for a page that changes inside shadow roots (Home Assistant's
+    /// own UI), which a `MutationObserver` on the document does not see: the condition is
+    /// checked on every animation frame until it holds.
+    pub async fn wait_for_rendered(&mut self, condition: &str) -> Value {
+        self.eval(&format!(
+            "new Promise((resolve, reject) => {{
+                const until = performance.now() + 45000;
+                const check = () => {{
+                    const v = ({condition});
+                    if (v) return resolve(v);
+                    if (performance.now() > until) return reject(new Error('never: ' + {condition:?}));
+                    requestAnimationFrame(check);
+                }};
+                check();
+            }})"
+        ))
+        .await
+    }
+
     /// Shows the page at `width`×`height` (a phone, a desktop).
     pub async fn resize(&mut self, width: u32, height: u32, mobile: bool) {
         self.call(
@@ -218,10 +237,20 @@ impl Browser {
 
     /// Saves a PNG of the whole page.
     pub async fn screenshot(&mut self, path: &Path) {
+        self.capture(path, true).await;
+    }
+
+    /// Saves a PNG of what the window shows (a page longer than it is cut where a person's
+    /// screen would cut it).
+    pub async fn screenshot_window(&mut self, path: &Path) {
+        self.capture(path, false).await;
+    }
+
+    async fn capture(&mut self, path: &Path, whole: bool) {
         let shot = self
             .call(
                 "Page.captureScreenshot",
-                json!({"format": "png", "captureBeyondViewport": true}),
+                json!({"format": "png", "captureBeyondViewport": whole}),
             )
             .await;
         let data = shot["data"].as_str().expect("screenshot data");

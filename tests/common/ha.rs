@@ -63,7 +63,13 @@ fn stop(port: u16) {
 impl HaInstance {
     /// Starts (or reuses) the instance on `port`; blocks until it runs with a valid token.
     pub fn start(port: u16) -> Self {
-        Self::start_with(port, None)
+        Self::start_with(port, None, false)
+    }
+
+    /// As [`HaInstance::start`] (the demo home), with Home Assistant's own web UI served, for
+    /// a test that looks at what Home Assistant shows a person.
+    pub fn start_with_frontend(port: u16) -> Self {
+        Self::start_with(port, None, true)
     }
 
     /// As [`HaInstance::start`], with a Home LLM Leaderboard home (`_fixtures.yaml`) loaded
@@ -73,14 +79,17 @@ impl HaInstance {
         stop(port);
         // scripts/ha-dev.sh wipes the registries when the profile it last ran differs.
         let _ = std::fs::remove_file(config_dir(port).join(".profile"));
-        Self::start_with(port, Some(fixture))
+        Self::start_with(port, Some(fixture), false)
     }
 
-    fn start_with(port: u16, home: Option<&std::path::Path>) -> Self {
+    fn start_with(port: u16, home: Option<&std::path::Path>, frontend: bool) -> Self {
         let config_dir = config_dir(port);
         let mut command = ha_dev("start", port);
         if let Some(fixture) = home {
             command.env("HA_HOME", fixture);
+        }
+        if frontend {
+            command.env("HA_FRONTEND", "1");
         }
         let output = command.output().expect("run scripts/ha-dev.sh");
         assert!(

@@ -1120,3 +1120,165 @@ async fn a_week_of_commands_reads_at_a_glance() {
         .screenshot(&shots().join("panel-stats-week-dark.png"))
         .await;
 }
+
+/// Home Assistant's own web UI, on its own instance (the demo home).
+const FRONTEND_PORT: u16 = 18135;
+
+/// All the text a page shows, through every shadow root (Home Assistant's UI is made of them).
+const DEEP_TEXT: &str = "(() => { const walk = (n) => { let t = ''; \
+    if (n.shadowRoot) t += walk(n.shadowRoot); \
+    for (const c of n.childNodes) t += c.nodeType === 3 ? c.textContent : \
+      (c.nodeName === 'STYLE' || c.nodeName === 'SCRIPT' ? '' : walk(c)); \
+    return t; }; return walk(document.documentElement); })()";
+
+/// What a person sees in Home Assistant's notifications while an action waits: what would
+/// happen, in words, and where to answer it (the notification has no buttons) — no id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn home_assistants_notification_says_where_to_answer() {
+    let ha = tokio::task::spawn_blocking(|| HaInstance::start_with_frontend(FRONTEND_PORT))
+        .await
+        .unwrap();
+    let llm = ScriptedLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = with_fast_path(&config_for(
+        &ha,
+        &llm.openai_url(),
+        &dir.path().join("sessions"),
+    ));
+    let server = Homeclaw::spawn(dir.path(), &config);
+    server.ready().await;
+    service(&ha, "lock", "lock", DOOR).await;
+    // Only this run's notification (an earlier run's may still be there on this instance).
+    let (status, _) = ha
+        .rest(
+            "POST",
+            "/api/services/persistent_notification/dismiss_all",
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, asked, _) = server
+        .request(
+            "POST",
+            "/api/command",
+            Some(&json!({"text": "unlock the kitchen door"}).to_string()),
+            &[],
+        )
+        .await;
+    assert_eq!(status, 200, "{asked}");
+    assert_eq!(asked["status"], "approval_required", "{asked}");
+    let id = asked["approval_id"].as_str().unwrap().to_owned();
+
+    // Signed in as the household's user: Home Assistant's UI keeps its tokens in localStorage.
+    let mut browser = Browser::launch(1100, 800).await;
+    let base = ha.http_url();
+    browser.open(&format!("{base}/manifest.json")).await;
+    browser
+        .eval(&format!(
+            "localStorage.setItem('hassTokens', JSON.stringify({{hassUrl: {base:?}, \
+             clientId: {client:?}, access_token: {token:?}, token_type: 'Bearer', \
+             expires_in: 1800, refresh_token: 'unused', expires: Date.now() + 1e10}})); \
+             localStorage.setItem('selectedLanguage', JSON.stringify('en')); true",
+            client = format!("{base}/"),
+            token = ha.token,
+        ))
+        .await;
+    browser.open(&format!("{base}/lovelace/0")).await;
+    browser
+        .wait_for_rendered(
+            "!!document.querySelector('home-assistant')?.shadowRoot?.querySelector('home-assistant-main')",
+        )
+        .await;
+    browser
+        .eval(
+            "document.querySelector('home-assistant').shadowRoot.querySelector('home-assistant-main') \
+             .dispatchEvent(new CustomEvent('hass-show-notifications', {bubbles: true, composed: true})); true",
+        )
+        .await;
+    let shown = browser
+        .wait_for_rendered(&format!(
+            "(() => {{ const t = {DEEP_TEXT}; \
+             return t.includes('HomeClaw was asked to unlock Kitchen Door') && t; }})()"
+        ))
+        .await;
+    let shown = shown.as_str().unwrap();
+    let at = shown.find("HomeClaw was asked").unwrap_or(0);
+    let shown = &shown[at..(at + 300).min(shown.len())];
+    assert!(
+        shown.contains("HomeClaw was asked to unlock Kitchen Door.")
+            && shown.contains("press Approve or Deny in HomeClaw's panel"),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains(&id) && !shown.contains("lock.kitchen_door"),
+        "{shown}"
+    );
+    browser
+        .screenshot_window(&shots().join("ha-notification.png"))
+        .await;
+    // Denied through the API: the notification goes.
+    let (status, body, _) = server
+        .request(
+            "POST",
+            "/api/deny",
+            Some(&json!({"approval_id": id}).to_string()),
+            &[],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    browser
+        .wait_for_rendered(&format!(
+            "!{DEEP_TEXT}.includes('HomeClaw was asked to unlock Kitchen Door.')"
+        ))
+        .await;
+    assert_eq!(state_of(&ha, DOOR).await, "locked");
+
+    // Asked in Polish, seen in a Polish, dark Home Assistant.
+    let (status, asked, _) = server
+        .request(
+            "POST",
+            "/api/command",
+            Some(&json!({"text": "odblokuj Kitchen Door", "language": "pl"}).to_string()),
+            &[],
+        )
+        .await;
+    assert_eq!(status, 200, "{asked}");
+    assert_eq!(asked["status"], "approval_required", "{asked}");
+    browser
+        .eval(
+            "localStorage.setItem('selectedLanguage', JSON.stringify('pl')); \
+             localStorage.setItem('selectedTheme', JSON.stringify({theme: 'default', dark: true})); true",
+        )
+        .await;
+    browser.open(&format!("{base}/lovelace/0")).await;
+    browser
+        .wait_for_rendered(
+            "!!document.querySelector('home-assistant')?.shadowRoot?.querySelector('home-assistant-main')",
+        )
+        .await;
+    browser
+        .eval(
+            "document.querySelector('home-assistant').shadowRoot.querySelector('home-assistant-main') \
+             .dispatchEvent(new CustomEvent('hass-show-notifications', {bubbles: true, composed: true})); true",
+        )
+        .await;
+    browser
+        .wait_for_rendered(&format!(
+            "{DEEP_TEXT}.includes('HomeClaw ma odblokować Kitchen Door. To wymaga Twojej zgody: \
+             naciśnij „Zatwierdź” albo „Odrzuć” w panelu HomeClaw.')"
+        ))
+        .await;
+    browser
+        .screenshot_window(&shots().join("ha-notification-pl-dark.png"))
+        .await;
+    let id = asked["approval_id"].as_str().unwrap();
+    server
+        .request(
+            "POST",
+            "/api/deny",
+            Some(&json!({"approval_id": id}).to_string()),
+            &[],
+        )
+        .await;
+    assert_eq!(state_of(&ha, DOOR).await, "locked");
+}
