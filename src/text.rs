@@ -100,6 +100,27 @@ pub fn compound_cuts(
         .map(move |i| word.split_at(i))
 }
 
+/// A decimal comma as a point ("19,5" → "19.5"), so that a comma between digits is never read
+/// as one between two requests ("ustaw termostat na 19,5 stopnia" is one request).
+pub fn decimal_points(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let between_digits = |i: usize| {
+        i > 0 && bytes[i - 1].is_ascii_digit() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)
+    };
+    if !(0..bytes.len()).any(|i| bytes[i] == b',' && between_digits(i)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        out.push(if c == ',' && between_digits(i) {
+            '.'
+        } else {
+            c
+        });
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// A reply whose sentences end once: a value read from the home that ends in a full stop,
 /// put into a sentence that ends in one ("Note is Buy milk. now."), reads "… now." and not
 /// "…..", and "?." or "!." keep their own mark. An ellipsis ("…" or "...") stays.
@@ -137,6 +158,17 @@ pub fn ends_once(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_decimal_comma_is_a_point_and_a_list_comma_stays() {
+        assert_eq!(decimal_points("na 19,5 stopnia"), "na 19.5 stopnia");
+        assert_eq!(
+            decimal_points("lights off, 21, then"),
+            "lights off, 21, then"
+        );
+        assert_eq!(decimal_points("Łazienka 1,5"), "Łazienka 1.5");
+        assert_eq!(decimal_points(""), "");
+    }
 
     #[test]
     fn a_sentence_ends_once() {

@@ -143,7 +143,7 @@ fn intent_for(rec: &Recognition, domain: &str) -> Option<(Intent, bool)> {
         }
         ("HassClimateSetTemperature", _) => {
             let degrees = rec.slot("temperature")?.number()?;
-            Intent::Degrees((degrees.round() as i64).clamp(0, 255) as u8)
+            Intent::Degrees((degrees * 10.0).round().clamp(0.0, 2550.0) as u16)
         }
         ("HassSetPosition", _) => Intent::Percent(number("position")?),
         ("HassFanSetSpeed", _) => Intent::Percent(number("percentage")?),

@@ -75,8 +75,9 @@ pub enum Intent {
     Louder,
     Quieter,
     Percent(u8),
-    /// A target temperature, in the home's own unit.
-    Degrees(u8),
+    /// A target temperature, in tenths of the home's own unit (195: 19.5°), as said: Home
+    /// Assistant reads "19,5" exactly, and so does HomeClaw.
+    Degrees(u16),
     /// A climate device's HVAC mode.
     Mode(HvacMode),
     /// A light's colour, by the CSS name Home Assistant's `color_name` takes.

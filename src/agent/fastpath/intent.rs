@@ -172,7 +172,9 @@ pub fn service_for(intent: Intent, domain: &str, volume: bool) -> Option<(&'stat
         // expects of "stop the vacuum" too).
         (Dock | Stop | Off, "vacuum") => ("return_to_base", none()),
         (Stop, "media_player") => ("media_stop", none()),
-        (Degrees(n), "climate" | "water_heater") => ("set_temperature", json!({"temperature": n})),
+        (Degrees(n), "climate" | "water_heater") => {
+            ("set_temperature", json!({"temperature": degrees_value(n)}))
+        }
         (Mode(mode), "climate") => ("set_hvac_mode", json!({"hvac_mode": mode.as_str()})),
         (Color(css), "light") => ("turn_on", json!({"color_name": css})),
         (White(kelvin), "light") => ("turn_on", json!({"color_temp_kelvin": kelvin})),
@@ -274,9 +276,20 @@ pub(super) fn percentage(
 
 /// A temperature in the words ("21 degrees", "21 stopni", "21 Grad", "21°": [`words_of`]
 /// writes a `°` as the word "degrees"), the language of its unit, and the words it used.
-pub(super) fn degrees(words: &[String]) -> Option<(u8, Lang, Vec<usize>)> {
+/// A temperature as said ("21", "19.5"), in tenths of a degree: 210, 195.
+fn tenths(word: &str) -> Option<u16> {
+    if !word.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    let value: f64 = word.parse().ok()?;
+    (0.0..=255.0)
+        .contains(&value)
+        .then(|| (value * 10.0).round() as u16)
+}
+
+pub(super) fn degrees(words: &[String]) -> Option<(u16, Lang, Vec<usize>)> {
     let with_unit = words.iter().enumerate().find_map(|(i, w)| {
-        let n = w.parse::<u8>().ok()?;
+        let n = tenths(w)?;
         let lang = lang_having(|l| l.degree_units, words.get(i + 1)?)?;
         Some((n, lang, vec![i, i + 1]))
     });
@@ -292,9 +305,29 @@ pub(super) fn degrees(words: &[String]) -> Option<(u8, Lang, Vec<usize>)> {
             .iter()
             .enumerate()
             .skip(t + 1)
-            .find_map(|(i, w)| Some((i, w.parse::<u8>().ok()?)))?;
-        (5..=95).contains(&n).then(|| (n, lang, vec![t, i]))
+            .find_map(|(i, w)| Some((i, tenths(w)?)))?;
+        (50..=950).contains(&n).then(|| (n, lang, vec![t, i]))
     })
+}
+
+/// A temperature in tenths as Home Assistant takes it: a whole number when it is one (21),
+/// else the decimal (19.5).
+pub fn degrees_value(tenths: u16) -> serde_json::Value {
+    if tenths % 10 == 0 {
+        json!(tenths / 10)
+    } else {
+        json!(f64::from(tenths) / 10.0)
+    }
+}
+
+/// A number with one decimal as people write it ("19.5", "19,5", "19,5°"), as one word with a
+/// point ("19.5"): folding would make it two words.
+fn decimal(raw: &str) -> Option<String> {
+    let number = raw.trim_end_matches(|c: char| !c.is_ascii_digit());
+    let (whole, fraction) = number.split_once(['.', ','])?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(whole) && whole.len() <= 3 && digits(fraction) && fraction.len() == 1)
+        .then(|| format!("{whole}.{fraction}"))
 }
 
 /// The folded words, and the index of the word a raw `%` followed.
@@ -303,8 +336,12 @@ pub(super) fn words_of(text: &str) -> (Vec<String>, Option<usize>) {
     let mut percent_at = None;
     for raw in text.split_whitespace() {
         let has_percent = raw.contains('%');
-        for w in fold(raw).split(' ').filter(|w| !w.is_empty()) {
-            words.push(w.to_owned());
+        if let Some(number) = decimal(raw) {
+            words.push(number);
+        } else {
+            for w in fold(raw).split(' ').filter(|w| !w.is_empty()) {
+                words.push(w.to_owned());
+            }
         }
         if has_percent && !words.is_empty() {
             percent_at = Some(words.len() - 1);
@@ -587,14 +624,16 @@ pub fn is_action(text: &str) -> bool {
 /// One action and nothing more: no second request joined on, no question.
 pub fn is_single_action(text: &str) -> bool {
     let (words, _) = words_of(text);
-    is_action(text) && !text.contains(',') && !words.iter().any(|w| is_joiner(w))
+    is_action(text)
+        && !crate::text::decimal_points(text).contains(',')
+        && !words.iter().any(|w| is_joiner(w))
 }
 
 /// One request, whether or not its words were understood: no second request joined on by a
 /// comma or a joining word, and not a question (unless a polite request).
 pub fn is_one_request(text: &str) -> bool {
     let (words, _) = words_of(text);
-    !text.contains(',')
+    !crate::text::decimal_points(text).contains(',')
         && !words.iter().any(|w| is_joiner(w))
         && (is_action(text) || !is_question(text))
 }

@@ -310,6 +310,7 @@ pub fn join_compounds(text: &str, registry: &Registry) -> String {
 
 /// The parts of a command joined by "and", "then", "i", "und" or commas.
 fn split_requests(text: &str) -> Vec<String> {
+    let text = crate::text::decimal_points(text);
     let mut parts = vec![String::new()];
     for raw in text.split_inclusive([',', ' ']) {
         let word = fold(raw.trim_end_matches([',', ' ']));

@@ -967,6 +967,20 @@ fn thermostats_take_modes_they_list_and_temperatures_they_accept() {
         planned("Hvac 19°").map(|p| p.2),
         Some(json!({"temperature": 19}))
     );
+    // A half degree as said, with a point or a comma: never rounded (the reply would then say
+    // a value the thermostat does not show).
+    assert_eq!(
+        planned("set the hvac to 19.5 degrees").map(|p| p.2),
+        Some(json!({"temperature": 19.5}))
+    );
+    assert_eq!(
+        planned("ustaw Hvac na 21,5 stopnia").map(|p| p.2),
+        Some(json!({"temperature": 21.5}))
+    );
+    assert_eq!(
+        planned("stelle HeatPump auf 20,5°").map(|p| p.2),
+        Some(json!({"temperature": 20.5}))
+    );
     // A mode the thermostat does not list, a single temperature for one that takes a range:
     // not planned, the model explains.
     assert_eq!(
