@@ -275,3 +275,32 @@ pub fn shared() -> &'static HaInstance {
     static SHARED: OnceLock<HaInstance> = OnceLock::new();
     SHARED.get_or_init(|| HaInstance::start(SHARED_PORT))
 }
+
+/// Creates an Assist pipeline as Home Assistant's UI does (Settings → Voice assistants → Add
+/// assistant): text only, conversation agent `agent`, English; returns it as listed.
+pub async fn create_pipeline(
+    client: &HaClient,
+    name: &str,
+    agent: &str,
+    prefer_local_intents: bool,
+) -> Value {
+    use serde_json::json;
+    client
+        .request(
+            homeclaw::ha::protocol::Command::new("assist_pipeline/pipeline/create")
+                .with("name", json!(name))
+                .with("language", json!("en"))
+                .with("conversation_engine", json!(agent))
+                .with("conversation_language", json!("en"))
+                .with("prefer_local_intents", json!(prefer_local_intents))
+                .with("stt_engine", Value::Null)
+                .with("stt_language", Value::Null)
+                .with("tts_engine", Value::Null)
+                .with("tts_language", Value::Null)
+                .with("tts_voice", Value::Null)
+                .with("wake_word_entity", Value::Null)
+                .with("wake_word_id", Value::Null),
+        )
+        .await
+        .expect("Home Assistant creates the pipeline")
+}

@@ -1131,6 +1131,22 @@ const DEEP_TEXT: &str = "(() => { const walk = (n) => { let t = ''; \
       (c.nodeName === 'STYLE' || c.nodeName === 'SCRIPT' ? '' : walk(c)); \
     return t; }; return walk(document.documentElement); })()";
 
+/// Opens the notifications drawer of Home Assistant's UI once the UI is up, as the sidebar's
+/// bell does.
+async fn open_notifications(browser: &mut Browser) {
+    browser
+        .wait_for_rendered(
+            "!!document.querySelector('home-assistant')?.shadowRoot?.querySelector('home-assistant-main')",
+        )
+        .await;
+    browser
+        .eval(
+            "document.querySelector('home-assistant').shadowRoot.querySelector('home-assistant-main') \
+             .dispatchEvent(new CustomEvent('hass-show-notifications', {bubbles: true, composed: true})); true",
+        )
+        .await;
+}
+
 /// What a person sees in Home Assistant's notifications while an action waits: what would
 /// happen, in words, and where to answer it (the notification has no buttons) — no id.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1184,17 +1200,7 @@ async fn home_assistants_notification_says_where_to_answer() {
         ))
         .await;
     browser.open(&format!("{base}/lovelace/0")).await;
-    browser
-        .wait_for_rendered(
-            "!!document.querySelector('home-assistant')?.shadowRoot?.querySelector('home-assistant-main')",
-        )
-        .await;
-    browser
-        .eval(
-            "document.querySelector('home-assistant').shadowRoot.querySelector('home-assistant-main') \
-             .dispatchEvent(new CustomEvent('hass-show-notifications', {bubbles: true, composed: true})); true",
-        )
-        .await;
+    open_notifications(&mut browser).await;
     let shown = browser
         .wait_for_rendered(&format!(
             "(() => {{ const t = {DEEP_TEXT}; \
@@ -1251,17 +1257,7 @@ async fn home_assistants_notification_says_where_to_answer() {
         )
         .await;
     browser.open(&format!("{base}/lovelace/0")).await;
-    browser
-        .wait_for_rendered(
-            "!!document.querySelector('home-assistant')?.shadowRoot?.querySelector('home-assistant-main')",
-        )
-        .await;
-    browser
-        .eval(
-            "document.querySelector('home-assistant').shadowRoot.querySelector('home-assistant-main') \
-             .dispatchEvent(new CustomEvent('hass-show-notifications', {bubbles: true, composed: true})); true",
-        )
-        .await;
+    open_notifications(&mut browser).await;
     browser
         .wait_for_rendered(&format!(
             "{DEEP_TEXT}.includes('HomeClaw ma odblokować Kitchen Door. To wymaga Twojej zgody: \

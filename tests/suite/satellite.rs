@@ -12,7 +12,7 @@ use homeclaw::ha::LiveRegistry;
 use homeclaw::ha::protocol::Command as HaCommand;
 use serde_json::{Value, json};
 
-use crate::common::ha::HaInstance;
+use crate::common::ha::{HaInstance, create_pipeline};
 use crate::common::homeclaw::{Homeclaw, config_yaml, with_fast_path};
 use crate::common::scripted_llm::{ScriptedLlm, openai_calls, openai_text};
 use crate::suite::wyoming::speak_2026;
@@ -34,6 +34,21 @@ fn recorded(registry: &LiveRegistry, key: &str) -> Vec<Value> {
             .cloned()
             .unwrap_or_default()
     })
+}
+
+/// Waits until the satellite has recorded something under `key`, and returns the records.
+async fn once_recorded(registry: &LiveRegistry, key: &str, log: impl Fn() -> String) -> Vec<Value> {
+    assert!(
+        registry
+            .wait_until(WAIT, |r| {
+                r.speaker(BEDROOM)
+                    .is_some_and(|e| e.attributes[key].as_array().is_some_and(|a| !a.is_empty()))
+            })
+            .await,
+        "nothing recorded under {key}:\n{}",
+        log()
+    );
+    recorded(registry, key)
 }
 
 /// Puts the satellite into `state`, as a pipeline running on it would.
@@ -102,19 +117,7 @@ async fn a_satellite_gets_its_timer_and_listens_for_the_answer_to_a_question() {
     assert_eq!(status, 200, "{body}");
     let reply = body["reply"].as_str().unwrap_or_default();
     assert!(!reply.contains("not supported"), "{body}");
-    assert!(
-        registry
-            .wait_until(WAIT, |r| {
-                r.speaker(BEDROOM).is_some_and(|e| {
-                    e.attributes["timers"]
-                        .as_array()
-                        .is_some_and(|t| !t.is_empty())
-                })
-            })
-            .await,
-        "no timer on the satellite: {body}"
-    );
-    let timers = recorded(&registry, "timers");
+    let timers = once_recorded(&registry, "timers", || body.to_string()).await;
     assert_eq!(timers.len(), 1, "{timers:?}");
     assert_eq!(timers[0]["event"], "started", "{timers:?}");
     assert_eq!(timers[0]["seconds"], 300, "{timers:?}");
@@ -144,24 +147,7 @@ async fn a_satellite_gets_its_timer_and_listens_for_the_answer_to_a_question() {
             .await,
         "no Wyoming conversation entity"
     );
-    let created = client
-        .request(
-            HaCommand::new("assist_pipeline/pipeline/create")
-                .with("name", json!("HomeClaw"))
-                .with("language", json!("en"))
-                .with("conversation_engine", json!(agent.unwrap()))
-                .with("conversation_language", json!("en"))
-                .with("prefer_local_intents", json!(false))
-                .with("stt_engine", Value::Null)
-                .with("stt_language", Value::Null)
-                .with("tts_engine", Value::Null)
-                .with("tts_language", Value::Null)
-                .with("tts_voice", Value::Null)
-                .with("wake_word_entity", Value::Null)
-                .with("wake_word_id", Value::Null),
-        )
-        .await
-        .unwrap();
+    let created = create_pipeline(&client, "HomeClaw", &agent.unwrap(), false).await;
     client
         .request(
             HaCommand::new("assist_pipeline/pipeline/set_preferred")
@@ -194,20 +180,7 @@ async fn a_satellite_gets_its_timer_and_listens_for_the_answer_to_a_question() {
     satellite_is(&ha, "responding").await;
     assert!(recorded(&registry, "conversations").is_empty());
     satellite_is(&ha, "idle").await;
-    assert!(
-        registry
-            .wait_until(WAIT, |r| {
-                r.speaker(BEDROOM).is_some_and(|e| {
-                    e.attributes["conversations"]
-                        .as_array()
-                        .is_some_and(|c| !c.is_empty())
-                })
-            })
-            .await,
-        "the satellite was not asked to listen again:\n{}",
-        server.log()
-    );
-    let conversations = recorded(&registry, "conversations");
+    let conversations = once_recorded(&registry, "conversations", || server.log()).await;
     assert_eq!(conversations.len(), 1, "{conversations:?}");
     let listening = &conversations[0];
     assert_eq!(listening["start_message"], question.as_str(), "{listening}");

@@ -8,7 +8,7 @@ use std::time::Duration;
 use homeclaw::ha::protocol::Command as HaCommand;
 use serde_json::{Value, json};
 
-use crate::common::ha::{HaInstance, shared};
+use crate::common::ha::{HaInstance, create_pipeline, shared};
 use crate::common::homeclaw::{Homeclaw, config_yaml, with_fast_path};
 use crate::common::scripted_llm::{ScriptedLlm, openai_calls, openai_text};
 
@@ -144,24 +144,7 @@ async fn home_assistant_uses_homeclaw_as_a_conversation_agent() {
     );
     // The household picks HomeClaw for an assistant with "prefer handling commands locally"
     // ticked, as Home Assistant's UI offers it.
-    let created = client
-        .request(
-            HaCommand::new("assist_pipeline/pipeline/create")
-                .with("name", json!("Kitchen voice"))
-                .with("language", json!("en"))
-                .with("conversation_engine", json!(agent))
-                .with("conversation_language", json!("en"))
-                .with("prefer_local_intents", json!(true))
-                .with("stt_engine", Value::Null)
-                .with("stt_language", Value::Null)
-                .with("tts_engine", Value::Null)
-                .with("tts_language", Value::Null)
-                .with("tts_voice", Value::Null)
-                .with("wake_word_entity", Value::Null)
-                .with("wake_word_id", Value::Null),
-        )
-        .await
-        .unwrap();
+    let created = create_pipeline(&client, "Kitchen voice", &agent, true).await;
     assert_eq!(created["prefer_local_intents"], true, "{created}");
     let (_, health, _) = server.request("GET", "/api/health", None, &[]).await;
     assert_eq!(

@@ -313,7 +313,7 @@ pub(super) fn degrees(words: &[String]) -> Option<(u16, Lang, Vec<usize>)> {
 /// A temperature in tenths as Home Assistant takes it: a whole number when it is one (21),
 /// else the decimal (19.5).
 pub fn degrees_value(tenths: u16) -> serde_json::Value {
-    if tenths % 10 == 0 {
+    if tenths.is_multiple_of(10) {
         json!(tenths / 10)
     } else {
         json!(f64::from(tenths) / 10.0)
