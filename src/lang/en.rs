@@ -33,6 +33,10 @@ pub const LEXICON: Lexicon = Lexicon {
         (&["switch", "off"], Off),
         (&["open"], Open),
         (&["close"], Close),
+        // "Raise the blinds", "lower the shades": a cover's open and close (a value said with
+        // them is what to set: "raise the temperature to 22 degrees").
+        (&["raise"], Open),
+        (&["lower"], Close),
         (&["shut", "off"], Off),
         (&["kill"], Off),
         (&["shut"], Close),

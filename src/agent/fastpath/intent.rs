@@ -573,7 +573,7 @@ fn with_a_value(
         );
         return match found.as_slice() {
             [] => Some((Degrees(n), unit_lang, at)),
-            [(On | Off, lang, used)] => {
+            [(On | Off | Open | Close, lang, used)] => {
                 let mut used = used.clone();
                 used.extend(at);
                 Some((Degrees(n), *lang, used))
@@ -584,7 +584,9 @@ fn with_a_value(
     match (found.len(), percent) {
         (0, Some((n, unit_lang, at))) => Some((Percent(n), unit_lang.unwrap_or(Lang::En), at)),
         // "turn the volume down to 50%", "set it on 50%": the number says what.
-        (1, Some((n, _, at))) if matches!(found[0].0, On | Off | Brighter | Dimmer) => {
+        (1, Some((n, _, at)))
+            if matches!(found[0].0, On | Off | Brighter | Dimmer | Open | Close) =>
+        {
             let mut used = found[0].2.clone();
             used.extend(at);
             Some((Percent(n), found[0].1, used))

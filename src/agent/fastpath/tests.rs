@@ -967,6 +967,15 @@ fn thermostats_take_modes_they_list_and_temperatures_they_accept() {
         planned("Hvac 19°").map(|p| p.2),
         Some(json!({"temperature": 19}))
     );
+    // Raised or lowered to a temperature: the number says what.
+    assert_eq!(
+        planned("raise the hvac to 23 degrees").map(|p| p.2),
+        Some(json!({"temperature": 23}))
+    );
+    assert_eq!(
+        planned("lower the hvac to 18 degrees").map(|p| p.2),
+        Some(json!({"temperature": 18}))
+    );
     // A half degree as said, with a point or a comma: never rounded (the reply would then say
     // a value the thermostat does not show).
     assert_eq!(
@@ -1266,6 +1275,35 @@ fn questions_are_answered_as_a_person_means_them() {
 }
 
 #[test]
+fn raising_and_lowering_a_cover_opens_and_closes_it_and_a_value_says_how_far() {
+    let registry = home(&[
+        ("cover.bedroom_blinds", "Bedroom Blinds", "bedroom"),
+        ("light.bed_light", "Bed Light", "bedroom"),
+    ]);
+    let planned = |text: &str| match plan(text, &registry) {
+        Plan::Act { calls, .. } => Some((
+            format!("{}.{}", calls[0].domain, calls[0].service),
+            calls[0].data.clone(),
+        )),
+        _ => None,
+    };
+    assert_eq!(
+        planned("Raise the blinds in the bedroom"),
+        Some(("cover.open_cover".into(), json!({})))
+    );
+    assert_eq!(
+        planned("lower the bedroom blinds"),
+        Some(("cover.close_cover".into(), json!({})))
+    );
+    assert_eq!(
+        planned("raise the bedroom blinds to 50%"),
+        Some(("cover.set_cover_position".into(), json!({"position": 50})))
+    );
+    // A light is neither raised nor lowered: the model, as before.
+    assert_eq!(planned("lower the bed light"), None);
+}
+
+#[test]
 fn the_verb_said_bounds_the_service() {
     for (text, domain, service, refused) in [
         ("Can you lock the front door?", "lock", "unlock", true),
@@ -1276,6 +1314,20 @@ fn the_verb_said_bounds_the_service() {
         ("Halt the vacuum", "vacuum", "start", false),
         ("Stop the vacuum", "vacuum", "start", true),
         ("What's the weather?", "light", "turn_on", false),
+        // "Raise the blinds" opens them: a model's close is refused.
+        (
+            "Raise the blinds in the bedroom",
+            "cover",
+            "close_cover",
+            true,
+        ),
+        (
+            "Raise the blinds in the bedroom",
+            "cover",
+            "open_cover",
+            false,
+        ),
+        ("Lower the shades", "cover", "open_cover", true),
     ] {
         assert_eq!(
             intent::against_the_words(text, domain, service).is_some(),
