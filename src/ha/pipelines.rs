@@ -22,7 +22,7 @@ use super::protocol::{Command, TYPE_ENTITY_REGISTRY_GET};
 
 pub const TYPE_PIPELINE_LIST: &str = "assist_pipeline/pipeline/list";
 /// Home Assistant's own agent, which a pipeline preferring local intents already is.
-const HOME_ASSISTANT_AGENT: &str = super::recognise::HA_AGENT;
+pub const HOME_ASSISTANT_AGENT: &str = "conversation.home_assistant";
 /// What pipelines made before Home Assistant 2024.5 still name its own agent.
 const HOME_ASSISTANT_AGENT_OLD: &str = "homeassistant";
 /// The name HomeClaw's Wyoming handle program gives Home Assistant (its conversation entity's).

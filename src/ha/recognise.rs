@@ -23,7 +23,7 @@ use super::protocol::{Command, HaErrorCode};
 pub const TYPE_DEBUG: &str = "conversation/agent/homeassistant/debug";
 pub const TYPE_PROCESS: &str = "conversation/process";
 /// Home Assistant's own conversation agent.
-pub const HA_AGENT: &str = "conversation.home_assistant";
+pub const HA_AGENT: &str = pipelines::HOME_ASSISTANT_AGENT;
 
 /// Where Home Assistant found the sentence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
