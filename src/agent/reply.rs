@@ -305,8 +305,7 @@ pub fn describe_call(pending: &PendingAction) -> String {
 /// An entity without a name, as a person would read it: "light.hall_lamp" → "Hall lamp" (the
 /// id itself belongs to the trace).
 fn readable(entity_id: &str) -> String {
-    let object = entity_id.split_once('.').map_or(entity_id, |(_, o)| o);
-    crate::lang::capitalised(&object.replace('_', " "))
+    crate::lang::capitalised(&crate::ha::registry::id_words(entity_id))
 }
 
 /// What a service did, as the person would say it.

@@ -451,7 +451,7 @@ impl ToolRegistry {
 /// The entities of an id's domain whose names are nearest to its object id (at most 3, best
 /// first): what the model may have meant by an id the home does not have.
 pub(super) fn near_of_its_kind(id: &str, registry: &Registry) -> Vec<String> {
-    let words = id.split_once('.').map_or(id, |(_, o)| o).replace('_', " ");
+    let words = crate::ha::registry::id_words(id);
     let domain = id.split_once('.').map(|(d, _)| d);
     registry
         .search(&words, domain, None, 3)
@@ -466,7 +466,7 @@ fn unknown_entity(id: &str, registry: &Registry) -> String {
     if let Some((reason, _)) = registry.hidden(id) {
         return reason.explain(id);
     }
-    let words = id.split_once('.').map_or(id, |(_, o)| o).replace('_', " ");
+    let words = crate::ha::registry::id_words(id);
     let mut suggestions = near_of_its_kind(id, registry);
     if suggestions.is_empty() {
         suggestions = registry

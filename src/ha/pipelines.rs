@@ -53,15 +53,10 @@ impl Pipeline {
     /// Whether Home Assistant's agent reads `language` (a tag such as `de-CH`) in this
     /// pipeline: the same language, whatever the region, or any.
     fn reads(&self, language: &str) -> bool {
-        let primary = |tag: &str| {
-            tag.split(['-', '_'])
-                .next()
-                .unwrap_or_default()
-                .to_ascii_lowercase()
-        };
+        use crate::lang::primary_tag;
         match self.conversation_language.as_deref() {
             Some("*") => true,
-            Some(own) => primary(own) == primary(language),
+            Some(own) => primary_tag(own).eq_ignore_ascii_case(primary_tag(language)),
             None => false,
         }
     }

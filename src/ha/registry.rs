@@ -284,13 +284,15 @@ fn friendly_name(entity_id: &str, attributes: &Map<String, Value>) -> String {
     attributes
         .get("friendly_name")
         .and_then(Value::as_str)
-        .map(str::to_owned)
-        .unwrap_or_else(|| {
-            entity_id
-                .split_once('.')
-                .map_or(entity_id, |(_, o)| o)
-                .replace('_', " ")
-        })
+        .map_or_else(|| id_words(entity_id), str::to_owned)
+}
+
+/// An entity id's object id as words: `light.hall_lamp` → "hall lamp".
+pub fn id_words(entity_id: &str) -> String {
+    entity_id
+        .split_once('.')
+        .map_or(entity_id, |(_, o)| o)
+        .replace('_', " ")
 }
 
 impl Registry {

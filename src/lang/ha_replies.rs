@@ -37,17 +37,14 @@ fn table() -> &'static Table {
 fn row(tag: &str) -> Option<&'static BTreeMap<String, BTreeMap<String, String>>> {
     let tag = normalised(tag);
     let languages = &table().languages;
-    languages.get(&tag).or_else(|| languages.get(base(&tag)))
+    languages
+        .get(&tag)
+        .or_else(|| languages.get(super::primary_tag(&tag)))
 }
 
 /// A tag as the table writes it: `pt_BR` → `pt-br`.
 fn normalised(tag: &str) -> String {
     tag.trim().to_ascii_lowercase().replace('_', "-")
-}
-
-/// The language of a normalised tag without its region: `pt-br` → `pt`.
-fn base(tag: &str) -> &str {
-    tag.split('-').next().unwrap_or_default()
 }
 
 /// Every language Home Assistant ships sentences for (`pt-br`, `de`, …): the languages a
@@ -144,7 +141,9 @@ const ASK_APPROVAL: &[(&str, &str)] = &[
 /// no lexicon for; `None` where we have no sentence or Home Assistant no name for the service.
 pub fn ask_approval(tag: &str, domain: &str, service: &str, names: &str) -> Option<String> {
     let tag_said = normalised(tag);
-    let (_, phrase) = ASK_APPROVAL.iter().find(|(t, _)| *t == base(&tag_said))?;
+    let (_, phrase) = ASK_APPROVAL
+        .iter()
+        .find(|(t, _)| *t == super::primary_tag(&tag_said))?;
     let action = service_name(tag, domain, service)?;
     let act = action.to_lowercase();
     filled(

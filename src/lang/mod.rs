@@ -497,6 +497,11 @@ pub struct Says {
 }
 
 /// The text with its first letter in upper case: a phrase that opens a sentence.
+/// The language of a tag without its region: `de-CH`, `pt_BR` → `de`, `pt`.
+pub fn primary_tag(tag: &str) -> &str {
+    tag.trim().split(['-', '_']).next().unwrap_or_default()
+}
+
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |first| {

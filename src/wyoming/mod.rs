@@ -228,10 +228,7 @@ fn language_of(data: &Map<String, Value>, announced: &[String]) -> Option<String
         .iter()
         .find(|l| {
             language.eq_ignore_ascii_case(l)
-                || language
-                    .split(['-', '_'])
-                    .next()
-                    .is_some_and(|base| base.eq_ignore_ascii_case(l))
+                || crate::lang::primary_tag(language).eq_ignore_ascii_case(l)
         })
         .map(|_| language.to_owned())
 }
