@@ -308,12 +308,7 @@ async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
     browser.screenshot(&shots().join("panel-chat.png")).await;
 
     // Activity: every run from the panel, the approval exactly once, filterable.
-    browser
-        .eval("document.querySelector('nav a[data-tab=activity]').click(); true")
-        .await;
-    browser
-        .wait_for("document.querySelectorAll('#runs li.run').length >= 7")
-        .await;
+    show_activity(&mut browser, 7).await;
     // The two approvals and the decline, in words: no approval id, a decline not "Done".
     let answers = browser
         .eval(
@@ -407,12 +402,7 @@ async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
         .screenshot(&shots().join("panel-phone-pl.png"))
         .await;
     fits_a_phone(&mut browser).await;
-    browser
-        .eval("document.querySelector('nav a[data-tab=activity]').click(); true")
-        .await;
-    browser
-        .wait_for("document.querySelectorAll('#runs li.run').length >= 7")
-        .await;
+    show_activity(&mut browser, 7).await;
     no_ids_in_sight(&mut browser).await;
     browser
         .screenshot(&shots().join("panel-activity-phone-pl.png"))
@@ -458,12 +448,7 @@ async fn the_panel_chats_approves_denies_and_shows_activity_and_stats() {
     readable_everywhere(&mut browser).await;
     browser.screenshot(&shots().join("panel-dark.png")).await;
     service(ha, "lock", "lock", DOOR).await;
-    browser
-        .eval("document.querySelector('nav a[data-tab=activity]').click(); true")
-        .await;
-    browser
-        .wait_for("document.querySelectorAll('#runs li.run').length >= 7")
-        .await;
+    show_activity(&mut browser, 7).await;
     readable_everywhere(&mut browser).await;
     browser
         .screenshot(&shots().join("panel-activity-dark.png"))
@@ -760,6 +745,18 @@ async fn readable_everywhere(browser: &mut Browser) {
         .await;
     let ratio = worst[0].as_f64().unwrap_or(0.0);
     assert!(ratio >= 4.5, "too little contrast: {worst}");
+}
+
+/// Opens the Activity tab and waits until it lists at least `rows` runs.
+async fn show_activity(browser: &mut Browser, rows: usize) {
+    browser
+        .eval("document.querySelector('nav a[data-tab=activity]').click(); true")
+        .await;
+    browser
+        .wait_for(&format!(
+            "document.querySelectorAll('#runs li.run').length >= {rows}"
+        ))
+        .await;
 }
 
 /// The page is no wider than a 390 px phone.
