@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::agent::approval::ApprovalStore;
+use crate::agent::act::approval::ApprovalStore;
 use crate::agent::{Agent, LiveHome, ToolRegistry};
 use crate::config::Config;
 use crate::ha::{ClientSettings, ConnectionState, ExposurePolicy, HaClient, LiveRegistry};

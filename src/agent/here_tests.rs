@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use super::run::tests::{cfg, run_at, tool_results};
+use crate::agent::run::tests::{cfg, run_at, tool_results};
 use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
 use crate::agent::{AgentConfig, RunStatus};
 use crate::ha::registry::DeviceEntry;

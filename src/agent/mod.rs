@@ -1,39 +1,24 @@
-//! The agent: one tool registry, argument normalisation, the circuit breaker and loop
-//! detection, transcript repair, truncation, compaction with context refresh, and the sampling loop that ties them together.
+//! The agent, in the order a command passes through it: `understand` reads the words once,
+//! `plan` decides what to do (HomeClaw's own reading, Home Assistant's recogniser, a read or a
+//! question back), `act` makes a call real (validation, guards, approval, dispatch,
+//! verification), `say` words the reply; `model` is the language model's room, for what the
+//! first two leave to it. `run` ties them together for one command; `state` is what a run
+//! keeps; `home` is the edge to Home Assistant.
 
-pub mod approval;
-mod ask;
-pub mod compaction;
-pub mod confirm;
-mod direct;
-mod execute;
-pub mod fastpath;
-pub mod guards;
+pub mod act;
 #[cfg(test)]
 mod here_tests;
 pub mod home;
-pub mod honesty;
-mod naming;
-pub mod normalize;
-mod parsed;
-pub mod prompt;
-pub mod reading;
-mod recognised;
-#[cfg(test)]
-mod recognised_tests;
-pub mod repair;
-pub mod reply;
+pub mod model;
+pub mod plan;
 pub mod run;
-pub mod schema;
+pub mod say;
 pub mod selfcheck;
 pub mod sim;
-mod speak;
 pub mod state;
-pub mod tools;
-pub mod truncate;
-pub mod verify;
+pub mod understand;
 
 pub use crate::config::AgentConfig;
+pub use act::tools::ToolRegistry;
 pub use home::{Home, LiveHome};
 pub use state::{Agent, CompactionPolicy, RunResult, RunStatus, Stats};
-pub use tools::ToolRegistry;

@@ -19,22 +19,22 @@ use std::sync::Arc;
 
 use tracing::{Instrument, info_span};
 
-use super::approval::PendingAction;
-use super::compaction::{CompactionError, compact, estimate_tokens, refresh_note};
-use super::guards::Verdict;
-use super::home::with_registry;
-use super::honesty::{
+use crate::agent::act::approval::PendingAction;
+use crate::agent::act::guards::Verdict;
+use crate::agent::act::tools::ToolOutput;
+use crate::agent::home::with_registry;
+use crate::agent::model::compaction::{CompactionError, compact, estimate_tokens, refresh_note};
+use crate::agent::model::prompt::{device_entities, grounding, speaker_line, system_prompt};
+use crate::agent::model::repair::repair;
+use crate::agent::model::schema;
+use crate::agent::model::truncate::budget_history;
+use crate::agent::say::honesty::{
     claims_action, claims_action_or_observation, echoes_internal_note, is_call_as_text,
 };
-use super::parsed::Parsed;
-use super::prompt::{device_entities, grounding, speaker_line, system_prompt};
-use super::repair::repair;
-use super::reply;
-use super::schema;
-use super::speak;
-use super::state::{Agent, CallEnd, Observed, RunResult, RunState, RunStatus};
-use super::tools::ToolOutput;
-use super::truncate::budget_history;
+use crate::agent::say::reply;
+use crate::agent::say::speak;
+use crate::agent::state::{Agent, CallEnd, Observed, RunResult, RunState, RunStatus};
+use crate::agent::understand::parsed::Parsed;
 use crate::llm::{ChatRequest, ChatResponse, LlmError, Message, ToolCall, ToolChoice};
 
 pub const CORRECTIVE_NOTE: &str = "[HomeClaw] You said you did or checked something, but you \
@@ -388,7 +388,7 @@ impl Agent<'_> {
         {
             turn.force_compaction = true;
         }
-        super::repair::unique_call_ids(&mut response.tool_calls, history);
+        crate::agent::model::repair::unique_call_ids(&mut response.tool_calls, history);
         history.push(response.to_message());
         Ok(response)
     }
@@ -616,9 +616,12 @@ impl Agent<'_> {
 
     /// For a person speaking a language HomeClaw has no lexicon for, what was done in Home
     /// Assistant's own sentences (`None`: HomeClaw's own words stand).
-    pub(super) fn in_their_words(&self, actions: &[super::verify::ActionReport]) -> Option<String> {
+    pub(super) fn in_their_words(
+        &self,
+        actions: &[crate::agent::act::verify::ActionReport],
+    ) -> Option<String> {
         let tag = self.language.as_deref().filter(|t| {
-            super::fastpath::Lang::known(t).is_none() && crate::lang::ha_replies::speaks(t)
+            crate::agent::understand::Lang::known(t).is_none() && crate::lang::ha_replies::speaks(t)
         })?;
         with_registry(self.home, |r| {
             reply::in_their_words(tag, actions, |id| r.get(id).map(|e| e.name.clone()))

@@ -3,11 +3,11 @@
 use serde_json::json;
 
 use super::*;
-use crate::agent::approval::ApprovalStore;
+use crate::agent::act::approval::ApprovalStore;
+use crate::agent::act::tools::ToolRegistry;
 use crate::agent::sim::{
     MemoryHome, ScriptedModel, calls_reply, service_reply, synthetic_home, text_reply,
 };
-use crate::agent::tools::ToolRegistry;
 use crate::config::AgentConfig;
 
 /// The model's loop: these tests script what the model says, so nothing takes the fast path
@@ -223,7 +223,7 @@ async fn an_approval_round_trip_executes_exactly_once() {
     assert!(home.calls().is_empty(), "nothing runs before approval");
     assert_eq!(home.state("lock.front_door").as_deref(), Some("locked"));
 
-    let report = crate::agent::approval::execute_approved(
+    let report = crate::agent::act::approval::execute_approved(
         &home,
         &approvals,
         &pending.id,
@@ -234,7 +234,7 @@ async fn an_approval_round_trip_executes_exactly_once() {
     .report;
     assert!(report.verified);
     assert_eq!(home.state("lock.front_door").as_deref(), Some("unlocked"));
-    let again = crate::agent::approval::execute_approved(
+    let again = crate::agent::act::approval::execute_approved(
         &home,
         &approvals,
         &pending.id,
@@ -243,8 +243,8 @@ async fn an_approval_round_trip_executes_exactly_once() {
     .await;
     assert!(matches!(
         again,
-        Err(crate::agent::approval::ExecuteError::Approval(
-            crate::agent::approval::ApprovalError::AlreadyUsed(_)
+        Err(crate::agent::act::approval::ExecuteError::Approval(
+            crate::agent::act::approval::ApprovalError::AlreadyUsed(_)
         ))
     ));
     assert_eq!(home.calls().len(), 1);
@@ -336,7 +336,7 @@ async fn a_broken_history_is_repaired_before_sampling() {
     assert_eq!(result.stats.repaired_messages, 1);
     let sent = &model.requests()[0].messages;
     assert!(
-        matches!(&sent[2], Message::Tool { content, .. } if content == crate::agent::repair::RECOVERED)
+        matches!(&sent[2], Message::Tool { content, .. } if content == crate::agent::model::repair::RECOVERED)
     );
 }
 

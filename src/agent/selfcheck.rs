@@ -4,11 +4,11 @@
 use serde::Serialize;
 use serde_json::json;
 
-use super::guards::{LoopDetector, Verdict};
-use super::normalize::{call_hash, normalise_args};
-use super::repair::repair;
-use super::sim::{MemoryHome, synthetic_home};
-use super::tools::{ToolKind, ToolRegistry};
+use crate::agent::act::guards::{LoopDetector, Verdict};
+use crate::agent::act::normalize::{call_hash, normalise_args};
+use crate::agent::act::tools::{ToolKind, ToolRegistry};
+use crate::agent::model::repair::repair;
+use crate::agent::sim::{MemoryHome, synthetic_home};
 use crate::config::{Detectors, LoopDetectionConfig};
 use crate::llm::fallback::{TextCall, parse_text_call};
 use crate::llm::{Message, ToolCall};
@@ -229,7 +229,7 @@ async fn registry_checks() -> Vec<Check> {
         (ToolKind::SearchEntities, json!({"query": "bed light"})),
         (ToolKind::ListAreas, json!({})),
     ];
-    let definitions = super::home::with_registry(&home, |r| tools.definitions(r));
+    let definitions = crate::agent::home::with_registry(&home, |r| tools.definitions(r));
     let mut out = Vec::new();
     for (kind, args) in examples {
         let defined = definitions.iter().any(|d| {
@@ -239,7 +239,7 @@ async fn registry_checks() -> Vec<Check> {
                         .all(|k| args.get(k.as_str().unwrap_or("")).is_some())
                 })
         });
-        let valid = super::home::with_registry(&home, |r| {
+        let valid = crate::agent::home::with_registry(&home, |r| {
             tools.validate(&call("c", kind.name(), args.clone()), r)
         });
         let (dispatched, detail) = match &valid {

@@ -12,7 +12,7 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::home::Home;
+use crate::agent::home::Home;
 use crate::config::ExposureConfig;
 use crate::ha::exposure::{AssistExposure, ExposurePolicy};
 use crate::ha::registry::{Area, Entity, EntityRegistryEntry, Registry, Snapshot, StateObject};
@@ -526,10 +526,10 @@ pub fn link(id: &str, area: &str) -> EntityRegistryEntry {
 /// The calls a fast-path plan makes, as "domain.service entity_id" sorted, with each call's
 /// data and the reply's language; the plan itself when it is no action.
 pub fn planned_calls(
-    plan: super::fastpath::Plan,
-) -> Result<(Vec<String>, Vec<Value>, super::fastpath::Lang), super::fastpath::Plan> {
+    plan: crate::agent::plan::Plan,
+) -> Result<(Vec<String>, Vec<Value>, crate::agent::understand::Lang), crate::agent::plan::Plan> {
     match plan {
-        super::fastpath::Plan::Act { calls, lang } => {
+        crate::agent::plan::Plan::Act { calls, lang } => {
             let mut said: Vec<String> = calls
                 .iter()
                 .flat_map(|c| {

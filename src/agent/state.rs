@@ -4,11 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::approval::{ApprovalStore, PendingAction};
-use super::guards::{CircuitBreaker, LoopDetector};
-use super::home::Home;
-use super::tools::ToolRegistry;
-use super::verify::ActionReport;
+use crate::agent::act::approval::{ApprovalStore, PendingAction};
+use crate::agent::act::guards::{CircuitBreaker, LoopDetector};
+use crate::agent::act::tools::ToolRegistry;
+use crate::agent::act::verify::ActionReport;
+use crate::agent::home::Home;
 use crate::config::AgentConfig;
 use crate::ha::registry::Hidden;
 use crate::llm::ChatModel;
@@ -165,7 +165,7 @@ pub struct Agent<'a> {
     pub inbox: Option<&'a (dyn Fn() -> Vec<String> + Send + Sync)>,
 }
 
-pub(super) enum CallEnd {
+pub(crate) enum CallEnd {
     Continue,
     /// A guard stopped the run; this is why.
     Stop(String),
@@ -175,7 +175,7 @@ pub(super) enum CallEnd {
 
 /// One entity as a `get_state` read showed it.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Observed {
+pub(crate) struct Observed {
     pub(super) entity_id: String,
     pub(super) name: String,
     pub(super) state: String,
@@ -198,7 +198,7 @@ impl Observed {
     }
 }
 
-pub(super) struct RunState {
+pub(crate) struct RunState {
     /// Successful state reads (`get_state`): what lets a reply say how things are.
     pub(super) reads: u32,
     /// What those reads showed, so a reply that says otherwise is caught.
@@ -212,7 +212,7 @@ pub(super) struct RunState {
     pub(super) compacted: bool,
     pub(super) reset: bool,
     /// The command this run answers, parsed once.
-    pub(super) said: std::sync::Arc<super::parsed::Parsed>,
+    pub(super) said: std::sync::Arc<crate::agent::understand::parsed::Parsed>,
     /// A model's service call must be on something the person's recent commands point at
     /// (`agent.named_targets`); off for the fast path, whose targets come from the words.
     pub(super) check_named: bool,
@@ -237,7 +237,7 @@ pub(super) struct RunState {
 impl RunState {
     /// A new run's state for `said`: empty guards, no record yet.
     pub(super) fn new(
-        said: std::sync::Arc<super::parsed::Parsed>,
+        said: std::sync::Arc<crate::agent::understand::parsed::Parsed>,
         loop_detection: crate::config::LoopDetectionConfig,
         secrets: Vec<String>,
     ) -> Self {
@@ -263,7 +263,7 @@ impl RunState {
     }
 
     /// The language the person is answered in.
-    pub(super) fn lang(&self) -> super::fastpath::Lang {
+    pub(super) fn lang(&self) -> crate::agent::understand::Lang {
         self.said.lang
     }
 }

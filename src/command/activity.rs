@@ -20,7 +20,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use tracing::warn;
 
-use crate::agent::verify::ActionReport;
+use crate::agent::act::verify::ActionReport;
 
 /// Records kept in memory (and, at most twice as many, in the journal).
 pub const KEEP: usize = 1000;

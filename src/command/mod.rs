@@ -23,10 +23,11 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tracing::{debug, warn};
 
-use crate::agent::approval::{ApprovalError, ExecuteError};
+use crate::agent::act::approval::{ApprovalError, ExecuteError};
+use crate::agent::act::verify::ActionReport;
 use crate::agent::home::with_registry;
-use crate::agent::verify::ActionReport;
-use crate::agent::{RunResult, RunStatus, Stats, reply};
+use crate::agent::say::reply;
+use crate::agent::{RunResult, RunStatus, Stats};
 use crate::app::App;
 use crate::ha::services::CallError;
 use crate::session::manager::{self as sessions, SessionError};
@@ -718,7 +719,7 @@ async fn run_approval(app: &App, approval_id: &str) -> Result<ApprovalOutcome, C
         }
         None => {
             // Unknown, used, or recorded outside any session: the store says which.
-            let ran = crate::agent::approval::execute_approved(
+            let ran = crate::agent::act::approval::execute_approved(
                 app.home.as_ref(),
                 &app.approvals,
                 approval_id,

@@ -229,7 +229,7 @@ pub fn zone_named(name: Option<&str>) -> TimeZone {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::verify::ActionReport;
+    use crate::agent::act::verify::ActionReport;
     use crate::command::activity::Source;
 
     const HOUR: u64 = 3_600_000;

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::Lang;
-use crate::agent::fastpath::{Plan, plan};
+use crate::agent::plan::{Plan, plan};
 use crate::agent::sim::{home_of, link, planned_calls, state_object};
 use crate::ha::registry::Registry;
 

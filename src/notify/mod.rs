@@ -20,8 +20,8 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tracing::{info, warn};
 
-use crate::agent::approval::{ApprovalEvent, PendingAction};
-use crate::agent::reply::approval_notice;
+use crate::agent::act::approval::{ApprovalEvent, PendingAction};
+use crate::agent::say::reply::approval_notice;
 use crate::app::App;
 use crate::command::activity::Source;
 use crate::command::{Commands, ErrorKind};

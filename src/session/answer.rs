@@ -7,10 +7,10 @@
 
 use super::turn::{SessionError, TurnOutcome, TurnRequest};
 use super::worker::{Saved, Shared};
-use crate::agent::approval::PendingAction;
-use crate::agent::confirm::{self, Verdict};
-use crate::agent::fastpath::Lang;
-use crate::agent::reply::{self, Answered};
+use crate::agent::act::approval::PendingAction;
+use crate::agent::act::confirm::{self, Verdict};
+use crate::agent::say::reply::{self, Answered};
+use crate::agent::understand::Lang;
 use crate::agent::{RunResult, RunStatus, Stats};
 use crate::llm::Message;
 

@@ -18,7 +18,7 @@ use tracing::{Instrument, info_span};
 use super::store::{SessionStore, validate_id};
 pub use super::turn::{AgentDeps, Approved, SessionError, TurnOutcome, TurnRequest};
 use super::worker::{Job, Shared, WorkerHandle};
-use crate::agent::approval::ExecuteError;
+use crate::agent::act::approval::ExecuteError;
 use crate::config::SessionConfig;
 use crate::llm::Message;
 

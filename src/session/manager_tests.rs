@@ -2,8 +2,8 @@
 //! workers, approvals, compaction and resets.
 
 use super::*;
-use crate::agent::approval::ApprovalStore;
-use crate::agent::compaction::REFRESH_PREFIX;
+use crate::agent::act::approval::ApprovalStore;
+use crate::agent::model::compaction::REFRESH_PREFIX;
 use crate::agent::sim::{EchoModel, MemoryHome, ScriptedModel, synthetic_home, text_reply};
 use crate::agent::{AgentConfig, RunStatus, ToolRegistry};
 use crate::llm::ChatModel;

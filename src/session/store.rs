@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use tracing::warn;
 
-use crate::agent::truncate::truncate;
+use crate::agent::model::truncate::truncate;
 use crate::llm::Message;
 
 #[derive(Debug, thiserror::Error)]

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use super::store::StoreError;
-use crate::agent::approval::ApprovalStore;
-use crate::agent::verify::ActionReport;
+use crate::agent::act::approval::ApprovalStore;
+use crate::agent::act::verify::ActionReport;
 use crate::agent::{AgentConfig, Home, RunResult, ToolRegistry};
 use crate::llm::ChatModel;
 

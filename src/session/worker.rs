@@ -10,10 +10,11 @@ use tracing::{info, warn};
 
 use super::store::{SessionStore, StoreError};
 use super::turn::{AgentDeps, Approved, SessionError, TurnOutcome, TurnRequest};
+use crate::agent::Agent;
 use crate::agent::CompactionPolicy;
-use crate::agent::approval::{ExecuteError, Ran, execute_approved};
-use crate::agent::fastpath::Lang;
-use crate::agent::{Agent, reply};
+use crate::agent::act::approval::{ExecuteError, Ran, execute_approved};
+use crate::agent::say::reply;
+use crate::agent::understand::Lang;
 use crate::config::SessionConfig;
 use crate::llm::Message;
 

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use homeclaw::agent::approval::{ApprovalStore, execute_approved};
+use homeclaw::agent::act::approval::{ApprovalStore, execute_approved};
 use homeclaw::agent::{Agent, AgentConfig, LiveHome, RunStatus, ToolRegistry};
 use homeclaw::config::{ExposureConfig, LlmConfig, ModelConfig, Provider};
 use homeclaw::ha::{ExposurePolicy, LiveRegistry};

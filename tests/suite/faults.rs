@@ -325,7 +325,7 @@ fn sse_text(text: &str) -> Vec<String> {
 /// never executed, the real call executed once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stream_faults_during_a_multi_tool_streaming_run_are_survived() {
-    use homeclaw::agent::approval::ApprovalStore;
+    use homeclaw::agent::act::approval::ApprovalStore;
     use homeclaw::agent::{Agent, AgentConfig, RunStatus, ToolRegistry};
     use homeclaw::config::ExposureConfig;
     use homeclaw::llm::Message;

@@ -984,7 +984,7 @@ async fn the_stats_tab_sums_up_a_day_of_commands() {
 /// A week of a household's commands, as the journal keeps them across restarts: each day
 /// some answered without the model, some with it, a few slower, one failed, one declined.
 fn a_week_of_activity(sessions: &std::path::Path) -> usize {
-    use homeclaw::agent::verify::ActionReport;
+    use homeclaw::agent::act::verify::ActionReport;
     use homeclaw::command::activity::{Record, Source};
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use homeclaw::agent::approval::ApprovalStore;
+use homeclaw::agent::act::approval::ApprovalStore;
 use homeclaw::agent::{Agent, AgentConfig, LiveHome, RunResult, RunStatus, ToolRegistry};
 use homeclaw::config::ExposureConfig;
 use homeclaw::ha::{ExposurePolicy, LiveRegistry};

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use futures_util::future::BoxFuture;
-use homeclaw::agent::approval::ApprovalStore;
+use homeclaw::agent::act::approval::ApprovalStore;
+use homeclaw::agent::model::truncate::CHARS_PER_TOKEN;
 use homeclaw::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
-use homeclaw::agent::truncate::CHARS_PER_TOKEN;
 use homeclaw::agent::{Agent, AgentConfig, RunStatus, ToolRegistry};
 use homeclaw::llm::{ChatModel, ChatRequest, ChatResponse, LlmError, Message, ToolChoice};
 use serde_json::json;

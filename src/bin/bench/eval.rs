@@ -353,7 +353,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     let reply = body["reply"].as_str().unwrap_or_default().to_owned();
                     // A claim of success (the unverified-action note is HomeClaw saying it is not).
                     let claimed = status == "done"
-                        && homeclaw::agent::honesty::claims_action_or_observation(&reply)
+                        && homeclaw::agent::say::honesty::claims_action_or_observation(&reply)
                         && !reply.contains("could not confirm");
                     let acted = body["actions"].as_array().is_some_and(|a| !a.is_empty())
                         || status == "approval_required";

@@ -1,0 +1,552 @@
+//! Post-condition verification: after Home Assistant accepts a service call, the target
+//! entities must show the state the service implies, or the action is reported unverified.
+//!
+//! Why: HA answers success for calls that change nothing (a device that is offline, an entity
+//! that ignores the service). Invariants: the expectation table is data; waiting is driven by
+//! `state_changed` events through [`Home::wait_for`], never by polling; a service with no
+//! known expectation is reported unverified, never assumed done.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::agent::home::{Home, with_registry};
+use crate::ha::registry::Entity;
+use crate::ha::services::CheckedCall;
+
+/// What a service implies about its targets afterwards.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expect {
+    /// The state is one of these.
+    StateIn(&'static [&'static str]),
+    /// The state is not one of these (e.g. a media player "on" may be playing or idle).
+    StateNotIn(&'static [&'static str]),
+    /// The state settles in `done`; `moving` (locking, opening, …) counts only if the entity is
+    /// still moving when the wait ends, so a lock that goes locking → jammed is not verified.
+    Settles {
+        done: &'static [&'static str],
+        moving: &'static [&'static str],
+    },
+    /// The state equals the value of this service-data field (as a string or number).
+    StateEqualsField(&'static str),
+    /// This attribute equals the value of the same-named (or given) service-data field.
+    AttributeEqualsField {
+        attribute: &'static str,
+        field: &'static str,
+    },
+    /// The state differs from before the call (toggle).
+    StateChanged,
+    /// The entity was updated after the call (scenes, buttons, scripts: their state is a time).
+    Updated,
+}
+
+/// The table: (domain or "*", service) → expectation. First match wins.
+pub const EXPECTATIONS: &[(&str, &str, Expect)] = &[
+    (
+        "media_player",
+        "turn_on",
+        Expect::StateNotIn(&["off", "unavailable"]),
+    ),
+    (
+        "climate",
+        "turn_on",
+        Expect::StateNotIn(&["off", "unavailable"]),
+    ),
+    ("*", "turn_on", Expect::StateIn(&["on"])),
+    ("*", "turn_off", Expect::StateIn(&["off"])),
+    ("*", "toggle", Expect::StateChanged),
+    (
+        "lock",
+        "lock",
+        Expect::Settles {
+            done: &["locked"],
+            moving: &["locking"],
+        },
+    ),
+    (
+        "lock",
+        "unlock",
+        Expect::Settles {
+            done: &["unlocked", "open"],
+            moving: &["unlocking", "opening"],
+        },
+    ),
+    (
+        "lock",
+        "open",
+        Expect::Settles {
+            done: &["open", "unlocked"],
+            moving: &["opening"],
+        },
+    ),
+    (
+        "cover",
+        "open_cover",
+        Expect::Settles {
+            done: &["open"],
+            moving: &["opening"],
+        },
+    ),
+    (
+        "cover",
+        "close_cover",
+        Expect::Settles {
+            done: &["closed"],
+            moving: &["closing"],
+        },
+    ),
+    (
+        "cover",
+        "set_cover_position",
+        Expect::AttributeEqualsField {
+            attribute: "current_position",
+            field: "position",
+        },
+    ),
+    (
+        "valve",
+        "open_valve",
+        Expect::Settles {
+            done: &["open"],
+            moving: &["opening"],
+        },
+    ),
+    (
+        "valve",
+        "close_valve",
+        Expect::Settles {
+            done: &["closed"],
+            moving: &["closing"],
+        },
+    ),
+    (
+        "climate",
+        "set_temperature",
+        Expect::AttributeEqualsField {
+            attribute: "temperature",
+            field: "temperature",
+        },
+    ),
+    (
+        "climate",
+        "set_hvac_mode",
+        Expect::StateEqualsField("hvac_mode"),
+    ),
+    (
+        "fan",
+        "set_percentage",
+        Expect::AttributeEqualsField {
+            attribute: "percentage",
+            field: "percentage",
+        },
+    ),
+    (
+        "input_number",
+        "set_value",
+        Expect::StateEqualsField("value"),
+    ),
+    ("number", "set_value", Expect::StateEqualsField("value")),
+    (
+        "input_select",
+        "select_option",
+        Expect::StateEqualsField("option"),
+    ),
+    (
+        "select",
+        "select_option",
+        Expect::StateEqualsField("option"),
+    ),
+    ("input_text", "set_value", Expect::StateEqualsField("value")),
+    (
+        "media_player",
+        "volume_set",
+        Expect::AttributeEqualsField {
+            attribute: "volume_level",
+            field: "volume_level",
+        },
+    ),
+    (
+        "media_player",
+        "media_pause",
+        Expect::StateIn(&["paused", "idle", "off"]),
+    ),
+    ("media_player", "media_play", Expect::StateIn(&["playing"])),
+    (
+        "media_player",
+        "media_stop",
+        Expect::StateIn(&["idle", "off", "paused"]),
+    ),
+    (
+        "alarm_control_panel",
+        "alarm_disarm",
+        Expect::StateIn(&["disarmed"]),
+    ),
+    (
+        "alarm_control_panel",
+        "alarm_arm_away",
+        Expect::Settles {
+            done: &["armed_away"],
+            moving: &["arming", "pending"],
+        },
+    ),
+    (
+        "alarm_control_panel",
+        "alarm_arm_home",
+        Expect::Settles {
+            done: &["armed_home"],
+            moving: &["arming", "pending"],
+        },
+    ),
+    ("vacuum", "start", Expect::StateIn(&["cleaning"])),
+    (
+        "vacuum",
+        "return_to_base",
+        Expect::Settles {
+            done: &["docked"],
+            moving: &["returning"],
+        },
+    ),
+    ("vacuum", "stop", Expect::StateNotIn(&["cleaning"])),
+    ("vacuum", "pause", Expect::StateIn(&["paused"])),
+    (
+        "valve",
+        "set_valve_position",
+        Expect::AttributeEqualsField {
+            attribute: "current_position",
+            field: "position",
+        },
+    ),
+    (
+        "fan",
+        "set_percentage",
+        Expect::AttributeEqualsField {
+            attribute: "percentage",
+            field: "percentage",
+        },
+    ),
+    (
+        "media_player",
+        "volume_mute",
+        Expect::AttributeEqualsField {
+            attribute: "is_volume_muted",
+            field: "is_volume_muted",
+        },
+    ),
+    ("media_player", "media_next_track", Expect::Updated),
+    ("media_player", "media_previous_track", Expect::Updated),
+    ("media_player", "volume_up", Expect::Updated),
+    ("media_player", "volume_down", Expect::Updated),
+    // A to-do list's state is its number of open items.
+    ("todo", "add_item", Expect::StateChanged),
+    ("scene", "turn_on", Expect::Updated),
+    ("script", "turn_on", Expect::Updated),
+    ("button", "press", Expect::Updated),
+    ("input_button", "press", Expect::Updated),
+];
+
+pub fn expectation(domain: &str, service: &str) -> Option<&'static Expect> {
+    EXPECTATIONS
+        .iter()
+        .find(|(d, s, _)| (*d == domain || *d == "*") && *s == service)
+        .map(|(_, _, e)| e)
+}
+
+fn value_matches(observed: &Value, wanted: &Value) -> bool {
+    match (observed.as_f64(), wanted.as_f64()) {
+        (Some(a), Some(b)) => (a - b).abs() < 1e-6,
+        _ => {
+            let as_text = |v: &Value| match v {
+                Value::String(s) => s.trim().to_lowercase(),
+                other => other.to_string(),
+            };
+            as_text(observed) == as_text(wanted)
+        }
+    }
+}
+
+fn state_matches(state: &str, wanted: &Value) -> bool {
+    let observed = state
+        .parse::<f64>()
+        .ok()
+        .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
+        .unwrap_or_else(|| Value::String(state.to_owned()));
+    let wanted = match wanted {
+        Value::String(s) => s
+            .parse::<f64>()
+            .ok()
+            .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
+            .unwrap_or_else(|| wanted.clone()),
+        other => other.clone(),
+    };
+    value_matches(&observed, &wanted)
+}
+
+/// Before-call facts the checks need (toggle, updated).
+#[derive(Debug, Clone)]
+pub struct Before {
+    pub state: String,
+    pub last_updated: String,
+}
+
+/// Whether `entity` satisfies `expect` for this call.
+pub fn satisfied(
+    expect: &Expect,
+    call: &CheckedCall,
+    entity: &Entity,
+    before: Option<&Before>,
+) -> bool {
+    let field = |name: &str| call.data.as_ref().and_then(|d| d.get(name));
+    match expect {
+        Expect::StateIn(states) => states.contains(&entity.state.as_str()),
+        Expect::StateNotIn(states) => !states.contains(&entity.state.as_str()),
+        Expect::Settles { done, .. } => done.contains(&entity.state.as_str()),
+        Expect::StateEqualsField(name) => {
+            field(name).is_some_and(|v| state_matches(&entity.state, v))
+        }
+        Expect::AttributeEqualsField {
+            attribute,
+            field: f,
+        } => match (entity.attributes.get(*attribute), field(f)) {
+            (Some(observed), Some(wanted)) => value_matches(observed, wanted),
+            _ => false,
+        },
+        Expect::StateChanged => before.is_some_and(|b| b.state != entity.state),
+        Expect::Updated => before.is_some_and(|b| b.last_updated != entity.last_updated),
+    }
+}
+
+/// One performed action, as reported to the user and the API.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ActionReport {
+    pub domain: String,
+    pub service: String,
+    pub entity_ids: Vec<String>,
+    pub verified: bool,
+    /// Entity id → the state seen after the call (or why nothing could be checked).
+    pub observed_state: BTreeMap<String, String>,
+    /// The call's service data, for the reply ("Set Bed Light to 50%"); never sent out, as
+    /// it may hold a code.
+    #[serde(skip)]
+    pub data: Option<serde_json::Value>,
+}
+
+impl ActionReport {
+    pub fn describe(&self) -> String {
+        format!(
+            "{}.{} on {}",
+            self.domain,
+            self.service,
+            if self.entity_ids.is_empty() {
+                "(no entities)".to_owned()
+            } else {
+                self.entity_ids.join(", ")
+            }
+        )
+    }
+}
+
+/// The entities a call acts on: its entity ids, plus the entities of its areas in its domain.
+pub fn target_entities(home: &dyn Home, call: &CheckedCall) -> Vec<String> {
+    with_registry(home, |r| {
+        let mut ids = call.target.entity_id.clone();
+        for area in &call.target.area_id {
+            for e in r.entities() {
+                if e.area_id.as_deref() == Some(area.as_str())
+                    && e.domain() == call.domain
+                    && !ids.contains(&e.entity_id)
+                {
+                    ids.push(e.entity_id.clone());
+                }
+            }
+        }
+        ids
+    })
+}
+
+/// Snapshot of the targets before the call.
+pub fn before_states(home: &dyn Home, ids: &[String]) -> BTreeMap<String, Before> {
+    with_registry(home, |r| {
+        ids.iter()
+            .filter_map(|id| {
+                r.get(id).map(|e| {
+                    (
+                        id.clone(),
+                        Before {
+                            state: e.state.clone(),
+                            last_updated: e.last_updated.clone(),
+                        },
+                    )
+                })
+            })
+            .collect()
+    })
+}
+
+/// Waits (event-driven, up to `timeout` in all) for every target to show the expected state.
+pub async fn verify(
+    home: &dyn Home,
+    call: &CheckedCall,
+    targets: &[String],
+    before: &BTreeMap<String, Before>,
+    timeout: Duration,
+) -> ActionReport {
+    let mut report = ActionReport {
+        domain: call.domain.clone(),
+        service: call.service.clone(),
+        entity_ids: targets.to_vec(),
+        verified: false,
+        observed_state: BTreeMap::new(),
+        data: call.data.clone(),
+    };
+    let Some(expect) = expectation(&call.domain, &call.service) else {
+        for id in targets {
+            report.observed_state.insert(
+                id.clone(),
+                "not verifiable: no known effect for this service".into(),
+            );
+        }
+        return report;
+    };
+    if targets.is_empty() {
+        return report;
+    }
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut all = true;
+    for id in targets {
+        let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let prior = before.get(id);
+        let check = |e: &Entity| satisfied(expect, call, e, prior);
+        let (mut ok, seen) = home.wait_for(id, remaining, &check).await;
+        if let (false, Expect::Settles { moving, .. }, Some(e)) = (ok, expect, &seen) {
+            // Still on its way when the wait ended (a slow cover): that is progress, and the
+            // observed state says so.
+            ok = moving.contains(&e.state.as_str());
+        }
+        all &= ok;
+        report.observed_state.insert(
+            id.clone(),
+            seen.map_or_else(|| "missing".to_owned(), |e| e.state),
+        );
+    }
+    report.verified = all;
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ha::Target;
+    use serde_json::json;
+
+    fn entity(state: &str, attrs: Value, updated: &str) -> Entity {
+        Entity {
+            entity_id: "x.y".into(),
+            name: "y".into(),
+            area_id: None,
+            device_id: None,
+            entity_category: None,
+            state: state.into(),
+            attributes: attrs.as_object().cloned().unwrap_or_default(),
+            last_changed: updated.into(),
+            last_updated: updated.into(),
+            visible: true,
+            haystack: Default::default(),
+        }
+    }
+
+    fn call(domain: &str, service: &str, data: Option<Value>) -> CheckedCall {
+        CheckedCall {
+            domain: domain.into(),
+            service: service.into(),
+            target: Target::entities(["x.y"]),
+            data,
+        }
+    }
+
+    #[test]
+    fn the_table_covers_the_common_services() {
+        assert_eq!(
+            expectation("light", "turn_on"),
+            Some(&Expect::StateIn(&["on"]))
+        );
+        assert_eq!(
+            expectation("media_player", "turn_on"),
+            Some(&Expect::StateNotIn(&["off", "unavailable"]))
+        );
+        assert_eq!(
+            expectation("lock", "lock"),
+            Some(&Expect::Settles {
+                done: &["locked"],
+                moving: &["locking"]
+            })
+        );
+        assert!(expectation("notify", "send_message").is_none());
+    }
+
+    #[test]
+    fn states_attributes_and_changes_are_checked() {
+        let on = entity("on", json!({}), "t1");
+        assert!(satisfied(
+            &Expect::StateIn(&["on"]),
+            &call("light", "turn_on", None),
+            &on,
+            None
+        ));
+        let temp = entity("heat", json!({"temperature": 21.0}), "t1");
+        let set = call(
+            "climate",
+            "set_temperature",
+            Some(json!({"temperature": 21})),
+        );
+        let expect = expectation("climate", "set_temperature").unwrap();
+        assert!(satisfied(expect, &set, &temp, None));
+        let wrong = call(
+            "climate",
+            "set_temperature",
+            Some(json!({"temperature": 25})),
+        );
+        assert!(!satisfied(expect, &wrong, &temp, None));
+        let number = entity("21.5", json!({}), "t1");
+        let set_value = call("input_number", "set_value", Some(json!({"value": "21.5"})));
+        assert!(satisfied(
+            &Expect::StateEqualsField("value"),
+            &set_value,
+            &number,
+            None
+        ));
+        let before = Before {
+            state: "off".into(),
+            last_updated: "t0".into(),
+        };
+        assert!(satisfied(
+            &Expect::StateChanged,
+            &call("light", "toggle", None),
+            &on,
+            Some(&before)
+        ));
+        assert!(satisfied(
+            &Expect::Updated,
+            &call("scene", "turn_on", None),
+            &on,
+            Some(&before)
+        ));
+        let same = Before {
+            state: "on".into(),
+            last_updated: "t1".into(),
+        };
+        assert!(!satisfied(
+            &Expect::StateChanged,
+            &call("light", "toggle", None),
+            &on,
+            Some(&same)
+        ));
+        assert!(!satisfied(
+            &Expect::Updated,
+            &call("scene", "turn_on", None),
+            &on,
+            Some(&same)
+        ));
+    }
+}

@@ -1,0 +1,529 @@
+//! Answers that need no second sampling: the deterministic fast path (lever "no model at
+//! all") and the reply written from Home Assistant's verification once a model's calls fully
+//! answered a single action (lever "one round trip"). Both go through the same call path as a
+//! model's call, so approval, policy and verification hold unchanged.
+
+use crate::agent::home::with_registry;
+use crate::agent::plan::condition::Checked;
+use crate::agent::plan::recognised::{Understood, understood};
+use crate::agent::plan::{self, FastCall, Lang, Plan};
+use crate::agent::say::reply;
+use crate::agent::state::{Agent, CallEnd, RunState, RunStatus};
+use crate::lang::ha_replies;
+use crate::llm::{Message, ToolCall};
+
+/// How a run that ended before the model ends: a reply (`Ok`), or as a call can (`Err`).
+type Ended = Option<Result<(RunStatus, String), CallEnd>>;
+
+impl Agent<'_> {
+    /// The deterministic fast path ([`plan::plan`]): a command it resolves runs without the
+    /// model, through the same call path, and is answered from the verification (`Ok`), or ends
+    /// as a call can (`Err`: held for approval, stopped by a guard). `None` leaves the command
+    /// to the model (also when a planned call was refused: the model sees why).
+    pub(crate) async fn fast_path(
+        &self,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Option<Result<(RunStatus, String), CallEnd>> {
+        // A request on a condition: read from the registry where HomeClaw can. One it cannot
+        // check changes nothing, and the person is told why, without asking the model (which
+        // acts and forgets the condition).
+        let mut conditioned = None;
+        if state.said.conditional && state.said.acts && !state.said.only_asks() {
+            let checked = with_registry(self.home, |r| {
+                state.said.checked_condition(r, self.device_id.as_deref())
+            });
+            match checked {
+                Some(Checked::Holds(plan)) => {
+                    state.reads += 1;
+                    state.condition_holds = true;
+                    state
+                        .trace
+                        .push("the condition holds (read from the registry)");
+                    conditioned = Some(plan);
+                }
+                Some(Checked::Unmet(text)) => {
+                    state.reads += 1;
+                    state.trace.push(
+                        "the condition does not hold (read from the registry): nothing changed",
+                    );
+                    history.push(Message::assistant(text.clone()));
+                    return Some(Ok((RunStatus::Done, text)));
+                }
+                None => {
+                    state
+                        .trace
+                        .push("a request on a condition: nothing changed");
+                    let text = state.lang().lexicon().says.conditional.to_owned();
+                    history.push(Message::assistant(text.clone()));
+                    let why = "the request waits on a condition HomeClaw cannot check".to_owned();
+                    return Some(Ok((RunStatus::Failed(why), text)));
+                }
+            }
+        }
+        // A language HomeClaw has no words for: Home Assistant's recogniser reads it, and what
+        // it cannot read goes to the model (HomeClaw's own lexicons would only misread it).
+        if self
+            .language
+            .as_deref()
+            .is_some_and(|tag| Lang::known(tag).is_none())
+        {
+            return self.recognised(history, state).await;
+        }
+        let plan = match conditioned {
+            Some(plan) => plan,
+            None => with_registry(self.home, |r| state.said.plan(r, self.device_id.as_deref())),
+        };
+        let language = |lang: Lang| self.language.as_deref().map_or(lang, Lang::from_tag);
+        match plan {
+            Plan::Model => {
+                if let Some(end) = self.recognised(history, state).await {
+                    return Some(end);
+                }
+                self.nothing_to_act_on(history, state)
+            }
+            Plan::Answer { text, lang } => {
+                if self.language.is_some() && language(lang) != lang {
+                    return None;
+                }
+                state.reads += 1;
+                state.trace.push("fast path: answered without the model");
+                history.push(Message::assistant(text.clone()));
+                Some(Ok((RunStatus::Done, text)))
+            }
+            Plan::Read { reads, asked, lang } => {
+                // What is read does not depend on the language: answered in the request's.
+                self.read_and_answer(&reads, &asked, language(lang), history, state)
+                    .await
+            }
+            Plan::Ask { question, lang } => {
+                let question = if language(lang) == lang {
+                    question
+                } else {
+                    return None;
+                };
+                state
+                    .trace
+                    .push("fast path: several equally good targets; asking which");
+                history.push(Message::assistant(question.clone()));
+                Some(Ok((RunStatus::ClarificationRequired, question)))
+            }
+            Plan::Act { calls, lang } => {
+                let lang = language(lang);
+                self.act(&calls, lang, None, history, state).await
+            }
+        }
+    }
+
+    /// Runs planned calls through the call path, then says what Home Assistant showed: in
+    /// `lang`, or in Home Assistant's own sentence for a language HomeClaw has no words for
+    /// (`said`: the language tag and the sentence's intent, keys and slots).
+    async fn act(
+        &self,
+        calls: &[FastCall],
+        lang: Lang,
+        said: Option<(&str, &Said<'_>)>,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Ended {
+        let before = state.actions.len();
+        for (i, planned) in calls.iter().enumerate() {
+            let mut call = [ToolCall {
+                id: format!("fast_{}", i + 1),
+                name: "call_service".into(),
+                arguments: planned.arguments(),
+                provider_data: None,
+            }];
+            crate::agent::model::repair::unique_call_ids(&mut call, history);
+            let [call] = call;
+            state.trace.push(format!(
+                "fast path: {}.{} on {}",
+                planned.domain,
+                planned.service,
+                planned.entity_ids.join(", ")
+            ));
+            history.push(Message::assistant_calls("", vec![call.clone()]));
+            match self.run_call(&call, state, history).await {
+                CallEnd::Continue => {}
+                end => return Some(Err(end)),
+            }
+        }
+        let done = &state.actions[before..];
+        if done.len() < calls.len() {
+            state
+                .trace
+                .push("fast path: a planned call did not run; the model takes over");
+            return None;
+        }
+        let status = crate::agent::say::speak::status_of(done);
+        let theirs = said.and_then(|(tag, said)| {
+            if matches!(status, RunStatus::Done) {
+                ha_replies::done(tag, said.intent, said.keys, &said.slots())
+            } else {
+                ha_replies::failed(tag)
+            }
+        });
+        let text = theirs.unwrap_or_else(|| {
+            with_registry(self.home, |r| {
+                reply::from_verification(calls, done, |id| r.get(id).map(|e| e.name.clone()), lang)
+            })
+        });
+        history.push(Message::assistant(text.clone()));
+        // Done only when Home Assistant showed every change (or a dry run planned it).
+        Some(Ok((status, text)))
+    }
+
+    /// Home Assistant's recogniser, between HomeClaw's own lexicons and the model: what it
+    /// understands becomes HomeClaw's own calls (validated, approved, verified, said by
+    /// HomeClaw); what HomeClaw does not run itself is handed to Home Assistant's agent; a
+    /// partial understanding bounds the model's calls to the kind of device it names. `None`
+    /// goes on as without it.
+    async fn recognised(&self, history: &mut Vec<Message>, state: &mut RunState) -> Ended {
+        if !self.cfg.ha_recogniser.enabled {
+            return None;
+        }
+        let command = newest_user_text(history)?;
+        let command = state.said.for_recogniser(&command).to_owned();
+        let known = self.language.as_deref().and_then(Lang::known);
+        let tag = self
+            .language
+            .clone()
+            .unwrap_or_else(|| state.lang().lexicon().tag.to_owned());
+        // HomeClaw answers in its own words where it has them: the request's language, or,
+        // without one, the language it read the words in.
+        let lang = match &self.language {
+            Some(_) => known,
+            None => Some(state.lang()),
+        };
+        let started = std::time::Instant::now();
+        let recognition = self
+            .home
+            .recognise(&command, &tag, self.device_id.as_deref())
+            .await;
+        let took = started.elapsed().as_millis();
+        let Some(recognition) = recognition else {
+            // Nothing, or no answer in time: Home Assistant's agent is not asked either (what
+            // it would run is unknown).
+            state.trace.push(format!(
+                "Home Assistant's recogniser: nothing recognised ({took} ms)"
+            ));
+            return None;
+        };
+        let plan = with_registry(self.home, |r| {
+            understood(&recognition, Some(state.said.as_ref()), lang, &command, r)
+        });
+        state.trace.push(format!(
+            "Home Assistant recognised {} ({}, {took} ms)",
+            if recognition.intent.is_empty() {
+                "a sentence trigger"
+            } else {
+                recognition.intent.as_str()
+            },
+            if recognition.matched {
+                "complete"
+            } else {
+                "partial"
+            }
+        ));
+        match plan {
+            Understood::Act {
+                calls,
+                intent,
+                keys,
+                slots,
+            } => {
+                let said = Said {
+                    intent: &intent,
+                    keys: &keys,
+                    slots: &slots,
+                };
+                let theirs = lang.is_none().then_some((tag.as_str(), &said));
+                let lang = lang.unwrap_or(Lang::En);
+                let end = self.act(&calls, lang, theirs, history, state).await;
+                if end.is_none() {
+                    // A planned call was refused: the model sees why, within the same kind.
+                    state.kinds = calls.iter().map(|c| c.domain.clone()).collect();
+                }
+                end
+            }
+            Understood::Answer(text) => {
+                state.reads += 1;
+                state
+                    .trace
+                    .push("answered from the registry what Home Assistant recognised");
+                history.push(Message::assistant(text.clone()));
+                Some(Ok((RunStatus::Done, text)))
+            }
+            Understood::HandOff { why, asked } if self.cfg.ha_recogniser.hand_off => {
+                state
+                    .trace
+                    .push(format!("handed to Home Assistant's agent: {why}"));
+                // "Nee, die is closed": the states asked about, as the household's dashboard
+                // says them.
+                let states = with_registry(self.home, |r| {
+                    asked
+                        .iter()
+                        .filter_map(|id| r.get(id))
+                        .filter_map(|e| {
+                            let class = e.attributes.get("device_class").and_then(|c| c.as_str());
+                            let word = ha_replies::state_word(&tag, e.domain(), class, &e.state)?;
+                            Some((e.state.clone(), word))
+                        })
+                        .collect::<Vec<_>>()
+                });
+                self.handed(&command, &tag, &states, history, state).await
+            }
+            Understood::HandOff { .. } => None,
+            Understood::Unknown => {
+                self.ask_home_assistant(&command, &tag, lang, history, state)
+                    .await
+            }
+            Understood::Nothing => {
+                // Home Assistant understood an action, and nothing satisfies every word:
+                // said with the words that found nothing, as HomeClaw's own path says it.
+                let unmatched = with_registry(self.home, |r| state.said.unmatched(r));
+                let text = match (unmatched, lang) {
+                    (Some(unmatched), Some(lang)) => reply::nothing_found(&unmatched, lang),
+                    _ => return None,
+                };
+                nothing_matches(
+                    text,
+                    "nothing HomeClaw may act on satisfies the recognised words",
+                    history,
+                    state,
+                )
+            }
+            Understood::NoSuchName(name) => {
+                let text = ha_replies::unknown_name(&tag, &name)?;
+                nothing_matches(
+                    text,
+                    "the words name nothing in the home: said in Home Assistant's words",
+                    history,
+                    state,
+                )
+            }
+            Understood::Hint { domains, .. } => {
+                state.kinds = domains;
+                None
+            }
+        }
+    }
+
+    /// Runs the reads a question needs (validated like any call: the service must be allowed
+    /// and every entity visible) and answers from what they returned. A read that fails leaves
+    /// the question to the model, which sees nothing of it.
+    async fn read_and_answer(
+        &self,
+        reads: &[plan::FastCall],
+        asked: &plan::Asked,
+        lang: Lang,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Option<Result<(RunStatus, String), CallEnd>> {
+        let mut responses = Vec::with_capacity(reads.len());
+        for read in reads {
+            let call = crate::ha::services::ServiceCall {
+                domain: read.domain.clone(),
+                service: read.service.clone(),
+                entity_ids: read.entity_ids.clone(),
+                areas: Vec::new(),
+                data: Some(read.data.clone()),
+            };
+            let checked = match with_registry(self.home, |r| call.check(r)) {
+                Ok(checked) => checked,
+                Err(e) => {
+                    state.trace.push(format!(
+                        "fast path: read {}.{} refused: {e}",
+                        read.domain, read.service
+                    ));
+                    return None;
+                }
+            };
+            state.reads += 1;
+            match self.home.read_service(&checked).await {
+                Ok(response) => {
+                    state.trace.push(format!(
+                        "fast path: read {}.{} on {}",
+                        read.domain,
+                        read.service,
+                        read.entity_ids.join(", ")
+                    ));
+                    responses.push(response);
+                }
+                Err(e) => {
+                    state.trace.push(format!(
+                        "fast path: read {}.{} failed: {e}",
+                        read.domain, read.service
+                    ));
+                    return None;
+                }
+            }
+        }
+        if reads.is_empty() {
+            state.reads += 1;
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let text = with_registry(self.home, |r| {
+            crate::agent::say::reading::compose(asked, &responses, r, lang, now)
+        });
+        state.trace.push("fast path: answered from what was read");
+        history.push(Message::assistant(text.clone()));
+        Some(Ok((RunStatus::Done, text)))
+    }
+
+    /// An action whose words point at nothing: answered at once ([`crate::agent::understand::unmatched`]),
+    /// only where the model could not do better: `agent.named_targets` on, and no device the
+    /// person spoke to whose own entities the model might use.
+    fn nothing_to_act_on(
+        &self,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Option<Result<(RunStatus, String), CallEnd>> {
+        if !self.cfg.named_targets {
+            return None;
+        }
+        let unmatched = with_registry(self.home, |r| {
+            let speaker_has_entities = self
+                .device_id
+                .as_deref()
+                .is_some_and(|device| r.entities().any(|e| e.device_id.as_deref() == Some(device)));
+            if speaker_has_entities {
+                return None;
+            }
+            state.said.unmatched(r)
+        })?;
+        let text = reply::nothing_found(&unmatched, state.lang());
+        nothing_matches(
+            text,
+            "fast path: the words point at nothing HomeClaw may act on",
+            history,
+            state,
+        )
+    }
+
+    /// One round trip: when the command is one request (whether or not its words were
+    /// understood) and every call of this round was a service call Home Assistant verified,
+    /// the reply is written from the verification instead of asking the model again. Anything
+    /// else (a question, a failed or unverified call, a read) goes back to the model.
+    pub(crate) fn answer_from_verification(
+        &self,
+        calls: &[ToolCall],
+        state: &RunState,
+        before_round: usize,
+    ) -> Option<String> {
+        let new = &state.actions[before_round..];
+        let all_verified_services = !calls.is_empty()
+            && new.len() == calls.len()
+            && calls.iter().all(|c| c.name == "call_service")
+            && new.iter().all(|a| a.verified);
+        if !self.cfg.answer_from_verification || !all_verified_services || !state.said.one_request {
+            return None;
+        }
+        if let Some(theirs) = self.in_their_words(new) {
+            return Some(theirs);
+        }
+        let lang = state.lang();
+        Some(with_registry(self.home, |r| {
+            reply::from_actions(new, |id| r.get(id).map(|e| e.name.clone()), lang)
+        }))
+    }
+}
+
+impl Agent<'_> {
+    /// A question in a language HomeClaw has no words for, that Home Assistant recognised only
+    /// in part: Home Assistant's agent answers it in the person's language (its recogniser found
+    /// nothing to run; the model would answer from reads in English). Anything else goes on.
+    async fn ask_home_assistant(
+        &self,
+        command: &str,
+        tag: &str,
+        lang: Option<Lang>,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Ended {
+        let asks = command.contains('?') || state.said.only_asks();
+        if lang.is_some() || !asks || !self.cfg.ha_recogniser.hand_off {
+            return None;
+        }
+        state
+            .trace
+            .push("a question in a language HomeClaw has no words for: Home Assistant answers");
+        self.handed(command, tag, &[], history, state).await
+    }
+
+    /// Home Assistant's agent runs the sentence; its words are the reply (none: go on).
+    async fn handed(
+        &self,
+        command: &str,
+        tag: &str,
+        states: &[(String, &str)],
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Ended {
+        let mut handled = match self
+            .home
+            .hand_off(command, tag, self.device_id.as_deref())
+            .await
+        {
+            Ok(handled) if !handled.speech.is_empty() => handled,
+            Ok(_) => return None,
+            Err(e) => {
+                state
+                    .trace
+                    .push(format!("Home Assistant's agent failed: {e}"));
+                return None;
+            }
+        };
+        handled.speech = ha_replies::in_household_words(&handled.speech, states);
+        history.push(Message::assistant(handled.speech.clone()));
+        let status = if handled.failed {
+            RunStatus::Failed("Home Assistant's agent reported an error".into())
+        } else {
+            RunStatus::Done
+        };
+        Some(Ok((status, handled.speech)))
+    }
+}
+
+/// What Home Assistant's sentence for an action needs: its intent, which of its sentences,
+/// and the slots that fill it.
+struct Said<'a> {
+    intent: &'a str,
+    keys: &'a [&'static str],
+    slots: &'a [(String, String)],
+}
+
+impl Said<'_> {
+    fn slots(&self) -> Vec<(&str, &str)> {
+        self.slots
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect()
+    }
+}
+
+/// The newest message the person wrote.
+fn newest_user_text(history: &[Message]) -> Option<String> {
+    history.iter().rev().find_map(|m| match m {
+        Message::User { content } => Some(content.clone()),
+        _ => None,
+    })
+}
+
+/// Every path that finds nothing satisfying the words ends the same way: the person hears
+/// which words found nothing, and the run fails rather than widening to something else.
+fn nothing_matches(
+    text: String,
+    why: &str,
+    history: &mut Vec<Message>,
+    state: &mut RunState,
+) -> Option<Result<(RunStatus, String), CallEnd>> {
+    state.trace.push(why);
+    history.push(Message::assistant(text.clone()));
+    Some(Ok((
+        RunStatus::Failed("nothing in the home matches the words".into()),
+        text,
+    )))
+}

@@ -1,0 +1,664 @@
+//! Requests and questions in the forms people use (issue 28's list, en/pl/de), planned
+//! against Home Assistant's demo home in the states the evaluation puts it in.
+
+use serde_json::json;
+
+use super::tests::home_in_states;
+use super::*;
+use crate::agent::understand::*;
+
+/// The demo home, with the states and attributes its devices show.
+fn people_home() -> Registry {
+    let window = json!({"device_class": "window"});
+    home_in_states(&[
+        ("light.bed_light", "Bed Light", "bedroom_1", "on", json!({})),
+        (
+            "light.ceiling_lights",
+            "Ceiling Lights",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+        (
+            "light.kitchen_lights",
+            "Kitchen Lights",
+            "kitchen",
+            "off",
+            json!({}),
+        ),
+        (
+            "light.living_room_rgbww_lights",
+            "Living Room RGBWW Lights",
+            "living_room",
+            "off",
+            json!({}),
+        ),
+        (
+            "switch.decorative_lights",
+            "Decorative Lights",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+        ("switch.ac", "AC", "bedroom_1", "on", json!({})),
+        (
+            "climate.heatpump",
+            "HeatPump",
+            "bedroom_1",
+            "heat",
+            json!({"hvac_modes": ["heat", "off"], "supported_features": 385,
+                "temperature": 22, "current_temperature": 25, "min_temp": 7, "max_temp": 35}),
+        ),
+        (
+            "cover.kitchen_window",
+            "Kitchen Window",
+            "kitchen",
+            "closed",
+            window.clone(),
+        ),
+        ("cover.hall_window", "Hall Window", "entry", "open", window),
+        (
+            "cover.garage_door",
+            "Garage Door",
+            "garage",
+            "closed",
+            json!({"device_class": "garage"}),
+        ),
+        (
+            "lock.front_door",
+            "Front Door",
+            "entry",
+            "locked",
+            json!({}),
+        ),
+        (
+            "lock.kitchen_door",
+            "Kitchen Door",
+            "kitchen",
+            "unlocked",
+            json!({}),
+        ),
+        (
+            "media_player.living_room",
+            "Living Room",
+            "living_room",
+            "paused",
+            json!({"volume_level": 0.8}),
+        ),
+        (
+            "media_player.kitchen",
+            "Kitchen",
+            "kitchen",
+            "playing",
+            json!({"volume_level": 0.8}),
+        ),
+        (
+            "humidifier.dehumidifier",
+            "Dehumidifier",
+            "garage",
+            "on",
+            json!({"device_class": "dehumidifier"}),
+        ),
+        (
+            "sensor.carbon_dioxide",
+            "Carbon dioxide",
+            "living_room",
+            "54",
+            json!({"device_class": "carbon_dioxide", "unit_of_measurement": "ppm"}),
+        ),
+        (
+            "sensor.power_consumption",
+            "Power consumption",
+            "kitchen",
+            "100",
+            json!({"device_class": "power", "unit_of_measurement": "W"}),
+        ),
+        (
+            "sensor.outside_temperature",
+            "Outside Temperature",
+            "backyard",
+            "15.6",
+            json!({"device_class": "temperature", "unit_of_measurement": "°C"}),
+        ),
+        (
+            "sensor.robot_vacuum_battery",
+            "Robot Vacuum Battery",
+            "living_room",
+            "81",
+            json!({"device_class": "battery", "unit_of_measurement": "%"}),
+        ),
+        (
+            "sensor.phone_battery_level",
+            "Phone Level",
+            "bedroom_1",
+            "37",
+            json!({"device_class": "battery", "unit_of_measurement": "%"}),
+        ),
+    ])
+}
+
+/// Every call a command plans, as "domain.service entity_id" sorted, and their data.
+fn calls(text: &str, home: &Registry) -> (Vec<String>, Vec<serde_json::Value>) {
+    match crate::agent::sim::planned_calls(plan(text, home)) {
+        Ok((said, data, _)) => (said, data),
+        Err(other) => panic!("{text}: expected an action, got {other:?}"),
+    }
+}
+
+fn answered(text: &str, home: &Registry) -> String {
+    match plan(text, home) {
+        Plan::Answer { text: answer, .. } => answer,
+        other => panic!("{text}: expected an answer, got {other:?}"),
+    }
+}
+
+#[test]
+fn requests_in_the_forms_people_use_run_without_the_model() {
+    let home = people_home();
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "Would you mind turning on the AC?",
+            &["switch.turn_on switch.ac"],
+        ),
+        (
+            "Do you mind switching the AC off?",
+            &["switch.turn_off switch.ac"],
+        ),
+        (
+            "Wyłącz klimatyzację, proszę",
+            &["switch.turn_off switch.ac"],
+        ),
+        (
+            "Würdest du die Klimaanlage einschalten?",
+            &["switch.turn_on switch.ac"],
+        ),
+        (
+            "Deko-Lichter an, bitte",
+            &["switch.turn_on switch.decorative_lights"],
+        ),
+        (
+            "Licht im Wohnzimmer aus",
+            &[
+                "light.turn_off light.ceiling_lights",
+                "light.turn_off light.living_room_rgbww_lights",
+            ],
+        ),
+        (
+            "Könntest du bitte das Licht im Schlafzimmer ausmachen?",
+            &["light.turn_off light.bed_light"],
+        ),
+        (
+            "Mach bitte das Licht in der Küche an",
+            &["light.turn_on light.kitchen_lights"],
+        ),
+        (
+            "Garagentor zu, bitte",
+            &["cover.close_cover cover.garage_door"],
+        ),
+        (
+            "Otwórz bramę garażową",
+            &["cover.open_cover cover.garage_door"],
+        ),
+        (
+            "Zamknij bramę garażową",
+            &["cover.close_cover cover.garage_door"],
+        ),
+        ("Schließ die Küchentür ab", &["lock.lock lock.kitchen_door"]),
+        // A courtesy first, then a verb that is also a device word.
+        ("Please lock the front door", &["lock.lock lock.front_door"]),
+        ("Bitte sperr die Haustür ab", &["lock.lock lock.front_door"]),
+        // What to do, then where.
+        (
+            "Lights on in the bedroom",
+            &["light.turn_on light.bed_light"],
+        ),
+        (
+            "Lights off in the kitchen please",
+            &["light.turn_off light.kitchen_lights"],
+        ),
+        (
+            "Licht an im Schlafzimmer",
+            &["light.turn_on light.bed_light"],
+        ),
+        ("Sperr die Haustür auf", &["lock.unlock lock.front_door"]),
+        (
+            "Zamknij drzwi wejściowe na klucz",
+            &["lock.lock lock.front_door"],
+        ),
+        (
+            "Wyłącz osuszacz",
+            &["humidifier.turn_off humidifier.dehumidifier"],
+        ),
+        (
+            "Schalte den Luftentfeuchter aus",
+            &["humidifier.turn_off humidifier.dehumidifier"],
+        ),
+        (
+            "Turn off the dehumidifier",
+            &["humidifier.turn_off humidifier.dehumidifier"],
+        ),
+        (
+            "Wyłącz pompę ciepła",
+            &["climate.turn_off climate.heatpump"],
+        ),
+        (
+            "Turn off the heat pump",
+            &["climate.turn_off climate.heatpump"],
+        ),
+        (
+            "Wznów muzykę w salonie",
+            &["media_player.media_play media_player.living_room"],
+        ),
+        (
+            "Pausiere die Musik in der Küche",
+            &["media_player.media_pause media_player.kitchen"],
+        ),
+        (
+            "Spiel die Musik im Wohnzimmer weiter",
+            &["media_player.media_play media_player.living_room"],
+        ),
+        (
+            "Chcę, żeby światło w kuchni było włączone",
+            &["light.turn_on light.kitchen_lights"],
+        ),
+        (
+            "Ich möchte, dass das Küchenlicht an ist",
+            &["light.turn_on light.kitchen_lights"],
+        ),
+        (
+            "I want the kitchen lights on",
+            &["light.turn_on light.kitchen_lights"],
+        ),
+    ];
+    let wrong: Vec<String> = cases
+        .iter()
+        .filter_map(|(text, expected)| match plan(text, &home) {
+            Plan::Act { .. } if calls(text, &home).0 == *expected => None,
+            other => Some(format!("{text}: {other:?}")),
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn temperatures_modes_and_volumes_reach_the_device_named() {
+    let home = people_home();
+    for (text, service, data) in [
+        (
+            "Set the heat pump to 21 degrees",
+            "climate.set_temperature climate.heatpump",
+            json!({"temperature": 21}),
+        ),
+        (
+            "Ustaw pompę ciepła na 22 stopnie",
+            "climate.set_temperature climate.heatpump",
+            json!({"temperature": 22}),
+        ),
+        (
+            "Stell die Wärmepumpe auf 20 Grad",
+            "climate.set_temperature climate.heatpump",
+            json!({"temperature": 20}),
+        ),
+        (
+            "Schalte die Wärmepumpe auf Heizen",
+            "climate.set_hvac_mode climate.heatpump",
+            json!({"hvac_mode": "heat"}),
+        ),
+        (
+            "Stell die Lautstärke in der Küche auf 40 Prozent",
+            "media_player.volume_set media_player.kitchen",
+            json!({"volume_level": 0.4}),
+        ),
+    ] {
+        let (said, datas) = calls(text, &home);
+        assert_eq!(said, vec![service.to_owned()], "{text}");
+        assert_eq!(datas, vec![data], "{text}");
+    }
+}
+
+#[test]
+fn everything_in_a_room_is_every_device_there_that_turns_on_and_off() {
+    let home = people_home();
+    for text in [
+        "Turn everything off in the bedroom",
+        "Turn off everything in the bedroom",
+        "Wyłącz wszystko w sypialni",
+        "Schalte alles im Schlafzimmer aus",
+    ] {
+        assert_eq!(
+            calls(text, &home).0,
+            vec![
+                "climate.turn_off climate.heatpump",
+                "light.turn_off light.bed_light",
+                "switch.turn_off switch.ac",
+            ],
+            "{text}"
+        );
+    }
+    // The kitchen's lock and window are not "everything" that turns off.
+    let (kitchen, _) = calls("Turn off everything in the kitchen", &home);
+    assert_eq!(
+        kitchen,
+        vec![
+            "light.turn_off light.kitchen_lights",
+            "media_player.turn_off media_player.kitchen",
+        ]
+    );
+    // Without a room it is the whole home: the model is not the place, and nor is the fast way.
+    assert_eq!(plan("Turn everything off", &home), Plan::Model);
+}
+
+#[test]
+fn which_and_any_questions_list_what_is_in_the_state_asked() {
+    let home = people_home();
+    for text in [
+        "Which lights are on right now?",
+        "Które światła są włączone?",
+        "Welche Lichter sind an?",
+    ] {
+        let answer = answered(text, &home);
+        assert!(answer.contains("Bed Light"), "{text}: {answer}");
+        assert!(answer.contains("Ceiling Lights"), "{text}: {answer}");
+        assert!(!answer.contains("Kitchen"), "{text}: {answer}");
+    }
+    let windows = answered("Which windows are open?", &home);
+    assert!(
+        windows.contains("Hall Window") && !windows.contains("Kitchen"),
+        "{windows}"
+    );
+    let any = answered("Are any lights on in the living room?", &home);
+    assert!(
+        any.starts_with("Yes") && any.contains("Ceiling Lights"),
+        "{any}"
+    );
+    let none = answered("Are any lights on in the kitchen?", &home);
+    assert!(none.starts_with("No"), "{none}");
+    let none = answered("Ist irgendein Fenster in der Küche offen?", &home);
+    assert!(none.starts_with("Nein"), "{none}");
+}
+
+#[test]
+fn measures_and_thermostats_are_answered_with_their_values() {
+    let home = people_home();
+    for (text, value) in [
+        ("What's the CO2 level?", "54 ppm"),
+        ("Wie hoch ist der CO2-Wert?", "54 ppm"),
+        ("How much power are we using right now?", "100 W"),
+        ("Jakie jest teraz zużycie prądu?", "100 W"),
+        ("Wie viel Strom verbrauchen wir gerade?", "100 W"),
+        ("What mode is the heat pump in?", "heat"),
+        ("What temperature is the heat pump set to?", "22"),
+        // "How much battery": the level sensor of the thing named, whatever its name says.
+        ("How much battery does the robot vacuum have?", "81"),
+        ("How much battery is left on the phone?", "37"),
+        ("Wie voll ist der Akku vom Handy?", "37"),
+        ("Ile baterii ma telefon?", "37"),
+        ("Quel est le niveau de batterie du téléphone ?", "37"),
+    ] {
+        let answer = answered(text, &home);
+        assert!(answer.contains(value), "{text}: {answer}");
+    }
+}
+
+#[test]
+fn yes_no_questions_in_everyday_words() {
+    let home = people_home();
+    for (text, starts) in [
+        ("Läuft im Wohnzimmer Musik?", "Nein"),
+        ("Ist das Garagentor zu?", "Ja"),
+        ("Czy brama garażowa jest otwarta?", "Nie"),
+        ("Czy drzwi wejściowe są zamknięte na klucz?", "Tak"),
+        ("Czy światło w sypialni się świeci?", "Tak"),
+        ("Is the music playing in the kitchen?", "Yes"),
+    ] {
+        let answer = answered(text, &home);
+        assert!(answer.starts_with(starts), "{text}: {answer}");
+    }
+}
+
+#[test]
+fn the_music_is_what_the_players_states_select_else_which() {
+    let mut home = people_home();
+    // One plays, one is paused: "pause" is the one playing, "resume" the paused one.
+    assert_eq!(
+        calls("Pause the music", &home).0,
+        ["media_player.media_pause media_player.kitchen"]
+    );
+    assert_eq!(
+        calls("Resume the music", &home).0,
+        ["media_player.media_play media_player.living_room"]
+    );
+    // Both play: which one, for a pause as for a skip.
+    home.apply_state_changed(
+        &json!({"entity_id": "media_player.living_room", "new_state": {
+        "entity_id": "media_player.living_room", "state": "playing", "last_updated": "z",
+        "attributes": {"friendly_name": "Living Room"}}}),
+    );
+    for text in ["Pause the music", "Next song"] {
+        assert!(
+            matches!(plan(text, &home), Plan::Ask { .. }),
+            "{text}: {:?}",
+            plan(text, &home)
+        );
+    }
+}
+
+#[test]
+fn asked_politely_or_by_kind_a_question_is_answered_from_the_registry() {
+    let mut home = people_home();
+    home.apply_state_changed(&json!({"entity_id": "media_player.lounge_room",
+        "new_state": {"entity_id": "media_player.lounge_room", "state": "off",
+            "attributes": {"friendly_name": "Lounge room", "device_class": "tv"},
+            "last_changed": "2030-01-01T00:00:00+00:00", "last_updated": "2030-01-01T00:00:00+00:00"}}));
+    // "Tell me …" asks; the TV is the player that is one, not the kitchen's.
+    assert_eq!(
+        answered("Tell me the outside temperature", &home),
+        "Outside Temperature is 15.6 °C."
+    );
+    assert_eq!(answered("Is the TV on?", &home), "No: Lounge room is off.");
+}
+
+#[test]
+fn all_but_a_room_or_a_device_spares_what_the_exception_names() {
+    let home = people_home();
+    let all_but_kitchen = vec![
+        "light.turn_off light.bed_light",
+        "light.turn_off light.ceiling_lights",
+        "light.turn_off light.living_room_rgbww_lights",
+        "switch.turn_off switch.decorative_lights",
+    ];
+    for text in [
+        "Turn off all the lights except the kitchen",
+        "Wyłącz wszystkie światła oprócz kuchni",
+        "Schalte alle Lichter aus außer in der Küche",
+    ] {
+        assert_eq!(calls(text, &home).0, all_but_kitchen, "{text}");
+    }
+    assert_eq!(
+        calls("Turn off all the lights but the bed light", &home).0,
+        vec![
+            "light.turn_off light.ceiling_lights",
+            "light.turn_off light.kitchen_lights",
+            "light.turn_off light.living_room_rgbww_lights",
+            "switch.turn_off switch.decorative_lights",
+        ]
+    );
+    // An exception that names nothing the request touches is not understood.
+    assert_eq!(
+        plan("Turn off all the lights except the sauna", &home),
+        Plan::Model
+    );
+}
+
+#[test]
+fn everything_that_is_on_is_only_what_is_on() {
+    let home = people_home();
+    // In the kitchen the lights are off and the player plays: only the player is "on".
+    for text in [
+        "Turn off everything in the kitchen that is on",
+        "Wyłącz wszystko w kuchni co jest włączone",
+    ] {
+        assert_eq!(
+            calls(text, &home).0,
+            vec!["media_player.turn_off media_player.kitchen"],
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn brighter_dimmer_louder_quieter_step_the_device_named() {
+    let mut home = people_home();
+    for (id, name) in [
+        ("light.kitchen_lights", "Kitchen Lights"),
+        ("light.bed_light", "Bed Light"),
+    ] {
+        home.apply_state_changed(&json!({"entity_id": id,
+            "new_state": {"entity_id": id, "state": "on",
+                "attributes": {"friendly_name": name, "supported_color_modes": ["brightness"]},
+                "last_changed": "2030-01-01T00:00:00+00:00", "last_updated": "2030-01-01T00:00:00+00:00"}}));
+    }
+    for (text, call, data) in [
+        (
+            "Make the kitchen lights brighter",
+            "light.turn_on light.kitchen_lights",
+            json!({"brightness_step_pct": 20}),
+        ),
+        (
+            "Przyciemnij światło w sypialni",
+            "light.turn_on light.bed_light",
+            json!({"brightness_step_pct": -20}),
+        ),
+        (
+            "Turn up the volume in the kitchen",
+            "media_player.volume_up media_player.kitchen",
+            json!({}),
+        ),
+        (
+            "Musik in der Küche leiser",
+            "media_player.volume_down media_player.kitchen",
+            json!({}),
+        ),
+        (
+            "Dim the bed light",
+            "light.turn_on light.bed_light",
+            json!({"brightness_step_pct": -20}),
+        ),
+        (
+            "Turn the kitchen lights up",
+            "light.turn_on light.kitchen_lights",
+            json!({"brightness_step_pct": 20}),
+        ),
+        (
+            "Dim the kitchen lights to 30%",
+            "light.turn_on light.kitchen_lights",
+            json!({"brightness_pct": 30}),
+        ),
+        (
+            "Turn down the volume in the kitchen to 20%",
+            "media_player.volume_set media_player.kitchen",
+            json!({"volume_level": 0.2}),
+        ),
+    ] {
+        let (said, datas) = calls(text, &home);
+        assert_eq!(said, vec![call.to_owned()], "{text}");
+        assert_eq!(datas, vec![data], "{text}");
+    }
+    // A light that only switches does not dim.
+    assert_eq!(plan("Make the ceiling lights brighter", &home), Plan::Model);
+}
+
+#[test]
+fn whites_by_temperature_and_fan_speeds_in_words() {
+    let mut home = people_home();
+    for (id, name, attributes) in [
+        (
+            "light.bed_light",
+            "Bed Light",
+            json!({"supported_color_modes": ["color_temp", "hs"]}),
+        ),
+        ("fan.living_room_fan", "Living Room Fan", json!({})),
+    ] {
+        let mut attributes = attributes;
+        attributes["friendly_name"] = json!(name);
+        home.apply_state_changed(&json!({"entity_id": id,
+            "new_state": {"entity_id": id, "state": "on", "attributes": attributes,
+                "last_changed": "2030-01-01T00:00:00+00:00", "last_updated": "2030-01-01T00:00:00+00:00"}}));
+    }
+    for (text, call, data) in [
+        (
+            "Make the bed light warm white",
+            "light.turn_on light.bed_light",
+            json!({"color_temp_kelvin": 2700}),
+        ),
+        (
+            "Ustaw zimne białe światło w sypialni",
+            "light.turn_on light.bed_light",
+            json!({"color_temp_kelvin": 6500}),
+        ),
+        (
+            "Mach das Licht im Schlafzimmer warmweiß",
+            "light.turn_on light.bed_light",
+            json!({"color_temp_kelvin": 2700}),
+        ),
+        (
+            "Set the living room fan to high",
+            "fan.set_percentage fan.living_room_fan",
+            json!({"percentage": 100}),
+        ),
+        (
+            "Stell den Ventilator im Wohnzimmer auf Stufe niedrig",
+            "fan.set_percentage fan.living_room_fan",
+            json!({"percentage": 33}),
+        ),
+    ] {
+        let (said, datas) = calls(text, &home);
+        assert_eq!(said, vec![call.to_owned()], "{text}");
+        assert_eq!(datas, vec![data], "{text}");
+    }
+    // A light that shows no white temperature is not given one.
+    assert_eq!(
+        plan("Make the kitchen lights warm white", &home),
+        Plan::Model
+    );
+}
+
+/// "Tell me a joke" gets a joke, in the language asked (the small model declined in German and
+/// French, and made up no joke in Polish); a command that says "funny" stays a command.
+#[test]
+fn a_joke_is_told_in_the_language_asked() {
+    let home = people_home();
+    for (text, lang) in [
+        ("Tell me a joke", Lang::En),
+        ("Erzähl mir einen Witz", Lang::De),
+        ("Opowiedz mi dowcip", Lang::Pl),
+        ("Opowiedz kawał", Lang::Pl),
+        ("Raconte-moi une blague", Lang::Fr),
+    ] {
+        match plan(text, &home) {
+            Plan::Answer {
+                text: joke,
+                lang: told,
+            } => {
+                assert_eq!(told, lang, "{text}");
+                assert!(
+                    lang.lexicon().jokes.contains(&joke.as_str()),
+                    "{text}: {joke}"
+                );
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // A pipeline set to English hears the German words and answers in English.
+    match plan_joined_in("Erzähl mir einen Witz", &home, None, Some(Lang::En)) {
+        Plan::Answer { text, lang } => {
+            assert_eq!(lang, Lang::En);
+            assert!(Lang::En.lexicon().jokes.contains(&text.as_str()), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!matches!(
+        plan("Turn on the funny lamp", &home),
+        Plan::Answer { .. }
+    ));
+}

@@ -1,0 +1,577 @@
+//! What Home Assistant's recogniser understood, turned into HomeClaw's own plan: its calls run
+//! through HomeClaw's validation, approval and verification, and HomeClaw speaks.
+//!
+//! Home Assistant says which intent the words are and which slots they fill (name, area,
+//! floor, domain, device class, a value); HomeClaw picks the targets itself, from its own
+//! registry, and every slot is a constraint they must all satisfy together: Home Assistant's
+//! debug targets ignore the floor and a question's domain, and include entities Assist does not
+//! expose. When the constraints select nothing, that is said; nothing is widened.
+//!
+//! Pure: a recognition and the registry in, an [`Understood`] out.
+
+use serde_json::{Value, json};
+
+use crate::agent::plan::{FastCall, ReadState, add_call, allowed_service, answer_from_reads};
+use crate::agent::understand::parsed::Parsed;
+use crate::ha::exposure::ServiceDecision;
+use crate::ha::recognise::{Recognition, Source};
+use crate::ha::registry::{Entity, Registry};
+use crate::lang::{Intent, Lang};
+use crate::text::fold;
+
+/// What HomeClaw does with a recognition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Understood {
+    /// Run these calls, then say what was done: `intent` and `keys` choose Home Assistant's
+    /// own sentence where HomeClaw has no lexicon for the language; `slots` fill it.
+    Act {
+        calls: Vec<FastCall>,
+        intent: String,
+        keys: Vec<&'static str>,
+        slots: Vec<(String, String)>,
+    },
+    /// A question answered from the registry, in a language HomeClaw speaks.
+    Answer(String),
+    /// Home Assistant's own agent runs it (timers, broadcasts, the household's own sentences,
+    /// and questions in a language HomeClaw has no words for); why, for the trace, and the
+    /// entities a question asks about (their states, in Home Assistant's answer, are then said
+    /// in the household's words).
+    HandOff {
+        why: &'static str,
+        asked: Vec<String>,
+    },
+    /// An action Home Assistant understood, but nothing HomeClaw may act on satisfies every
+    /// constraint the words state.
+    Nothing,
+    /// An action on a name nothing in the home has ("Zet de sauna aan"), in a language
+    /// HomeClaw has no words for: said with Home Assistant's own sentence, nothing run.
+    NoSuchName(String),
+    /// Not complete: facts about the words for the model (the kind of device it may use).
+    Hint {
+        intent: String,
+        domains: Vec<String>,
+    },
+    /// Nothing HomeClaw can use.
+    Unknown,
+}
+
+impl Understood {
+    fn hand_off(why: &'static str) -> Self {
+        Self::HandOff {
+            why,
+            asked: Vec::new(),
+        }
+    }
+}
+
+/// Intents Home Assistant runs itself: HomeClaw has no tools for timers or broadcasts, and
+/// the time of day is the home's (Home Assistant knows its time zone). Not the old shopping
+/// list's intent: without that integration Home Assistant answers "Unknown intent", and the
+/// item belongs on a to-do list HomeClaw can reach.
+const HANDED_OFF: [&str; 13] = [
+    "HassStartTimer",
+    "HassCancelTimer",
+    "HassCancelAllTimers",
+    "HassIncreaseTimer",
+    "HassDecreaseTimer",
+    "HassPauseTimer",
+    "HassUnpauseTimer",
+    "HassTimerStatus",
+    "HassBroadcast",
+    "HassGetCurrentTime",
+    "HassGetCurrentDate",
+    "HassGetWeather",
+    "HassRespond",
+];
+
+/// The domains an intent can only mean, whatever else the words say.
+fn domains_of(intent: &str) -> &'static [&'static str] {
+    match intent {
+        "HassLightSet" => &["light"],
+        "HassClimateSetTemperature" | "HassClimateGetTemperature" => &["climate"],
+        "HassSetVolume" | "HassMediaPause" | "HassMediaUnpause" | "HassMediaNext"
+        | "HassMediaPrevious" => &["media_player"],
+        "HassVacuumStart" | "HassVacuumReturnToBase" => &["vacuum"],
+        "HassListAddItem" | "HassListCompleteItem" => &["todo"],
+        "HassSetPosition" => &["cover", "valve"],
+        "HassFanSetSpeed" => &["fan"],
+        _ => &[],
+    }
+}
+
+/// The colours Home Assistant's `color` slot names, as `color_name` takes them.
+const COLOURS: [&str; 12] = [
+    "white",
+    "black",
+    "red",
+    "orange",
+    "yellow",
+    "green",
+    "blue",
+    "purple",
+    "brown",
+    "pink",
+    "turquoise",
+    "violet",
+];
+
+/// What an intent asks of an entity of `domain`: HomeClaw's own intent (and whether it is
+/// about the volume), as the fast path would have read the words.
+fn intent_for(rec: &Recognition, domain: &str) -> Option<(Intent, bool)> {
+    let number = |slot: &str| {
+        rec.slot(slot)
+            .and_then(|s| s.number())
+            .filter(|n| (0.0..=100.0).contains(n))
+            .map(|n| n.round() as u8)
+    };
+    let intent = match (rec.intent.as_str(), domain) {
+        ("HassTurnOn", "cover" | "valve") => Intent::Open,
+        ("HassTurnOn", "lock") => Intent::Lock,
+        ("HassTurnOn", "vacuum") => Intent::Start,
+        ("HassTurnOn", _) => Intent::On,
+        ("HassTurnOff", "cover" | "valve") => Intent::Close,
+        ("HassTurnOff", "lock") => Intent::Unlock,
+        ("HassTurnOff", "vacuum") => Intent::Dock,
+        ("HassTurnOff", _) => Intent::Off,
+        ("HassLightSet", _) => {
+            if let Some(n) = number("brightness") {
+                Intent::Percent(n)
+            } else {
+                let colour = rec.slot("color")?.as_text().to_ascii_lowercase();
+                Intent::Color(COLOURS.iter().find(|c| **c == colour)?)
+            }
+        }
+        ("HassClimateSetTemperature", _) => {
+            let degrees = rec.slot("temperature")?.number()?;
+            Intent::Degrees((degrees * 10.0).round().clamp(0.0, 2550.0) as u16)
+        }
+        ("HassSetPosition", _) => Intent::Percent(number("position")?),
+        ("HassFanSetSpeed", _) => Intent::Percent(number("percentage")?),
+        ("HassSetVolume", _) => return Some((Intent::Percent(number("volume_level")?), true)),
+        ("HassMediaPause", _) => Intent::Pause,
+        ("HassMediaUnpause", _) => Intent::Resume,
+        ("HassMediaNext", _) => Intent::Next,
+        ("HassMediaPrevious", _) => Intent::Previous,
+        ("HassVacuumStart", _) => Intent::Start,
+        ("HassVacuumReturnToBase", _) => Intent::Dock,
+        _ => return None,
+    };
+    Some((intent, false))
+}
+
+/// Home Assistant's name slot for "all the lights" ("alle lichten", "todas las luces"):
+/// every device of the domain, not a device named "all".
+fn everything(name: &crate::ha::recognise::Slot) -> bool {
+    name.as_text() == "all" && name.text.trim().is_empty()
+}
+
+/// A partial recognition whose only miss is a name Home Assistant cut short ("Maak de staande
+/// lamp rood": it heard the name "staande" and took "lamp" for the kind): the one entity of the
+/// intent's kind whose name starts with those words, as a complete recognition of it. `None`
+/// when no single entity fits.
+fn completed(rec: &Recognition, registry: &Registry) -> Option<Recognition> {
+    let [(slot, said)] = rec.unmatched.as_slice() else {
+        return None;
+    };
+    if slot != "name" || said.trim().chars().count() < 3 {
+        return None;
+    }
+    let implied = domains_of(&rec.intent);
+    if implied.is_empty() {
+        return None;
+    }
+    let said = fold(said.trim());
+    let fitting: Vec<&Entity> = registry
+        .entities()
+        .filter(|e| e.visible && implied.contains(&e.domain()))
+        .filter(|e| {
+            let name = fold(&e.name);
+            name == said || name.starts_with(&format!("{said} "))
+        })
+        .collect();
+    let [only] = fitting.as_slice() else {
+        return None;
+    };
+    let mut complete = rec.clone();
+    complete.unmatched.clear();
+    complete.matched = true;
+    complete.targets = vec![(only.entity_id.clone(), true)];
+    complete.slots.push((
+        "name".into(),
+        crate::ha::recognise::Slot {
+            value: Value::String(only.name.clone()),
+            text: only.name.clone(),
+        },
+    ));
+    Some(complete)
+}
+
+/// The name an action was asked of that no device, area or floor of the home has (not even
+/// as a part of its name): Home Assistant could match nothing else of the sentence.
+fn no_such_name(rec: &Recognition, registry: &Registry) -> Option<String> {
+    let [(slot, said)] = rec.unmatched.as_slice() else {
+        return None;
+    };
+    let said = said.trim();
+    if rec.matched
+        || slot != "name"
+        || said.chars().count() < 3
+        || HANDED_OFF.contains(&rec.intent.as_str())
+    {
+        return None;
+    }
+    let folded = fold(said);
+    let words: Vec<&str> = folded.split_whitespace().collect();
+    let mentioned = |name: &str| {
+        let name = fold(name);
+        words.iter().any(|w| w.len() >= 3 && name.contains(w))
+    };
+    let known = registry.entities().any(|e| mentioned(&e.name))
+        || registry.areas().any(|a| mentioned(&a.name))
+        || registry.floors().any(|f| mentioned(&f.name));
+    (!known).then(|| said.to_owned())
+}
+
+/// Whether a name or one of its aliases is what the slot said.
+fn names(said: &str, name: &str, aliases: &[String]) -> bool {
+    let said = fold(said.trim());
+    !said.is_empty() && (fold(name) == said || aliases.iter().any(|a| fold(a) == said))
+}
+
+/// Whether the entity satisfies every constraint the slots state: domain (and the intent's
+/// own), device class, area, floor.
+fn satisfies(rec: &Recognition, entity: &Entity, registry: &Registry) -> bool {
+    let domain = entity.domain();
+    let implied = domains_of(&rec.intent);
+    if !implied.is_empty() && !implied.contains(&domain) {
+        return false;
+    }
+    if let Some(domains) = rec.slot("domain")
+        && !domains.values().iter().any(|d| d == domain)
+    {
+        return false;
+    }
+    if let Some(classes) = rec.slot("device_class") {
+        let class = entity
+            .attributes
+            .get("device_class")
+            .and_then(Value::as_str);
+        if !classes.values().iter().any(|c| Some(c.as_str()) == class) {
+            return false;
+        }
+    }
+    let area = entity.area_id.as_deref().and_then(|a| registry.area(a));
+    if let Some(said) = rec.slot("area") {
+        let in_it = area.is_some_and(|a| {
+            names(&said.as_text(), &a.name, &a.aliases) || names(&said.text, &a.name, &a.aliases)
+        });
+        if !in_it {
+            return false;
+        }
+    }
+    if let Some(said) = rec.slot("floor") {
+        let on_it = area.and_then(|a| registry.floor_of(a)).is_some_and(|f| {
+            names(&said.as_text(), &f.name, &f.aliases) || names(&said.text, &f.name, &f.aliases)
+        });
+        if !on_it {
+            return false;
+        }
+    }
+    true
+}
+
+/// The entities the recognition means: Home Assistant's targets (which know the household's
+/// aliases), or, when it listed none, the home's entities the slots describe; either way only
+/// those HomeClaw may see that satisfy every slot. Without a name, area, floor, domain or
+/// device class, nothing.
+fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r Entity> {
+    let described = ["name", "area", "floor", "domain", "device_class"]
+        .iter()
+        .any(|s| rec.slot(s).is_some());
+    if !described {
+        // "Set the temperature to 21": the one device the intent can mean, when the home has
+        // exactly one (Home Assistant's agent asks otherwise).
+        let implied = domains_of(&rec.intent);
+        let only: Vec<&Entity> = registry
+            .entities()
+            .filter(|e| e.visible && implied.contains(&e.domain()))
+            .collect();
+        return if only.len() == 1 { only } else { Vec::new() };
+    }
+    let from_ha: Vec<&Entity> = rec
+        .targets
+        .iter()
+        .filter_map(|(id, _)| registry.get(id))
+        .collect();
+    let candidates: Vec<&Entity> = if !from_ha.is_empty() {
+        from_ha
+    } else if let Some(name) = rec.slot("name").filter(|n| !everything(n)) {
+        registry
+            .entities()
+            .filter(|e| names(&name.as_text(), &e.name, &[]))
+            .collect()
+    } else {
+        registry.entities().collect()
+    };
+    candidates
+        .into_iter()
+        .filter(|e| e.visible && satisfies(rec, e, registry))
+        .collect()
+}
+
+/// A player chosen by its state, as a person means "pause" or "next" said to no player in
+/// particular: pause what plays, resume what is paused, skip or set the volume of the one
+/// playing. `None` when the state does not single them out.
+fn players_by_state<'r>(intent: Intent, registry: &'r Registry) -> Option<Vec<&'r Entity>> {
+    let in_state = |state: &str| -> Vec<&'r Entity> {
+        registry
+            .entities()
+            .filter(|e| e.visible && e.domain() == "media_player" && e.state == state)
+            .collect()
+    };
+    let chosen = match intent {
+        Intent::Pause => in_state("playing"),
+        Intent::Resume => in_state("paused"),
+        _ => {
+            let playing = in_state("playing");
+            if playing.len() != 1 {
+                return None;
+            }
+            playing
+        }
+    };
+    (!chosen.is_empty()).then_some(chosen)
+}
+
+/// The plan for what Home Assistant recognised. `said` is HomeClaw's own parse of the words
+/// (its constraints apply on top where its lexicons read the language, and "here" — the room
+/// the person speaks in — in every language); `lang` is the language HomeClaw answers in when
+/// it has words for it.
+pub(crate) fn understood(
+    rec: &Recognition,
+    said: Option<&Parsed>,
+    lang: Option<Lang>,
+    question: &str,
+    registry: &Registry,
+) -> Understood {
+    let completed = (!rec.matched).then(|| completed(rec, registry)).flatten();
+    let rec = completed.as_ref().unwrap_or(rec);
+    if lang.is_none()
+        && let Some(name) = no_such_name(rec, registry)
+    {
+        return Understood::NoSuchName(name);
+    }
+    if rec.source != Source::Builtin {
+        return Understood::hand_off("the household's own sentence");
+    }
+    if HANDED_OFF.contains(&rec.intent.as_str()) {
+        return Understood::hand_off("an intent Home Assistant runs itself");
+    }
+    match rec.intent.as_str() {
+        "HassGetState" | "HassClimateGetTemperature" => {
+            return answer(rec, lang, question, registry);
+        }
+        "HassListAddItem" | "HassListCompleteItem" => return list_item(rec, registry),
+        "HassNevermind" => return Understood::Unknown,
+        _ => {}
+    }
+    // A partial match is the closest template, often another intent altogether ("Pon el
+    // salón a 19 grados" came back a light's brightness): only a volume, whose templates all
+    // say the word, bounds the model (a volume is a player's, never a thermostat's).
+    let hint = || {
+        if rec.intent == "HassSetVolume" {
+            Understood::Hint {
+                intent: rec.intent.clone(),
+                domains: vec!["media_player".into()],
+            }
+        } else {
+            Understood::Unknown
+        }
+    };
+    let mut chosen = if rec.matched {
+        targets(rec, registry)
+    } else if rec.unmatched.is_empty()
+        // Nothing said of which player: only the value ("Pon el volumen al 40 por ciento").
+        && rec.slots.iter().all(|(name, _)| name == "volume_level")
+        && let Some((intent, _)) = intent_for(rec, "media_player")
+        && let Some(players) = players_by_state(intent, registry)
+    {
+        players
+    } else {
+        return hint();
+    };
+    // HomeClaw's own reading of the words, where it has one, constrains too ("the blinds" is
+    // not the garage door): a name Home Assistant matched (an alias HomeClaw may not know)
+    // stands on its own.
+    if let Some(said) = said
+        && lang.is_some()
+        && rec.slot("name").is_none()
+        && rec.matched
+    {
+        chosen.retain(|e| said.points_at(e, registry));
+    }
+    // "Here" is the room the person speaks in, whatever name Home Assistant matched.
+    if let Some(said) = said {
+        chosen.retain(|e| said.here_allows(e));
+    }
+    let mut calls: Vec<FastCall> = Vec::new();
+    for entity in &chosen {
+        if let Some((intent, volume)) = intent_for(rec, entity.domain())
+            && let Some((service, data)) = allowed_service(intent, entity, volume, registry)
+        {
+            add_call(&mut calls, entity, service, data);
+        }
+    }
+    if calls.is_empty() {
+        return if rec.matched {
+            Understood::Nothing
+        } else {
+            hint()
+        };
+    }
+    let domain = calls[0].domain.as_str();
+    let mut keys = sentence_keys(&rec.intent, domain, rec);
+    // Many languages key their sentence by the domain ("light": "{name} se ha encendido").
+    keys.extend(DOMAIN_KEYS.iter().find(|d| **d == domain));
+    // The names of what was acted on come first: said as the home names them.
+    let name_list: Vec<&str> = chosen.iter().map(|e| e.name.as_str()).collect();
+    let slots: Vec<(String, String)> = std::iter::once(("name".to_owned(), name_list.join(", ")))
+        .chain(
+            rec.slots
+                .iter()
+                .map(|(n, s)| (n.clone(), s.text.trim().to_owned()))
+                .filter(|(_, t)| !t.is_empty()),
+        )
+        .collect();
+    Understood::Act {
+        calls,
+        intent: rec.intent.clone(),
+        keys,
+        slots,
+    }
+}
+
+/// The domains Home Assistant's sentences may be keyed by.
+const DOMAIN_KEYS: [&str; 8] = [
+    "light",
+    "fan",
+    "cover",
+    "switch",
+    "lock",
+    "valve",
+    "climate",
+    "media_player",
+];
+
+/// Which of Home Assistant's sentences for the intent fits what was done.
+fn sentence_keys(intent: &str, domain: &str, rec: &Recognition) -> Vec<&'static str> {
+    match (intent, domain) {
+        ("HassTurnOn" | "HassTurnOff", "cover") => vec!["cover"],
+        ("HassTurnOn" | "HassTurnOff", "lock") => vec!["lock"],
+        ("HassTurnOn" | "HassTurnOff", "valve") => vec!["valve"],
+        ("HassTurnOn", "scene") => vec!["scene"],
+        ("HassTurnOn", "script") => vec!["script"],
+        ("HassTurnOn" | "HassTurnOff", "light") if rec.slot("name").is_some_and(everything) => {
+            vec!["light_all", "lights_all"]
+        }
+        ("HassTurnOn" | "HassTurnOff", "light") if rec.slot("area").is_some() => {
+            vec!["lights_area"]
+        }
+        ("HassTurnOn" | "HassTurnOff", "fan") if rec.slot("area").is_some() => vec!["fans_area"],
+        ("HassLightSet", _) if rec.slot("brightness").is_some() => vec!["brightness"],
+        ("HassLightSet", _) => vec!["color"],
+        _ => Vec::new(),
+    }
+}
+
+/// Add or complete an item on the one list the words name.
+fn list_item(rec: &Recognition, registry: &Registry) -> Understood {
+    let (Some(item), true) = (rec.slot("item"), rec.matched) else {
+        return Understood::Unknown;
+    };
+    let item = item.text.trim().to_owned();
+    let lists = targets(rec, registry);
+    let [list] = lists.as_slice() else {
+        return Understood::Nothing;
+    };
+    let (service, data) = if rec.intent == "HassListAddItem" {
+        ("add_item", json!({"item": item}))
+    } else {
+        ("update_item", json!({"item": item, "status": "completed"}))
+    };
+    if !matches!(
+        registry.service_decision("todo", service),
+        Some(ServiceDecision::Allowed)
+    ) {
+        return Understood::Nothing;
+    }
+    Understood::Act {
+        calls: vec![FastCall {
+            domain: "todo".into(),
+            service: service.into(),
+            entity_ids: vec![list.entity_id.clone()],
+            data,
+        }],
+        intent: rec.intent.clone(),
+        keys: vec!["item_added"],
+        slots: vec![("item".into(), item), ("name".into(), list.name.clone())],
+    }
+}
+
+/// A state question answered from the registry, in a language HomeClaw speaks; in any other,
+/// Home Assistant answers (a read changes nothing, and its answer is in the person's words).
+fn answer(
+    rec: &Recognition,
+    lang: Option<Lang>,
+    question: &str,
+    registry: &Registry,
+) -> Understood {
+    let Some(lang) = lang else {
+        return Understood::HandOff {
+            why: "a question in a language HomeClaw has no words for",
+            asked: targets(rec, registry)
+                .iter()
+                .map(|e| e.entity_id.clone())
+                .collect(),
+        };
+    };
+    if !rec.matched {
+        return Understood::Unknown;
+    }
+    let asked = targets(rec, registry);
+    if asked.is_empty() {
+        return Understood::Unknown;
+    }
+    let climate = rec.intent == "HassClimateGetTemperature";
+    let values: Vec<(&Entity, String, Option<String>)> = asked
+        .iter()
+        .map(|e| {
+            if climate {
+                // What it measures, in the home's degrees ("22°").
+                let current = e.attributes.get("current_temperature").map(|v| match v {
+                    Value::String(s) => format!("{s}°"),
+                    other => format!("{other}°"),
+                });
+                (*e, current.unwrap_or_else(|| e.state.clone()), None)
+            } else {
+                let unit = e
+                    .attributes
+                    .get("unit_of_measurement")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                (*e, e.state.clone(), unit)
+            }
+        })
+        .collect();
+    let reads: Vec<ReadState<'_>> = values
+        .iter()
+        .map(|(e, state, unit)| ReadState {
+            asked_about: true,
+            domain: if climate { "sensor" } else { e.domain() },
+            name: &e.name,
+            state,
+            unit: unit.as_deref(),
+        })
+        .collect();
+    Understood::Answer(answer_from_reads(question, &reads, lang))
+}

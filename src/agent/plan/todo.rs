@@ -1,0 +1,92 @@
+//! Adding an item to a to-do list: the one command whose target words are not all names.
+
+use serde_json::json;
+
+use super::{FastCall, Plan};
+use crate::agent::plan::ask::{MAX_NAMED, which_one};
+use crate::agent::understand::intent::add_item_verb;
+use crate::agent::understand::target::covers;
+use crate::ha::exposure::ServiceDecision;
+use crate::ha::registry::{Entity, Registry};
+use crate::ha::search::Query;
+use crate::lang::any_has;
+use crate::text::fold;
+
+/// Words around a list's name that do not name it.
+pub(super) fn is_list_filler(word: &str) -> bool {
+    any_has(|l| l.list_filler, word)
+}
+
+/// Adding an item to a to-do list: the item is the person's own words, the list must be the one
+/// named (or the only one); with a few lists and none named, the person is asked which.
+pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
+    let raw: Vec<&str> = text.split_whitespace().collect();
+    let folded: Vec<String> = raw.iter().map(|w| fold(w)).collect();
+    let (preps, lang) = add_item_verb(folded.first()?)?;
+    let prep = folded.iter().rposition(|w| preps.contains(&w.as_str()))?;
+    if prep < 2 {
+        return None;
+    }
+    let item = raw[1..prep]
+        .join(" ")
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_owned();
+    if item.is_empty() {
+        return None;
+    }
+    let list_words: Vec<&str> = folded[prep + 1..]
+        .iter()
+        .flat_map(|w| w.split(' '))
+        .filter(|w| !w.is_empty() && !is_list_filler(w))
+        .collect();
+    let allowed = matches!(
+        registry.service_decision("todo", "add_item"),
+        Some(ServiceDecision::Allowed)
+    );
+    if !allowed {
+        return None;
+    }
+    let lists: Vec<&Entity> = registry
+        .entities()
+        .filter(|e| e.domain() == "todo")
+        .collect();
+    let several = (2..=MAX_NAMED).contains(&lists.len());
+    let chosen: Vec<&Entity> = if list_words.is_empty() {
+        if several {
+            // "Put milk on the list" with several lists: which one.
+            return Some(Plan::Ask {
+                question: which_one(&lists, registry, lang),
+                lang,
+            });
+        }
+        lists
+    } else {
+        let query = Query::new(&list_words.join(" "));
+        let named: Vec<&Entity> = lists
+            .iter()
+            .copied()
+            .filter(|e| covers(e, &query))
+            .collect();
+        // "The shopping list" in a home whose lists are "Personal Tasks" and "Trader Joe's":
+        // words for a kind of list that name none of them, so which one (never a guess).
+        if named.is_empty() && several && list_words.iter().all(|w| any_has(|l| l.lists, w)) {
+            return Some(Plan::Ask {
+                question: which_one(&lists, registry, lang),
+                lang,
+            });
+        }
+        named
+    };
+    let [list] = chosen.as_slice() else {
+        return None;
+    };
+    Some(Plan::Act {
+        calls: vec![FastCall {
+            domain: "todo".into(),
+            service: "add_item".into(),
+            entity_ids: vec![list.entity_id.clone()],
+            data: json!({"item": item}),
+        }],
+        lang,
+    })
+}

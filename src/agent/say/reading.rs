@@ -1,0 +1,608 @@
+//! Answers written from reads: the open items of a to-do list, a calendar's events, the weather
+//! now or tomorrow. Every sentence comes from what Home Assistant returned in this run (or the
+//! live registry's state for the current weather), in the person's language; nothing is
+//! inferred beyond counting and dating what was read.
+//!
+//! Dates: "today" and "tomorrow" are the home's, in Home Assistant's `time_zone` (from
+//! `get_config`, followed on `core_config_updated`), DST included; event times are placed in
+//! it whatever offset they were written in, and an all-day event (a bare date) is that date.
+//! Only without a zone name does the offset of Home Assistant's own timestamps stand in.
+
+use jiff::Timestamp;
+use jiff::civil::{Date, DateTime};
+use jiff::tz::{Offset, TimeZone};
+use serde_json::Value;
+
+use crate::agent::plan::{Asked, Day};
+use crate::agent::understand::Lang;
+use crate::ha::registry::Registry;
+use crate::text::fold;
+
+/// The answer to `asked` from `responses` (one per read, each keyed by entity id), with `now`
+/// in seconds since the Unix epoch.
+pub fn compose(
+    asked: &Asked,
+    responses: &[Value],
+    registry: &Registry,
+    lang: Lang,
+    now: i64,
+) -> String {
+    let name = |id: &str| {
+        registry
+            .get(id)
+            .map_or_else(|| id.to_owned(), |e| e.name.clone())
+    };
+    let response = |id: &str| responses.iter().find_map(|r| r.get(id)).cloned();
+    let zone = home_zone(registry.time_zone(), responses);
+    let today = today_in(&zone, now);
+    match asked {
+        Asked::Items { lists } => lists
+            .iter()
+            .map(|id| items(&name(id), response(id).as_ref(), lang))
+            .collect::<Vec<_>>()
+            .join(" "),
+        Asked::Events {
+            calendars,
+            day,
+            counting,
+        } => calendars
+            .iter()
+            .map(|id| {
+                events(
+                    &name(id),
+                    response(id).as_ref(),
+                    *day,
+                    counting.as_deref(),
+                    lang,
+                    (&zone, today),
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        Asked::Weather { entity, tomorrow } => {
+            let Some(state) = registry.get(entity) else {
+                return unknown(entity, lang);
+            };
+            if *tomorrow {
+                forecast_tomorrow(&state.name, response(entity).as_ref(), lang, (&zone, today))
+            } else {
+                weather_now(&state.name, &state.state, &state.attributes, lang)
+            }
+        }
+    }
+}
+
+fn unknown(entity: &str, lang: Lang) -> String {
+    (lang.lexicon().says.could_not_read)(entity)
+}
+
+fn items(name: &str, response: Option<&Value>, lang: Lang) -> String {
+    let Some(list) = response.and_then(|r| r["items"].as_array()) else {
+        return unknown(name, lang);
+    };
+    let summaries: Vec<&str> = list
+        .iter()
+        .filter(|i| i["status"].as_str().is_none_or(|s| s == "needs_action"))
+        .filter_map(|i| i["summary"].as_str())
+        .collect();
+    let n = summaries.len();
+    let joined = summaries.join("; ");
+    (lang.lexicon().says.items)(name, n, &joined)
+}
+
+/// A moment as Home Assistant writes it, placed in the home's time zone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct When {
+    date: Date,
+    /// Minutes after midnight; `None` for a bare date (an all-day event).
+    minute: Option<i64>,
+}
+
+/// The home's time zone: Home Assistant's `time_zone`. Without one (an older Home Assistant,
+/// or a name this machine's zone database lacks), the offset Home Assistant's own timestamps
+/// in `responses` carry, else UTC.
+fn home_zone(name: Option<&str>, responses: &[Value]) -> TimeZone {
+    if let Some(zone) = name.and_then(|n| TimeZone::get(n).ok()) {
+        return zone;
+    }
+    let stamps = responses.iter().flat_map(|r| {
+        r.as_object().into_iter().flat_map(|by_entity| {
+            by_entity.values().flat_map(|read| {
+                let events = read["events"].as_array().into_iter().flatten();
+                let forecast = read["forecast"].as_array().into_iter().flatten();
+                events
+                    .filter_map(|e| e["start"].as_str())
+                    .chain(forecast.filter_map(|f| f["datetime"].as_str()))
+            })
+        })
+    });
+    stamps
+        .filter_map(offset_of)
+        .next()
+        .map_or(TimeZone::UTC, TimeZone::fixed)
+}
+
+/// The UTC offset a timestamp is written in ("…T19:00:00+10:00" → +10).
+fn offset_of(text: &str) -> Option<Offset> {
+    let text = text.trim();
+    let instant: Timestamp = text.parse().ok()?;
+    let wall: DateTime = text.get(..19)?.parse().ok()?;
+    let wall = wall.to_zoned(TimeZone::UTC).ok()?.timestamp();
+    let seconds = wall.as_second() - instant.as_second();
+    Offset::from_seconds(i32::try_from(seconds).ok()?).ok()
+}
+
+/// A date ("2025-04-06"), an instant with its offset ("2025-04-02T19:00:00+10:00", placed in
+/// `zone`), or a wall-clock time without one (taken as the home's).
+fn parse_when(text: &str, zone: &TimeZone) -> Option<When> {
+    let text = text.trim();
+    let (date, time) = if text.len() == 10 {
+        (text.parse::<Date>().ok()?, None)
+    } else if let Ok(instant) = text.parse::<Timestamp>() {
+        let here = instant.to_zoned(zone.clone());
+        (here.date(), Some(here.time()))
+    } else {
+        let wall: DateTime = text.parse().ok()?;
+        (wall.date(), Some(wall.time()))
+    };
+    Some(When {
+        date,
+        minute: time.map(|t| i64::from(t.hour()) * 60 + i64::from(t.minute())),
+    })
+}
+
+/// The home's date at `now` (seconds since the Unix epoch).
+fn today_in(zone: &TimeZone, now: i64) -> Date {
+    Timestamp::from_second(now)
+        .unwrap_or(Timestamp::UNIX_EPOCH)
+        .to_zoned(zone.clone())
+        .date()
+}
+
+/// The day before: an exclusive end date's last day.
+fn day_before(date: Date) -> Date {
+    date.yesterday().unwrap_or(date)
+}
+
+/// "today", "tomorrow", or "Saturday 5 Apr" in the person's language.
+fn day_label(date: Date, today: Date, lang: Lang) -> String {
+    let says = lang.lexicon().says;
+    if date == today {
+        says.today.into()
+    } else if today.tomorrow().ok() == Some(date) {
+        says.tomorrow.into()
+    } else {
+        let weekday = says.weekdays[date.weekday().to_monday_zero_offset() as usize];
+        let month = says.months[(date.month() - 1) as usize];
+        (says.date)(weekday, i64::from(date.day()), month)
+    }
+}
+
+fn clock(minute: i64) -> String {
+    format!("{:02}:{:02}", minute / 60, minute % 60)
+}
+
+/// One event read: its start and end, for dating and counting.
+struct Event<'a> {
+    start: When,
+    end: Option<When>,
+    summary: &'a str,
+    location: Option<&'a str>,
+}
+
+fn events(
+    name: &str,
+    response: Option<&Value>,
+    day: Option<Day>,
+    counting: Option<&[String]>,
+    lang: Lang,
+    (zone, today): (&TimeZone, Date),
+) -> String {
+    let Some(list) = response.and_then(|r| r["events"].as_array()) else {
+        return unknown(name, lang);
+    };
+    let mut read: Vec<Event> = list
+        .iter()
+        .filter_map(|e| {
+            Some(Event {
+                start: parse_when(e["start"].as_str()?, zone)?,
+                end: e["end"].as_str().and_then(|t| parse_when(t, zone)),
+                summary: e["summary"].as_str().unwrap_or(""),
+                location: e["location"].as_str().filter(|l| !l.trim().is_empty()),
+            })
+        })
+        .collect();
+    let wanted = match day {
+        Some(Day::Today) => Some(today),
+        Some(Day::Tomorrow) => today.tomorrow().ok(),
+        None => None,
+    };
+    // An event belongs to a day it covers (a running or all-day one to every day it spans).
+    read.retain(|e| {
+        wanted.is_none_or(|d| {
+            let last = match (e.end, e.start.minute) {
+                // A bare end date is exclusive; a timed end at midnight ends the day before.
+                (Some(end), None) => day_before(end.date),
+                (Some(end), Some(_)) if end.minute == Some(0) => day_before(end.date),
+                (Some(end), _) => end.date,
+                (None, _) => e.start.date,
+            };
+            e.start.date <= d && d <= last.max(e.start.date)
+        })
+    });
+    let says = lang.lexicon().says;
+    let window = match day {
+        Some(Day::Today) => says.rest_of_today,
+        Some(Day::Tomorrow) => says.tomorrow,
+        None => says.next_7_days,
+    };
+    if read.is_empty() {
+        return (says.nothing_on)(name, window);
+    }
+    let line = |e: &Event| {
+        let label = day_label(e.start.date, today, lang);
+        let at = e.location.map(says.at_place).unwrap_or_default();
+        match e.start.minute {
+            Some(start) => {
+                let until = e
+                    .end
+                    .and_then(|end| end.minute.filter(|_| end.date == e.start.date))
+                    .map(|m| format!("–{}", clock(m)))
+                    .unwrap_or_default();
+                format!("{label} {}{until} {}{at}", clock(start), e.summary)
+            }
+            None => {
+                format!("{label} ({}) {}{at}", says.all_day, e.summary)
+            }
+        }
+    };
+    // "How many …": the events whose summary shares a word with the question.
+    if let Some(words) = counting {
+        let matching: Vec<&Event> = read
+            .iter()
+            .filter(|e| {
+                let summary = fold(e.summary);
+                summary.split(' ').any(|s| {
+                    words
+                        .iter()
+                        .any(|w| s.len() > 2 && (s.starts_with(w.as_str()) || w.starts_with(s)))
+                })
+            })
+            .collect();
+        if !matching.is_empty() {
+            let k = matching.len();
+            let lines = matching
+                .iter()
+                .map(|e| line(e))
+                .collect::<Vec<_>>()
+                .join("; ");
+            return (says.events_counted)(k, name, window, &lines);
+        }
+    }
+    let lines = read.iter().map(line).collect::<Vec<_>>().join("; ");
+    format!("{name}, {window}: {lines}.")
+}
+
+/// Home Assistant's condition words in the person's language.
+fn condition(word: &str, lang: Lang) -> String {
+    lang.lexicon()
+        .says
+        .conditions
+        .iter()
+        .find(|(ha, _)| *ha == word)
+        .map_or(word, |(_, said)| said)
+        .to_owned()
+}
+
+fn value(v: &Value) -> Option<String> {
+    match v {
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn weather_now(
+    name: &str,
+    state: &str,
+    attributes: &serde_json::Map<String, Value>,
+    lang: Lang,
+) -> String {
+    let attr = |k: &str| attributes.get(k).and_then(value);
+    let mut parts = vec![condition(state, lang)];
+    if let Some(t) = attr("temperature") {
+        let unit = attr("temperature_unit").unwrap_or_default();
+        parts.push(format!("{t} {unit}").trim_end().to_owned());
+    }
+    if let Some(h) = attr("humidity") {
+        parts.push((lang.lexicon().says.humidity)(&h));
+    }
+    if let Some(w) = attr("wind_speed") {
+        let unit = attr("wind_speed_unit").unwrap_or_default();
+        let wind = lang.lexicon().says.wind;
+        parts.push(format!("{wind} {w} {unit}").trim_end().to_owned());
+    }
+    format!("{name}: {}.", parts.join(", "))
+}
+
+fn forecast_tomorrow(
+    name: &str,
+    response: Option<&Value>,
+    lang: Lang,
+    (zone, today): (&TimeZone, Date),
+) -> String {
+    let entries = response
+        .and_then(|r| r["forecast"].as_array())
+        .cloned()
+        .unwrap_or_default();
+    let dated: Vec<(When, &Value)> = entries
+        .iter()
+        .filter_map(|f| Some((parse_when(f["datetime"].as_str()?, zone)?, f)))
+        .collect();
+    let tomorrow = today.tomorrow().ok();
+    let Some((_, entry)) = dated.iter().find(|(w, _)| Some(w.date) == tomorrow) else {
+        return (lang.lexicon().says.no_forecast)(name);
+    };
+    let attr = |k: &str| value(&entry[k]);
+    let mut parts = Vec::new();
+    if let Some(c) = entry["condition"].as_str() {
+        parts.push(condition(c, lang));
+    }
+    match (attr("temperature"), attr("templow")) {
+        (Some(hi), Some(lo)) => parts.push(format!("{hi}/{lo}°")),
+        (Some(hi), None) => parts.push(format!("{hi}°")),
+        _ => {}
+    }
+    if let Some(p) = attr("precipitation_probability") {
+        parts.push((lang.lexicon().says.chance_of_rain)(&p));
+    }
+    let when = lang.lexicon().says.tomorrow;
+    format!("{name}, {when}: {}.", parts.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// 2025-04-02 08:30 at +10:00, in seconds since the epoch.
+    const NOW: i64 = 1_743_546_600;
+
+    fn zone(name: &str) -> TimeZone {
+        TimeZone::get(name).unwrap()
+    }
+
+    /// Brisbane: UTC+10 all year, the home of the calendar fixtures.
+    fn brisbane() -> (TimeZone, Date) {
+        let zone = zone("Australia/Brisbane");
+        let today = today_in(&zone, NOW);
+        (zone, today)
+    }
+
+    fn date(y: i16, m: i8, d: i8) -> Date {
+        jiff::civil::date(y, m, d)
+    }
+
+    #[test]
+    fn dates_are_placed_in_the_home_s_zone_and_name_their_weekday() {
+        let (z, today) = brisbane();
+        assert_eq!(today, date(2025, 4, 2));
+        assert_eq!(day_label(today, today, Lang::En), "today");
+        assert_eq!(day_label(date(2025, 4, 3), today, Lang::De), "morgen");
+        assert_eq!(day_label(date(2025, 4, 6), today, Lang::En), "Sunday 6 Apr");
+        assert_eq!(
+            day_label(date(2025, 4, 6), today, Lang::Pl),
+            "niedziela 6 kwietnia"
+        );
+        let w = parse_when("2025-04-02T19:00:00+10:00", &z).unwrap();
+        assert_eq!((w.date, w.minute), (today, Some(19 * 60)));
+        // The same instant written in UTC is the same wall-clock time at home.
+        assert_eq!(parse_when("2025-04-02T09:00:00Z", &z), Some(w));
+        assert_eq!(parse_when("2025-04-06", &z).unwrap().minute, None);
+        assert_eq!(
+            offset_of("2025-04-02T01:00:00-05:30"),
+            Offset::from_seconds(-19_800).ok()
+        );
+        // Without a zone name, the offset Home Assistant wrote its times in stands in.
+        let read = json!({"calendar.x": {"events": [{"start": "2025-04-02T19:00:00+10:00"}]}});
+        assert_eq!(today_in(&home_zone(None, &[read]), NOW), date(2025, 4, 2));
+        assert_eq!(
+            today_in(&home_zone(Some("Nowhere/Else"), &[]), NOW),
+            date(2025, 4, 1)
+        );
+    }
+
+    /// All-day events only: nothing carries an offset, so only the home's zone can say which
+    /// day "today" is.
+    fn holidays() -> Value {
+        calendar(json!([
+            {"start": "2025-04-01", "end": "2025-04-02", "summary": "Bin day"},
+            {"start": "2025-04-02", "end": "2025-04-03", "summary": "School holidays start"}
+        ]))
+    }
+
+    /// "What's on today" in a home in `zone` at `now`.
+    fn todays_events(read: &Value, zone_name: &str, now: i64) -> String {
+        let z = zone(zone_name);
+        let here = (&z, today_in(&z, now));
+        events("Family", Some(read), Some(Day::Today), None, Lang::En, here)
+    }
+
+    #[test]
+    fn today_is_the_home_s_day_in_a_utc_plus_10_home_with_only_all_day_events() {
+        // 08:00 on 2 April in Brisbane is still 1 April in UTC.
+        let today = todays_events(&holidays(), "Australia/Brisbane", NOW - 30 * 60);
+        assert_eq!(
+            today,
+            "Family, for the rest of today: today (all day) School holidays start."
+        );
+    }
+
+    #[test]
+    fn today_is_the_home_s_day_in_a_utc_minus_8_home() {
+        // 20:00 on 1 April in Los Angeles (PDT, −7) / 18:00 on 26 Nov (PST, −8) is the next
+        // day in UTC.
+        let z = zone("America/Los_Angeles");
+        let evening = 1_743_562_800; // 2025-04-02T03:00:00Z
+        assert_eq!(today_in(&z, evening), date(2025, 4, 1));
+        let winter = 1_764_208_800; // 2025-11-27T02:00:00Z, 18:00 PST on the 26th
+        assert_eq!(today_in(&z, winter), date(2025, 11, 26));
+        let read = calendar(json!([
+            {"start": "2025-11-26", "end": "2025-11-27", "summary": "Thanksgiving prep"},
+            {"start": "2025-11-27T03:30:00Z", "end": "2025-11-27T05:00:00Z", "summary": "Dinner"},
+            {"start": "2025-11-27", "end": "2025-11-28", "summary": "Thanksgiving"}
+        ]));
+        let today = todays_events(&read, "America/Los_Angeles", winter);
+        assert_eq!(
+            today,
+            "Family, for the rest of today: today (all day) Thanksgiving prep; today 19:30–21:00 \
+             Dinner."
+        );
+        let forecast = json!({"forecast": [
+            {"datetime": "2025-11-27T08:00:00+00:00", "condition": "sunny", "temperature": 18},
+            {"datetime": "2025-11-28T08:00:00+00:00", "condition": "rainy", "temperature": 12}]});
+        assert_eq!(
+            forecast_tomorrow(
+                "Weather",
+                Some(&forecast),
+                Lang::En,
+                (&z, today_in(&z, winter))
+            ),
+            "Weather, tomorrow: sunny, 18°."
+        );
+    }
+
+    fn calendar(events: Value) -> Value {
+        json!({"events": events})
+    }
+
+    fn loft() -> Value {
+        calendar(json!([
+            {"start": "2025-04-02T11:00:00+10:00", "end": "2025-04-02T11:55:00+10:00",
+             "summary": "Chemistry class"},
+            {"start": "2025-04-02T19:00:00+10:00", "end": "2025-04-02T20:30:00+10:00",
+             "summary": "Dinner with Liza", "location": "Butcher's Prime Restaurant"},
+            {"start": "2025-04-04T19:00:00+10:00", "end": "2025-04-04T20:30:00+10:00",
+             "summary": "Cook dinner", "location": "Home"},
+            {"start": "2025-04-06", "end": "2025-04-07", "summary": "Cynthia's Birthday"}
+        ]))
+    }
+
+    #[test]
+    fn events_are_dated_in_the_home_s_zone_and_filtered_by_the_day_asked() {
+        let (zone, today) = brisbane();
+        let here = (&zone, today);
+        let all = events("Personal", Some(&loft()), None, None, Lang::En, here);
+        assert_eq!(
+            all,
+            "Personal, in the next 7 days: today 11:00–11:55 Chemistry class; today 19:00–20:30 \
+             Dinner with Liza at Butcher's Prime Restaurant; Friday 4 Apr 19:00–20:30 Cook dinner \
+             at Home; Sunday 6 Apr (all day) Cynthia's Birthday."
+        );
+        let today = events(
+            "Personal",
+            Some(&loft()),
+            Some(Day::Today),
+            None,
+            Lang::En,
+            here,
+        );
+        assert!(
+            today.contains("Chemistry") && !today.contains("Cook"),
+            "{today}"
+        );
+        let tomorrow = events(
+            "Personal",
+            Some(&loft()),
+            Some(Day::Tomorrow),
+            None,
+            Lang::De,
+            here,
+        );
+        assert_eq!(tomorrow, "Nichts im Kalender Personal morgen.");
+    }
+
+    #[test]
+    fn how_many_counts_the_events_the_question_names() {
+        let (zone, today) = brisbane();
+        let here = (&zone, today);
+        let asking = |word: &str| {
+            let words = vec![word.to_owned()];
+            events(
+                "Personal",
+                Some(&loft()),
+                None,
+                Some(&words),
+                Lang::En,
+                here,
+            )
+        };
+        let counted = asking("cook");
+        assert!(
+            counted.starts_with("1 on Personal in the next 7 days: Friday"),
+            "{counted}"
+        );
+        // Nothing named matches: every event is listed, uncounted.
+        let listed = asking("swim");
+        assert!(
+            listed.starts_with("Personal, in the next 7 days:"),
+            "{listed}"
+        );
+    }
+
+    #[test]
+    fn a_list_is_read_as_its_open_items() {
+        let read = json!({"items": [
+            {"summary": "Call Liza", "status": "needs_action"},
+            {"summary": "Old", "status": "completed"},
+            {"summary": "Repair the terrace light fixture", "status": "needs_action"}]});
+        assert_eq!(
+            items("Tasks", Some(&read), Lang::En),
+            "Tasks has 2 items: Call Liza; Repair the terrace light fixture."
+        );
+        assert_eq!(
+            items("Zakupy", Some(&json!({"items": []})), Lang::Pl),
+            "Lista Zakupy jest pusta."
+        );
+        // Polish counts take their plural form: 2–4 (not 12–14) and 22 alike, 5 another.
+        let five =
+            json!({"items": (0..5).map(|i| json!({"summary": i.to_string()})).collect::<Vec<_>>()});
+        let twenty_two = json!({"items": (0..22).map(|i| json!({"summary": i.to_string()})).collect::<Vec<_>>()});
+        assert!(items("Zakupy", Some(&five), Lang::Pl).starts_with("Zakupy: 5 pozycji:"));
+        assert!(items("Zakupy", Some(&twenty_two), Lang::Pl).starts_with("Zakupy: 22 pozycje:"));
+        assert_eq!(items("Tasks", None, Lang::En), "I could not read Tasks.");
+    }
+
+    #[test]
+    fn the_weather_is_read_as_home_assistant_reports_it() {
+        let (zone, today) = brisbane();
+        let here = (&zone, today);
+        let attributes = json!({"temperature": 16.7, "temperature_unit": "°C", "humidity": 60,
+            "wind_speed": 8, "wind_speed_unit": "km/h"});
+        assert_eq!(
+            weather_now(
+                "Weather Service",
+                "cloudy",
+                attributes.as_object().unwrap(),
+                Lang::En
+            ),
+            "Weather Service: cloudy, 16.7 °C, humidity 60%, wind 8 km/h."
+        );
+        assert_eq!(
+            weather_now("Pogoda", "partlycloudy", &serde_json::Map::new(), Lang::Pl),
+            "Pogoda: częściowe zachmurzenie."
+        );
+        let forecast = json!({"forecast": [
+            {"datetime": "2025-04-02T00:00:00+10:00", "condition": "sunny", "temperature": 20},
+            {"datetime": "2025-04-03T00:00:00+10:00", "condition": "rainy", "temperature": 14,
+             "templow": 9, "precipitation_probability": 80}]});
+        assert_eq!(
+            forecast_tomorrow("Weather", Some(&forecast), Lang::En, here),
+            "Weather, tomorrow: rainy, 14/9°, chance of rain 80%."
+        );
+        assert_eq!(
+            forecast_tomorrow("Weather", Some(&json!({"forecast": []})), Lang::En, here),
+            "Weather has no forecast for tomorrow."
+        );
+    }
+}

@@ -1,0 +1,746 @@
+//! What the person is told. Every text here is built from what HomeClaw knows happened — the
+//! verified actions, the recorded approval, the guard that stopped a run — never from the
+//! model's word alone, so no reply can say an action happened that did not.
+
+use crate::agent::act::approval::{ApprovalError, ExecuteError, PendingAction};
+use crate::agent::act::verify::ActionReport;
+use crate::agent::plan::FastCall;
+use crate::agent::understand::{Lang, Unmatched};
+use crate::ha::registry::Hidden;
+use crate::lang::{Held, NotRun, Ways};
+
+/// What to say when the model gave no final text: what ran, each said from what Home
+/// Assistant showed (`name` gives an entity's friendly name).
+pub fn fallback_summary(
+    actions: &[ActionReport],
+    name: impl Fn(&str) -> Option<String>,
+    lang: Lang,
+) -> String {
+    let says = lang.lexicon().says;
+    if actions.is_empty() {
+        return says.unfinished_nothing_changed.into();
+    }
+    format!("{} {}", says.unfinished, from_actions(actions, name, lang))
+}
+
+/// An action request that ended with nothing done: said plainly, with the model's words only
+/// when they claim nothing (a question or an explanation may help; "it is already closed",
+/// unread, may not be true). A device HomeClaw may not see is named with what to change: that
+/// is the one thing the person can fix, and the model cannot be relied on to say it.
+pub fn nothing_done(model_text: &str, lang: Lang, hidden: Option<&(Hidden, String)>) -> String {
+    let lead = lang.lexicon().says.nothing_changed;
+    if let Some((reason, name)) = hidden {
+        return format!("{lead} {}", hidden_words(*reason, name, lang));
+    }
+    let text = model_text.trim();
+    let foreign = written_in(text).is_some_and(|written| written != lang);
+    if text.is_empty() || foreign || crate::agent::say::honesty::claims_action_or_observation(text)
+    {
+        lead.to_owned()
+    } else {
+        format!("{lead} {text}")
+    }
+}
+
+/// The language a model's sentence is plainly written in, by its small words; `None` when
+/// it is too short or mixed to tell. A small model often explains itself in English whatever
+/// the person spoke, and half a reply in another language is no answer.
+fn written_in(text: &str) -> Option<Lang> {
+    let folded = crate::text::fold(text);
+    let words: Vec<&str> = folded.split_whitespace().collect();
+    let mut counts: Vec<(usize, Lang)> = crate::lang::LEXICONS
+        .iter()
+        .map(|l| {
+            (
+                words.iter().filter(|w| l.own_words.contains(w)).count(),
+                l.lang,
+            )
+        })
+        .collect();
+    counts.sort_by_key(|count| std::cmp::Reverse(count.0));
+    let ((best, lang), (second, _)) = (counts[0], counts[1]);
+    (best >= 2 && best > second * 2).then_some(lang)
+}
+
+/// An action whose words point at nothing HomeClaw may use: what was not found, in the
+/// person's own words (quoted, so no grammatical case has to agree), or why the device they
+/// named is kept from HomeClaw.
+pub fn nothing_found(unmatched: &Unmatched, lang: Lang) -> String {
+    match unmatched {
+        Unmatched::Hidden { reason, name } => {
+            nothing_done("", lang, Some(&(*reason, name.clone())))
+        }
+        Unmatched::Nothing { words } => (lang.lexicon().says.nothing_matches)(words),
+    }
+}
+
+fn hidden_words(reason: Hidden, name: &str, lang: Lang) -> String {
+    let says = lang.lexicon().says;
+    match reason {
+        Hidden::NotExposed => (says.not_exposed)(name),
+        Hidden::Filtered => (says.filtered_out)(name),
+    }
+}
+
+/// The question that ends a run holding a high-risk action, in the language of the person
+/// who asked: what would happen to which device, and how to approve it. No id or service
+/// name: those are the API's fields and the trace's.
+/// `ways`: how it can be approved from here (a "yes" in this conversation, a phone).
+pub fn approval_question(pending: &PendingAction, ways: Ways) -> String {
+    let theirs = pending.tag.as_deref().and_then(|tag| {
+        crate::lang::ha_replies::ask_approval(
+            tag,
+            &pending.call.domain,
+            &pending.call.service,
+            &pending.names.join(", "),
+        )
+    });
+    theirs.unwrap_or_else(|| {
+        in_words(pending, |held| {
+            (pending.lang.lexicon().says.ask_approval)(held, ways)
+        })
+    })
+}
+
+/// The text of a notification about a held action, and its title: on a phone with its
+/// buttons (`buttons`), or in Home Assistant's own notifications, which say where to answer.
+pub fn approval_notice(pending: &PendingAction, buttons: bool) -> (String, &'static str) {
+    let says = pending.lang.lexicon().says;
+    (
+        in_words(pending, |held| (says.approval_notice)(held, buttons)),
+        says.approval_title,
+    )
+}
+
+/// A held action, as the lexicon's sentences take it.
+fn in_words<T>(pending: &PendingAction, say: impl FnOnce(&Held) -> T) -> T {
+    let names = pending.names.join(", ");
+    say(&Held {
+        key: service_key(&pending.call.domain, &pending.call.service),
+        names: &names,
+        many: pending.names.len() > 1,
+    })
+}
+
+/// The lexicon's key for what a service does (`to_do`'s keys); one it has no words for is
+/// said as changing the device.
+fn service_key<'a>(domain: &str, service: &'a str) -> &'a str {
+    match (domain, service) {
+        ("script" | "scene" | "automation", "turn_on" | "trigger") | ("button", "press") => "run",
+        ("script", _) => "run",
+        (_, "open_cover" | "open_valve") => "open",
+        (_, "close_cover" | "close_valve") => "close",
+        (_, "alarm_disarm") => "disarm",
+        (_, s) if s.starts_with("alarm_arm") => "arm",
+        (_, "media_pause") => "pause",
+        (_, s) => s,
+    }
+}
+
+/// What the person hears, in Home Assistant's own sentences, after a run in a language
+/// HomeClaw has no lexicon for: what was done (each action's intent, by its service), or
+/// Home Assistant's "something went wrong" when one was not seen to take effect, or its "I did
+/// not understand" when nothing was done. `None` where Home Assistant has no sentence (the
+/// caller keeps its own).
+pub fn in_their_words(
+    tag: &str,
+    actions: &[ActionReport],
+    name: impl Fn(&str) -> Option<String>,
+) -> Option<String> {
+    use crate::lang::ha_replies;
+    if actions.is_empty() {
+        return ha_replies::not_understood(tag);
+    }
+    if actions.iter().any(|a| !a.verified) {
+        return ha_replies::failed(tag);
+    }
+    let sentences: Option<Vec<String>> = actions
+        .iter()
+        .map(|a| {
+            let data = a.data.clone().unwrap_or_default();
+            let (intent, key) = intent_of(&a.domain, &a.service, &data)?;
+            let names: Vec<String> = a.entity_ids.iter().filter_map(|id| name(id)).collect();
+            let names = names.join(", ");
+            let value = |field: &str| match &data[field] {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Null => String::new(),
+                other => other.to_string(),
+            };
+            let (item, temperature, brightness, color) = (
+                value("item"),
+                value("temperature"),
+                value("brightness_pct"),
+                value("color_name"),
+            );
+            let slots = [
+                ("name", names.as_str()),
+                ("item", item.as_str()),
+                ("temperature", temperature.as_str()),
+                ("brightness", brightness.as_str()),
+                ("color", color.as_str()),
+            ];
+            ha_replies::done(tag, intent, &[key, a.domain.as_str()], &slots)
+        })
+        .collect();
+    sentences.map(|s| s.join(". "))
+}
+
+/// Home Assistant's intent (and which of its sentences) a service call carries out.
+fn intent_of(
+    domain: &str,
+    service: &str,
+    data: &serde_json::Value,
+) -> Option<(&'static str, &'static str)> {
+    Some(match (domain, service) {
+        ("light", "turn_on") if data.get("brightness_pct").is_some() => {
+            ("HassLightSet", "brightness")
+        }
+        ("light", "turn_on") if data.get("color_name").is_some() => ("HassLightSet", "color"),
+        ("cover", "open_cover") => ("HassTurnOn", "cover"),
+        ("cover", "close_cover") => ("HassTurnOff", "cover"),
+        ("valve", "open_valve") => ("HassTurnOn", "valve"),
+        ("valve", "close_valve") => ("HassTurnOff", "valve"),
+        ("cover" | "valve", _) if service.starts_with("set_") => ("HassSetPosition", "default"),
+        ("lock", "lock") => ("HassTurnOn", "lock"),
+        ("lock", "unlock") => ("HassTurnOff", "lock"),
+        ("scene", "turn_on") => ("HassTurnOn", "scene"),
+        ("script", _) => ("HassTurnOn", "script"),
+        ("media_player", "media_pause" | "media_stop") => ("HassMediaPause", "default"),
+        ("media_player", "media_play") => ("HassMediaUnpause", "default"),
+        ("media_player", "media_next_track") => ("HassMediaNext", "default"),
+        ("media_player", "media_previous_track") => ("HassMediaPrevious", "default"),
+        ("media_player", "volume_set") => ("HassSetVolume", "default"),
+        ("vacuum", "start") => ("HassVacuumStart", "default"),
+        ("vacuum", "return_to_base") => ("HassVacuumReturnToBase", "default"),
+        ("climate", "set_temperature") => ("HassClimateSetTemperature", "default"),
+        ("fan", "set_percentage") => ("HassFanSetSpeed", "default"),
+        ("todo", "add_item") => ("HassListAddItem", "item_added"),
+        (_, "turn_on") => ("HassTurnOn", "default"),
+        (_, "turn_off") => ("HassTurnOff", "default"),
+        _ => return None,
+    })
+}
+
+/// The words a language's table gives a key, if it has one.
+fn said(table: &'static [(&'static str, &'static str)], key: &str) -> Option<&'static str> {
+    table
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, words)| *words)
+}
+
+/// What the person is told when they answer a held action in conversation and it does not
+/// run (yet): declined, a PIN missing or wrong, or a session where approving needs a PIN.
+pub fn answered(pending: &PendingAction, answer: Answered, lang: Lang) -> String {
+    let says = lang.lexicon().says;
+    in_words(pending, |held| match answer {
+        Answered::Declined => (says.declined)(held),
+        Answered::PinMissing => (says.pin_missing)(held),
+        Answered::WrongPin { left: 0 } => (says.pin_cancelled)(held),
+        Answered::WrongPin { left } => (says.pin_wrong)(held, left),
+        Answered::PinRequiredHere { phone } => (says.pin_required_here)(held, phone),
+    })
+}
+
+/// How an answer in conversation left a held action that did not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answered {
+    Declined,
+    PinMissing,
+    WrongPin {
+        left: u32,
+    },
+    /// Approving by voice needs a PIN in this session; `phone`: a phone has the buttons too.
+    PinRequiredHere {
+        phone: bool,
+    },
+}
+
+/// After an approved action ran, said like any other action: done only when Home Assistant
+/// shows the expected state.
+pub fn approved(report: &ActionReport, pending: &PendingAction, lang: Lang) -> String {
+    let name = |id: &str| {
+        pending
+            .targets
+            .iter()
+            .position(|t| t == id)
+            .and_then(|i| pending.names.get(i).cloned())
+    };
+    let reports = std::slice::from_ref(report);
+    pending
+        .tag
+        .as_deref()
+        .and_then(|tag| in_their_words(tag, reports, name))
+        .unwrap_or_else(|| from_actions(reports, name, lang))
+}
+
+/// Why an approved action did not run, in plain words.
+pub fn not_run(error: &ExecuteError, lang: Lang) -> &'static str {
+    let why = match error {
+        ExecuteError::Approval(ApprovalError::Expired(_)) => NotRun::Expired,
+        ExecuteError::Approval(ApprovalError::AlreadyUsed(_)) => NotRun::AlreadyAnswered,
+        ExecuteError::Approval(ApprovalError::Denied(_)) => NotRun::Denied,
+        ExecuteError::Approval(ApprovalError::Unknown(_) | ApprovalError::NoRandomness(_)) => {
+            NotRun::Unknown
+        }
+        ExecuteError::Call(_) => NotRun::Failed,
+    };
+    (lang.lexicon().says.not_run)(why)
+}
+
+/// A guard stop becomes a question for the user instead of a dead end; the guard's own
+/// reason (English, with ids) stays in the trace.
+pub fn stuck(lang: Lang) -> String {
+    lang.lexicon().says.stuck.to_owned()
+}
+
+/// A held call for logs and the model's notes (ids and service names: never a reply).
+pub fn describe_call(pending: &PendingAction) -> String {
+    format!(
+        "{}.{} on {}",
+        pending.call.domain,
+        pending.call.service,
+        pending.targets.join(", ")
+    )
+}
+
+/// An entity without a name, as a person would read it: "light.hall_lamp" → "Hall lamp" (the
+/// id itself belongs to the trace).
+fn readable(entity_id: &str) -> String {
+    crate::lang::capitalised(&crate::ha::registry::id_words(entity_id))
+}
+
+/// What a service did, as the person would say it.
+fn did_words(service: &str, lang: Lang) -> &'static str {
+    let key = match service {
+        "open_cover" | "open_valve" => "open",
+        "close_cover" | "close_valve" => "close",
+        "media_pause" => "pause",
+        "alarm_disarm" => "disarm",
+        s if s.starts_with("alarm_arm_") => "arm",
+        "stop_cover" | "stop_valve" => "stop",
+        other => other,
+    };
+    let table = lang.lexicon().says.did_words;
+    said(table, key)
+        .or_else(|| said(table, "done"))
+        .unwrap_or_default()
+}
+
+/// The value a call sets, as the person would say it ("50%", "21°", "heat mode"), if it sets
+/// one.
+fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
+    let data = &call.data;
+    let percent = ["brightness_pct", "position", "percentage"]
+        .iter()
+        .find_map(|k| data.get(k).and_then(serde_json::Value::as_u64))
+        .map(|n| n.to_string())
+        .or_else(|| {
+            data.get("volume_level")
+                .and_then(serde_json::Value::as_f64)
+                .map(|v| format!("{}", (v * 100.0).round()))
+        });
+    if let Some(n) = percent {
+        return Some(format!("{n}%"));
+    }
+    if let Some(t) = data.get("temperature").and_then(serde_json::Value::as_f64) {
+        return Some(format!("{t}°"));
+    }
+    let says = lang.lexicon().says;
+    if let Some(kelvin) = data
+        .get("color_temp_kelvin")
+        .and_then(serde_json::Value::as_u64)
+    {
+        let white = if kelvin <= 4000 {
+            "warm_white"
+        } else {
+            "cool_white"
+        };
+        return Some(said(says.colour_names, white).unwrap_or(white).to_owned());
+    }
+    if let Some(css) = data.get("color_name").and_then(serde_json::Value::as_str) {
+        // A colour the language has no word for is not said in English: the light is said
+        // to be on instead (true, and in the person's words).
+        return match said(says.colour_names, css) {
+            Some(word) => Some(word.to_owned()),
+            None if lang == Lang::En => Some(css.to_owned()),
+            None => None,
+        };
+    }
+    let mode = data.get("hvac_mode").and_then(serde_json::Value::as_str)?;
+    Some(said(says.mode_names, mode).map_or_else(|| mode.replace('_', " "), str::to_owned))
+}
+
+/// The reply for the actions a run made, each said from what Home Assistant showed afterwards.
+pub fn from_actions(
+    actions: &[ActionReport],
+    name: impl Fn(&str) -> Option<String>,
+    lang: Lang,
+) -> String {
+    let calls: Vec<FastCall> = actions
+        .iter()
+        .map(|a| FastCall {
+            domain: a.domain.clone(),
+            service: a.service.clone(),
+            entity_ids: a.entity_ids.clone(),
+            data: a.data.clone().unwrap_or_else(|| serde_json::json!({})),
+        })
+        .collect();
+    from_verification(&calls, actions, name, lang)
+}
+
+/// The reply to a command the fast path carried out, written from what Home Assistant showed
+/// afterwards, in the person's language. `name` gives an entity's friendly name.
+pub fn from_verification(
+    calls: &[FastCall],
+    actions: &[ActionReport],
+    name: impl Fn(&str) -> Option<String>,
+    lang: Lang,
+) -> String {
+    let says = lang.lexicon().says;
+    let mut out = Vec::new();
+    for (call, action) in calls.iter().zip(actions) {
+        let names: Vec<String> = action
+            .entity_ids
+            .iter()
+            .map(|id| name(id).unwrap_or_else(|| readable(id)))
+            .collect();
+        let list = names.join(", ");
+        let dry = !action.observed_state.is_empty()
+            && action
+                .observed_state
+                .values()
+                .all(|s| s == crate::agent::act::execute::DRY_RUN_STATE);
+        if dry {
+            let key = service_key(&action.domain, &action.service);
+            out.push((says.dry_run)(&(says.to_do)(key, &list)));
+            continue;
+        }
+        if !action.verified {
+            let tag = lang.lexicon().tag;
+            let seen: Vec<String> = action
+                .observed_state
+                .iter()
+                .map(|(id, state)| {
+                    let domain = id.split('.').next().unwrap_or_default();
+                    // Mid-sentence: Home Assistant's "Off" is "off" here.
+                    let state = crate::lang::ha_replies::state_word(tag, domain, None, state)
+                        .map_or_else(|| state.replace('_', " "), str::to_lowercase);
+                    format!("{}: {state}", name(id).unwrap_or_else(|| readable(id)))
+                })
+                .collect();
+            let seen = seen.join(", ");
+            out.push((says.not_confirmed)(&list, &seen));
+            continue;
+        }
+        if let Some(item) = call.data.get("item").and_then(serde_json::Value::as_str) {
+            out.push((says.added)(item, &list));
+            continue;
+        }
+        // A step of brightness is said as one, not as turning on.
+        let step = call
+            .data
+            .get("brightness_step_pct")
+            .and_then(serde_json::Value::as_i64);
+        let service = match step {
+            Some(s) if s > 0 => "brighten",
+            Some(_) => "dim",
+            None => call.service.as_str(),
+        };
+        out.push(match setting_of(call, lang) {
+            Some(value) => (says.set_value)(&list, &value),
+            None => (says.did)(did_words(service, lang), &list),
+        });
+    }
+    out.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn call() -> FastCall {
+        FastCall {
+            domain: "light".into(),
+            service: "turn_on".into(),
+            entity_ids: vec!["light.bed_light".into()],
+            data: json!({}),
+        }
+    }
+
+    fn report(verified: bool, seen: &str) -> ActionReport {
+        ActionReport {
+            domain: "light".into(),
+            service: "turn_on".into(),
+            entity_ids: vec!["light.bed_light".into()],
+            verified,
+            observed_state: BTreeMap::from([("light.bed_light".into(), seen.into())]),
+            data: None,
+        }
+    }
+
+    const VOICE: Ways = Ways {
+        by_voice: true,
+        phone: false,
+    };
+    const PANEL: Ways = Ways {
+        by_voice: false,
+        phone: false,
+    };
+    const PHONE: Ways = Ways {
+        by_voice: false,
+        phone: true,
+    };
+
+    fn say(action: ActionReport, lang: Lang) -> String {
+        let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
+        from_verification(&[call()], &[action], name, lang)
+    }
+
+    #[test]
+    fn a_run_that_stops_short_says_so_in_the_persons_language() {
+        assert_eq!(
+            fallback_summary(&[], |_| None, Lang::Pl),
+            "Nie udało mi się dokończyć tej prośby i niczego nie zmieniłem."
+        );
+        let ran = [report(true, "on"), report(false, "off")];
+        let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
+        let said = fallback_summary(&ran, name, Lang::De);
+        assert!(said.contains("Eingeschaltet: Bed Light."), "{said}");
+        assert!(said.contains("(Bed Light: aus)"), "{said}");
+        assert!(!said.contains("light."), "{said}");
+        assert!(stuck(Lang::En).starts_with("I got stuck"));
+    }
+
+    fn held(domain: &str, service: &str, id: &str, name: &str, lang: Lang) -> PendingAction {
+        PendingAction {
+            id: "appr_0123456789abcdef".into(),
+            call: crate::ha::services::CheckedCall {
+                domain: domain.into(),
+                service: service.into(),
+                target: crate::ha::Target::entities([id]),
+                data: None,
+            },
+            targets: vec![id.into()],
+            names: vec![name.into()],
+            session_id: None,
+            reason: format!("{domain}.{service} is a high-risk action"),
+            lang,
+            tag: None,
+        }
+    }
+
+    fn unlocked(lang: Lang) -> String {
+        let door = held("lock", "unlock", "lock.front_door", "Front Door", lang);
+        let mut done = report(true, "unlocked");
+        done.domain = "lock".into();
+        done.service = "unlock".into();
+        done.entity_ids = vec!["lock.front_door".into()];
+        approved(&done, &door, lang)
+    }
+
+    /// A Dutch or Spanish household hears the approval question and the outcome in its own
+    /// language: Home Assistant's name for the action and its sentence for what was done.
+    #[test]
+    fn an_approval_in_a_language_without_a_lexicon_is_asked_and_reported_in_it() {
+        let mut garage = held(
+            "cover",
+            "open_cover",
+            "cover.garagedeur",
+            "Garagedeur",
+            Lang::En,
+        );
+        garage.tag = Some("nl".into());
+        let question = approval_question(&garage, PANEL);
+        assert!(question.starts_with("Garagedeur open? "), "{question}");
+        let mut done = report(true, "open");
+        done.domain = "cover".into();
+        done.service = "open_cover".into();
+        done.entity_ids = vec!["cover.garagedeur".into()];
+        assert_eq!(approved(&done, &garage, Lang::En), "Geopend");
+        done.verified = false;
+        assert!(approved(&done, &garage, Lang::En).starts_with("Sorry"));
+        garage.tag = Some("sv".into());
+        // No sentence of ours in Swedish: the question falls back to the lexicon's.
+        assert!(approval_question(&garage, PANEL).starts_with("Open Garagedeur?"));
+    }
+
+    #[test]
+    fn an_approval_is_asked_answered_and_reported_in_plain_words() {
+        let door = held("lock", "unlock", "lock.front_door", "Front Door", Lang::En);
+        assert_eq!(
+            approval_question(&door, VOICE),
+            "Unlock Front Door? It needs your approval — say yes, or press Approve in HomeClaw."
+        );
+        // A phone is named only where one is configured.
+        assert_eq!(
+            approval_question(&door, PANEL),
+            "Unlock Front Door? It needs your approval — press Approve in HomeClaw."
+        );
+        assert_eq!(
+            approval_question(&door, PHONE),
+            "Unlock Front Door? It needs your approval — press Approve in HomeClaw or on your \
+             phone."
+        );
+        assert_eq!(unlocked(Lang::En), "Unlocked Front Door.");
+        assert_eq!(
+            answered(&door, Answered::Declined, Lang::En),
+            "OK, Front Door stays locked."
+        );
+        let gate = held("cover", "open_cover", "cover.gate", "Gate", Lang::De);
+        assert_eq!(
+            approval_question(&gate, VOICE),
+            "Gate öffnen? Das braucht deine Freigabe — sag ja oder tippe in HomeClaw auf \
+             „Freigeben“."
+        );
+        assert_eq!(
+            answered(&gate, Answered::Declined, Lang::De),
+            "In Ordnung, Gate bleibt geschlossen."
+        );
+        assert_eq!(unlocked(Lang::Pl), "Odblokowano: Front Door.");
+        let script = held("script", "wipe", "script.wipe", "Wipe", Lang::Fr);
+        assert_eq!(
+            answered(&script, Answered::Declined, Lang::Fr),
+            "D'accord, je ne vais pas lancer Wipe. Rien n'a été changé."
+        );
+        let (notice, title) = approval_notice(&door, false);
+        assert_eq!(title, "HomeClaw: approval needed");
+        assert!(notice.contains("unlock Front Door"), "{notice}");
+        // Home Assistant's notification has no buttons: it says where they are.
+        assert!(notice.contains("in HomeClaw's panel"), "{notice}");
+        assert!(approval_notice(&door, true).0.ends_with("Approve or Deny."));
+        // French elides "de" before a vowel.
+        let garage = held("cover", "open_cover", "cover.garage", "Garage", Lang::Fr);
+        let (notice, _) = approval_notice(&garage, false);
+        assert!(notice.contains("à HomeClaw d'ouvrir Garage"), "{notice}");
+        let gone = ExecuteError::Approval(ApprovalError::Expired(door.id.clone()));
+        assert_eq!(
+            not_run(&gone, Lang::En),
+            "That approval expired; nothing was run."
+        );
+        for lang in [Lang::En, Lang::Pl, Lang::De, Lang::Fr] {
+            let door = held("lock", "unlock", "lock.front_door", "Front Door", lang);
+            let texts = [
+                approval_question(&door, VOICE),
+                approval_question(&door, PANEL),
+                approval_question(&door, PHONE),
+                approval_notice(&door, false).0,
+                approval_notice(&door, true).0,
+                unlocked(lang),
+                answered(&door, Answered::Declined, lang),
+                answered(&door, Answered::PinMissing, lang),
+                answered(&door, Answered::WrongPin { left: 2 }, lang),
+                answered(&door, Answered::WrongPin { left: 0 }, lang),
+                answered(&door, Answered::PinRequiredHere { phone: false }, lang),
+                answered(&door, Answered::PinRequiredHere { phone: true }, lang),
+            ];
+            for text in texts {
+                assert!(text.contains("Front Door"), "{lang:?}: {text}");
+                assert!(
+                    !text.contains("appr_") && !text.contains("lock.") && !text.contains("unlock."),
+                    "{lang:?}: {text}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_colour_without_a_word_in_the_language_is_not_said_in_english() {
+        let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
+        let mut coloured = call();
+        coloured.data = json!({"color_name": "turquoise"});
+        let said = |lang| from_verification(&[coloured.clone()], &[report(true, "on")], name, lang);
+        assert_eq!(said(Lang::De), "Eingeschaltet: Bed Light.");
+        assert_eq!(said(Lang::En), "Set Bed Light to turquoise.");
+        coloured.data = json!({"color_name": "red"});
+        let said = |lang| from_verification(&[coloured.clone()], &[report(true, "on")], name, lang);
+        assert_eq!(said(Lang::Pl), "Ustawiono Bed Light na czerwony.");
+        // A mode without a word of ours is said as words, not as Home Assistant's key.
+        let mut mode = call();
+        mode.data = json!({"hvac_mode": "fan_only"});
+        let said = from_verification(&[mode], &[report(true, "on")], name, Lang::En);
+        assert_eq!(said, "Set Bed Light to fan only.");
+        // An entity Home Assistant gives no name is read as words.
+        let said = from_verification(&[call()], &[report(true, "on")], |_| None, Lang::En);
+        assert_eq!(said, "Turned on Bed light.");
+    }
+
+    #[test]
+    fn a_reply_from_verification_says_what_home_assistant_showed() {
+        assert_eq!(say(report(true, "on"), Lang::En), "Turned on Bed Light.");
+        // What Home Assistant showed, in the person's words for it.
+        assert!(say(report(false, "off"), Lang::De).contains("Bed Light: aus"));
+        let pl = say(report(false, "off"), Lang::Pl);
+        assert!(pl.contains("Bed Light: wyłączon"), "{pl}");
+    }
+
+    #[test]
+    fn a_colour_set_is_said_as_the_colour() {
+        let mut red = call();
+        red.data = json!({"color_name": "red"});
+        let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
+        for (lang, said) in [
+            (Lang::En, "Set Bed Light to red."),
+            (Lang::Pl, "Ustawiono Bed Light na czerwony."),
+            (Lang::De, "Bed Light auf rot eingestellt."),
+        ] {
+            let reply = from_verification(&[red.clone()], &[report(true, "on")], name, lang);
+            assert_eq!(reply, said);
+        }
+    }
+
+    #[test]
+    fn a_dry_run_never_says_home_assistant_accepted_anything() {
+        let reply = say(
+            report(false, crate::agent::act::execute::DRY_RUN_STATE),
+            Lang::En,
+        );
+        assert_eq!(
+            reply,
+            "Only a test: I would turn on Bed Light; nothing was changed."
+        );
+        assert!(!crate::agent::say::honesty::claims_action(&reply));
+    }
+
+    #[test]
+    fn a_model_explanation_in_another_language_is_left_out() {
+        let english = "I could not find the light named Kitchen Lights. Nothing was changed.";
+        assert_eq!(
+            nothing_done(english, Lang::Pl, None),
+            "Niczego nie zmieniłem."
+        );
+        assert_eq!(
+            nothing_done(english, Lang::En, None),
+            format!("I did not change anything. {english}")
+        );
+        let german = "Ich konnte den Kaffee nicht finden.";
+        assert_eq!(
+            nothing_done(german, Lang::De, None),
+            format!("Ich habe nichts geändert. {german}")
+        );
+        assert_eq!(
+            nothing_done(german, Lang::En, None),
+            "I did not change anything."
+        );
+        let polish = "Nie mogłem znaleźć lampy w sypialni.";
+        assert_eq!(
+            nothing_done(polish, Lang::Pl, None),
+            format!("Niczego nie zmieniłem. {polish}")
+        );
+    }
+
+    #[test]
+    fn a_short_or_mixed_text_has_no_language_of_its_own() {
+        assert_eq!(written_in("Which one?"), None);
+        assert_eq!(written_in("Kitchen Lights"), None);
+        assert_eq!(written_in("ich habe the light"), None);
+        assert_eq!(
+            written_in("Czy chodzi ci o lampę, czy o wentylator?"),
+            Some(Lang::Pl)
+        );
+    }
+}

@@ -1,0 +1,266 @@
+//! One command, parsed once per run. Whether it asks or tells, which language it is answered
+//! in, whether it is about the home, what its words point at: every module of the run (the
+//! fast path, the guards, the composer, the prompt) asks this value, so none reads the
+//! person's words again and none can read them differently.
+//!
+//! The raw text stays private: what is not a field is a method here, computed when first
+//! asked (the words' candidates, the verb a call must not undo), so the parse is still the
+//! only reader of the words.
+
+use std::sync::OnceLock;
+
+use crate::agent::plan::{self, ReadState};
+use crate::agent::say::honesty::needs_tools;
+use crate::agent::understand::naming::about_the_home;
+use crate::agent::understand::{Lang, Pointing};
+use crate::ha::registry::{Entity, Registry};
+
+/// What the words say of the home.
+#[derive(Clone, Copy)]
+struct Home {
+    named: bool,
+    wants_tools: bool,
+}
+
+/// The person's command, as HomeClaw understood it.
+pub(crate) struct Parsed {
+    /// What the person said; read by nothing outside this module.
+    text: String,
+    /// The words with a home's compound names joined ("heat pump" → "heatpump").
+    joined: String,
+    /// The language the person is answered in: the request's tag, else the words'.
+    pub lang: Lang,
+    /// The person's language tag, when the request carried one.
+    tag: Option<String>,
+    /// A request for a change (one intent, not a question), whatever its target.
+    pub acts: bool,
+    /// Asked, not told: a question mark or a question word first.
+    pub question: bool,
+    /// One request: no second one joined on, not a question unless a polite request.
+    pub one_request: bool,
+    /// A request that waits on a condition ("… if it is above 23"): nothing may change for it.
+    pub conditional: bool,
+    /// Whether the words name the home, and whether the run needs a tool from its first round
+    /// (see [`Parsed::about_home`]): asked only on the model path, which the fast path spares.
+    home: OnceLock<Home>,
+    /// What the words point at, asked of many entities.
+    pointing: OnceLock<Pointing>,
+    /// "Here" said where HomeClaw cannot tell the room: the words point at nothing, so no
+    /// call of the model's can act on a device anywhere in the home.
+    unplaced: bool,
+    /// The area "here" is (the speaking device's), when the words said it.
+    here_area: Option<String>,
+    /// The words with "here" put as the room (the person's own words otherwise), for what is
+    /// quoted back: "lights in Attic" when the attic has none; and the words without "here",
+    /// for Home Assistant's recogniser (the speaking device names the room there).
+    placed: Option<(String, String)>,
+    /// The command before this one: "turn it off" names what it named.
+    before: Option<String>,
+    pointing_before: OnceLock<Option<Pointing>>,
+    /// The entities the words point at best, as the model is shown them.
+    candidates: OnceLock<Vec<String>>,
+}
+
+impl Parsed {
+    /// Parses `text`, said to `device` (a satellite: "here" is its room), answered in `tag`'s
+    /// language when the request carries one.
+    pub(crate) fn new(
+        text: &str,
+        tag: Option<&str>,
+        device: Option<&str>,
+        registry: &Registry,
+    ) -> Self {
+        let joined = crate::agent::understand::join_compounds(text, registry);
+        let (joined, unplaced, placed, here_area) =
+            match crate::agent::understand::here::place(&joined, registry, device) {
+                crate::agent::understand::here::Here::Unsaid => (joined, false, None, None),
+                crate::agent::understand::here::Here::Placed { words, area, .. } => {
+                    let placed = match crate::agent::understand::here::place(text, registry, device)
+                    {
+                        crate::agent::understand::here::Here::Placed {
+                            words: own, unsaid, ..
+                        } => Some((own, unsaid)),
+                        _ => None,
+                    };
+                    (words, false, placed, Some(area))
+                }
+                crate::agent::understand::here::Here::Unplaced(_) => (joined, true, None, None),
+            };
+        Self {
+            lang: tag.map_or_else(
+                || crate::agent::understand::language_of(text),
+                Lang::from_tag,
+            ),
+            tag: tag.map(str::to_owned),
+            acts: crate::agent::understand::is_action(text),
+            question: crate::agent::understand::is_question(text),
+            one_request: crate::agent::understand::is_one_request(text),
+            conditional: crate::text::tokens(text)
+                .iter()
+                .any(|w| crate::lang::any_has(|l| l.conditionals, w)),
+            home: OnceLock::new(),
+            pointing: OnceLock::new(),
+            joined,
+            unplaced,
+            here_area,
+            placed,
+            text: text.to_owned(),
+            before: None,
+            pointing_before: OnceLock::new(),
+            candidates: OnceLock::new(),
+        }
+    }
+
+    /// With the command said before this one, which the model's calls may also act on.
+    pub(crate) fn after(mut self, before: Option<String>) -> Self {
+        self.before = before;
+        self
+    }
+
+    /// Whether this is the command `text` (a message that joined the turn is another one).
+    pub(crate) fn is(&self, text: &str) -> bool {
+        self.text == text
+    }
+
+    /// A question that is not a polite request: nothing may be changed for it.
+    pub(crate) fn only_asks(&self) -> bool {
+        self.question && !self.acts
+    }
+
+    fn home(&self, registry: &Registry) -> Home {
+        *self.home.get_or_init(|| {
+            let joined = about_the_home(&self.joined, registry);
+            Home {
+                named: joined || about_the_home(&self.text, registry),
+                wants_tools: self.acts || needs_tools(&self.joined, registry) || joined,
+            }
+        })
+    }
+
+    /// The words name something of this home (a kind, an area, a name in another language) or
+    /// ask about a state.
+    pub(crate) fn about_home(&self, registry: &Registry) -> bool {
+        self.home(registry).named
+    }
+
+    /// The run needs a tool from its first round: it acts, or names the home.
+    pub(crate) fn wants_tools(&self, registry: &Registry) -> bool {
+        self.home(registry).wants_tools
+    }
+
+    /// Whether "here" lets `entity` be acted on: it is in the room the person speaks in, or
+    /// the words did not say "here". Holds on every path, whatever else matched the words (a
+    /// name Home Assistant's recogniser matched too).
+    pub(crate) fn here_allows(&self, entity: &Entity) -> bool {
+        !self.unplaced
+            && self
+                .here_area
+                .as_deref()
+                .is_none_or(|area| entity.area_id.as_deref() == Some(area))
+    }
+
+    /// Whether the words point at `entity` (its name, room or kind).
+    pub(crate) fn points_at(&self, entity: &Entity, registry: &Registry) -> bool {
+        self.here_allows(entity) && self.pointed(entity, registry)
+    }
+
+    /// What the words alone point at, "here" aside.
+    fn pointed(&self, entity: &Entity, registry: &Registry) -> bool {
+        self.pointing
+            .get_or_init(|| Pointing::of_joined(&self.joined, registry))
+            .at(entity, registry)
+    }
+
+    /// Whether this command or the one before it points at `entity`.
+    pub(crate) fn named(&self, entity: &Entity, registry: &Registry) -> bool {
+        self.here_allows(entity)
+            && (self.pointed(entity, registry)
+                || self
+                    .pointing_before
+                    .get_or_init(|| self.before.as_deref().map(|t| Pointing::new(t, registry)))
+                    .as_ref()
+                    .is_some_and(|p| p.at(entity, registry)))
+    }
+
+    /// Whether the person asked to toggle (a model's toggle is refused otherwise).
+    pub(crate) fn asks_to_toggle(&self) -> bool {
+        crate::agent::understand::asks_to_toggle(&self.text)
+    }
+
+    /// What the person asked for, when `domain.service` would undo it ("lock it" is never an
+    /// unlock).
+    pub(crate) fn against(&self, domain: &str, service: &str) -> Option<&'static str> {
+        crate::agent::understand::against_the_words(&self.text, domain, service)
+    }
+
+    /// The answer to this question from `reads`, in the person's language.
+    pub(crate) fn answer_from(&self, reads: &[ReadState<'_>]) -> String {
+        plan::answer_from_reads(&self.text, reads, self.lang)
+    }
+
+    /// The entities the words point at best (searched once per run).
+    pub(crate) fn candidates(&self, registry: &Registry) -> &[String] {
+        self.candidates
+            .get_or_init(|| crate::agent::model::prompt::candidates_joined(registry, &self.joined))
+    }
+
+    /// A command in a language HomeClaw has no words for: its words cannot tell small talk
+    /// from a request. Known by the person's language tag, else by letters none of the
+    /// lexicons writes (ñ, å, Cyrillic, …) in the command or in `reply`.
+    pub(crate) fn unknown_language(&self, reply: &str) -> bool {
+        match self.tag.as_deref() {
+            Some(tag) => Lang::known(tag).is_none(),
+            None => self
+                .text
+                .chars()
+                .chain(reply.chars())
+                .flat_map(char::to_lowercase)
+                .any(|c| {
+                    c.is_alphabetic()
+                        && !c.is_ascii()
+                        && !crate::lang::LEXICONS.iter().any(|l| l.letters.contains(c))
+                }),
+        }
+    }
+
+    /// The sentence for Home Assistant's recogniser: the person's words, without "here" when
+    /// they said it (the speaking device, sent along, names the room; "here" in Home
+    /// Assistant's sentences would be an area it does not know).
+    /// `command` is the sentence being run; another one (a note the run added) is left as it is.
+    pub(crate) fn for_recogniser<'a>(&'a self, command: &'a str) -> &'a str {
+        match &self.placed {
+            Some((_, unsaid)) if self.text == command => unsaid,
+            _ => command,
+        }
+    }
+
+    /// Why the command acts on nothing the home has, when it plainly does not.
+    pub(crate) fn unmatched(
+        &self,
+        registry: &Registry,
+    ) -> Option<crate::agent::understand::Unmatched> {
+        let mut said = vec![
+            self.placed
+                .as_ref()
+                .map_or_else(|| self.text.clone(), |(own, _)| own.clone()),
+        ];
+        said.extend(self.before.clone());
+        crate::agent::understand::unmatched(&said, registry)
+    }
+
+    /// The request's condition, read from the registry (see [`plan::condition`]).
+    pub(crate) fn checked_condition(
+        &self,
+        registry: &Registry,
+        device_id: Option<&str>,
+    ) -> Option<plan::condition::Checked> {
+        plan::condition::checked(&self.joined, registry, device_id)
+    }
+
+    /// The fast path's plan for the words, for a person speaking to `device_id`.
+    pub(crate) fn plan(&self, registry: &Registry, device_id: Option<&str>) -> plan::Plan {
+        // Answered in the request's language when HomeClaw speaks it, whatever the words'.
+        let answer_in = self.tag.as_deref().and_then(Lang::known);
+        plan::plan_joined_in(&self.joined, registry, device_id, answer_in)
+    }
+}

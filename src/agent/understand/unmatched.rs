@@ -1,0 +1,91 @@
+//! An action whose words point at nothing in the home ("turn on the sauna", "włącz pompę w
+//! basenie"). With `agent.named_targets` no call the model could make would pass (every target
+//! must be something the words point at), so asking it only costs the person seconds before
+//! the same "nothing found": the answer is given at once, naming the words, or saying why a
+//! device Home Assistant has is kept from HomeClaw.
+
+use crate::agent::understand::intent::{
+    Intent, intent, is_every, is_filler, is_single_action, words_of,
+};
+use crate::agent::understand::target::Pointing;
+use crate::ha::registry::{Hidden, Registry};
+use crate::text::fold;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unmatched {
+    /// A device Home Assistant has but keeps from HomeClaw, with its name.
+    Hidden { reason: Hidden, name: String },
+    /// Nothing at all: the person's own words for the target.
+    Nothing { words: String },
+}
+
+/// Why the newest command (`said[0]`; the ones before it may name what "it" is) can act on
+/// nothing, or `None` when something might be meant. Only single actions with target words of
+/// their own qualify; "send" may mean a message, which needs no device.
+pub fn unmatched(said: &[String], registry: &Registry) -> Option<Unmatched> {
+    let command = said.first()?;
+    if !is_single_action(command) {
+        return None;
+    }
+    let (words, percent_at) = words_of(command);
+    let (verb, _, used) = intent(&words, percent_at)?;
+    if matches!(verb, Intent::Dock) {
+        return None;
+    }
+    let target: Vec<usize> = (0..words.len())
+        .filter(|i| !used.contains(i))
+        .filter(|&i| {
+            let w = words[i].as_str();
+            !is_filler(w) && !is_every(w) && w.parse::<f64>().is_err()
+        })
+        .collect();
+    // "it" alone points at what was said before; an article that is also a stand-in ("die"
+    // in "Schalte die Sauna ein") does not when other words follow.
+    if target
+        .iter()
+        .all(|&i| crate::lang::any_has(|l| l.stand_ins, &words[i]))
+    {
+        return None;
+    }
+    let pointing: Vec<Pointing> = said.iter().map(|t| Pointing::new(t, registry)).collect();
+    let pointed = registry
+        .entities()
+        .any(|e| pointing.iter().any(|p| p.at(e, registry)));
+    if pointed {
+        return None;
+    }
+    if let Some((reason, name)) = registry
+        .hidden_entities()
+        .find(|e| pointing[0].at(e, registry))
+        .and_then(|e| registry.hidden(&e.entity_id))
+    {
+        return Some(Unmatched::Hidden {
+            reason,
+            name: name.to_owned(),
+        });
+    }
+    let first = target
+        .iter()
+        .copied()
+        .find(|&i| !crate::lang::any_has(|l| l.stand_ins, &words[i]))
+        .unwrap_or(target[0]);
+    Some(Unmatched::Nothing {
+        words: span(command, first, target[target.len() - 1]),
+    })
+}
+
+/// The person's own words from folded word `first` to `last`, punctuation at the ends dropped.
+fn span(text: &str, first: usize, last: usize) -> String {
+    let mut at = 0;
+    let mut kept = Vec::new();
+    for raw in text.split_whitespace() {
+        let n = fold(raw).split(' ').filter(|w| !w.is_empty()).count();
+        if at + n > first && at <= last {
+            kept.push(raw);
+        }
+        at += n;
+    }
+    kept.join(" ")
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_owned()
+}
