@@ -3,7 +3,9 @@
 //! compacted), for the commands the own reading and Home Assistant's recogniser leave to it.
 
 pub mod compaction;
+pub mod notes;
 pub mod prompt;
 pub mod repair;
+pub mod request;
 pub mod schema;
 pub mod truncate;

@@ -24,36 +24,21 @@ use crate::agent::act::guards::Verdict;
 use crate::agent::act::tools::ToolOutput;
 use crate::agent::home::with_registry;
 use crate::agent::model::compaction::{CompactionError, compact, estimate_tokens, refresh_note};
-use crate::agent::model::prompt::{device_entities, grounding, speaker_line, system_prompt};
 use crate::agent::model::repair::repair;
-use crate::agent::model::schema;
-use crate::agent::model::truncate::budget_history;
 use crate::agent::say::honesty::{
     claims_action, claims_action_or_observation, echoes_internal_note, is_call_as_text,
 };
 use crate::agent::say::reply;
 use crate::agent::say::speak;
-use crate::agent::state::{Agent, CallEnd, Observed, RunResult, RunState, RunStatus};
+use crate::agent::state::{Agent, CallEnd, RunResult, RunState, RunStatus};
 use crate::agent::understand::parsed::Parsed;
-use crate::llm::{ChatRequest, ChatResponse, LlmError, Message, ToolCall, ToolChoice};
+use crate::llm::{ChatResponse, LlmError, Message, ToolCall, ToolChoice};
 
-pub const CORRECTIVE_NOTE: &str = "[HomeClaw] You said you did or checked something, but you \
-made no tool call for this request. Nothing has been done or checked. Use the tools now to \
-actually do or check it, or say plainly that you did not.";
+mod end;
 
-pub const CALL_AS_TEXT_NOTE: &str = "[HomeClaw] You wrote a tool call (or advice to make one) \
-as your answer. Nothing was done. Make the call with the tool now, or answer the user plainly.";
-
-pub const AUDIT_NOTE: &str = "[HomeClaw] Warning: the conversation was just compacted and you \
-stated something about the home without checking it with a tool. Check it with the tools now, \
-or say plainly that you did not.";
-
-pub const RESET_NOTE: &str = "[HomeClaw] The conversation was reset: the model provider \
-rejected its history even after it was summarised. Earlier messages are no longer in context.";
-
-pub const CALL_FAILED_NOTE: &str = "[HomeClaw] Nothing was done: the call above failed. Read \
-its error, then make the corrected call now: the entity the user named (see the likely targets), \
-a service its domain offers, and only the data that service takes.";
+use crate::agent::model::notes::{
+    AUDIT_NOTE, CALL_AS_TEXT_NOTE, CALL_FAILED_NOTE, CORRECTIVE_NOTE,
+};
 
 /// How a run ends; turned into the person's reply in one place ([`Agent::end`]).
 enum End {
@@ -98,81 +83,6 @@ struct Turn {
 }
 
 impl Agent<'_> {
-    /// The request for the current history, outside a run (the warm-up, the benchmarks): the
-    /// newest command is parsed for its grounding.
-    pub fn build_request(&self, history: &[Message], choice: ToolChoice) -> ChatRequest {
-        let said = with_registry(self.home, |r| {
-            Parsed::new(
-                newest_command(history).unwrap_or_default(),
-                self.language.as_deref(),
-                self.device_id.as_deref(),
-                r,
-            )
-        });
-        self.request_for(history, choice, &said)
-    }
-
-    /// The request for the current history of the run answering `said`.
-    fn request_for(&self, history: &[Message], choice: ToolChoice, said: &Parsed) -> ChatRequest {
-        // A message that joined the turn is a command of its own: grounded on its own words.
-        let newest = newest_command(history);
-        let joined = newest.filter(|c| !said.is(c)).map(|c| {
-            with_registry(self.home, |r| {
-                Parsed::new(c, self.language.as_deref(), self.device_id.as_deref(), r)
-            })
-        });
-        let said = joined.as_ref().unwrap_or(said);
-        // The system text is the same for every request of this home (a prompt cache serves
-        // it); what belongs to this command goes into `context`, rendered after it.
-        let (system, tools, reply_schema, mut context) = with_registry(self.home, |r| {
-            let mut context = String::new();
-            let mut ids: Vec<&str> = Vec::new();
-            if let Some(device) = self.device_id.as_deref()
-                && let Some(line) = speaker_line(r, device)
-            {
-                context.push_str(&line);
-                ids.extend(device_entities(r, device));
-            }
-            let found = if self.cfg.grounding && newest.is_some() {
-                said.candidates(r)
-            } else {
-                &[]
-            };
-            if let Some(lines) = grounding(r, found) {
-                context.push_str(&lines);
-            }
-            ids.extend(
-                found
-                    .iter()
-                    .filter_map(|id| r.get(id))
-                    .map(|e| e.entity_id.as_str()),
-            );
-            ids.sort_unstable();
-            ids.dedup();
-            let schema = self
-                .model
-                .uses_reply_schema()
-                .then(|| schema::reply_schema(self.tools, r, &choice, &ids))
-                .flatten();
-            (system_prompt(r), self.tools.definitions(r), schema, context)
-        });
-        if let Some(language) = &self.language {
-            context.push_str(&format!(
-                "\nThe user speaks the language tagged {language}: write your reply in it."
-            ));
-        }
-        ChatRequest {
-            system: Some(system),
-            messages: budget_history(history, self.cfg.truncation.history_budget_chars),
-            tools,
-            tool_choice: choice,
-            max_tokens: None,
-            temperature: None,
-            reply_schema,
-            context: (!context.is_empty()).then_some(context),
-        }
-    }
-
     /// Runs one command. `history` ends with the user's message; the run appends to it.
     pub async fn run(&self, history: &mut Vec<Message>) -> RunResult {
         let result = self.run_inner(history).await;
@@ -582,129 +492,6 @@ impl Agent<'_> {
         ));
         Ok(())
     }
-
-    /// The run's end as the person gets it.
-    fn end(&self, history: &mut Vec<Message>, mut state: RunState, end: End) -> RunResult {
-        match end {
-            End::Finish(status, reply) => finish(state, status, reply),
-            End::Stuck(reason) => {
-                state.trace.push(format!("stopped: {reason}"));
-                let reply = self
-                    .in_their_words(&state.actions)
-                    .unwrap_or_else(|| reply::stuck(state.lang()));
-                finish(state, RunStatus::ClarificationRequired, reply)
-            }
-            End::Held(pending) => self.held(state, *pending),
-            End::Speak(text) => self.speak(state, &text),
-            End::Reset(error) => reset(history, state, error),
-        }
-    }
-
-    /// A high-risk call was recorded: the run ends asking for approval, in the person's words.
-    fn held(&self, mut state: RunState, pending: PendingAction) -> RunResult {
-        let ways = crate::lang::Ways {
-            by_voice: self.cfg.approval.confirm_in_conversation,
-            phone: self.cfg.approval.notify_service.is_some(),
-        };
-        let question = reply::approval_question(&pending, ways);
-        state
-            .trace
-            .push(format!("approval required: {}", pending.id));
-        state.approval = Some(pending);
-        finish(state, RunStatus::ApprovalRequired, question)
-    }
-
-    /// For a person speaking a language HomeClaw has no lexicon for, what was done in Home
-    /// Assistant's own sentences (`None`: HomeClaw's own words stand).
-    pub(super) fn in_their_words(
-        &self,
-        actions: &[crate::agent::act::verify::ActionReport],
-    ) -> Option<String> {
-        let tag = self.language.as_deref().filter(|t| {
-            crate::agent::understand::Lang::known(t).is_none() && crate::lang::ha_replies::speaks(t)
-        })?;
-        with_registry(self.home, |r| {
-            reply::in_their_words(tag, actions, |id| r.get(id).map(|e| e.name.clone()))
-        })
-    }
-
-    /// The end of a model-path run, as the person gets it (see `speak`).
-    fn speak(&self, mut state: RunState, text: &str) -> RunResult {
-        let said = state.said.clone();
-        // The candidates as the model was shown them: none without grounding.
-        let candidates = if self.cfg.grounding {
-            with_registry(self.home, |r| said.candidates(r).to_vec())
-        } else {
-            Vec::new()
-        };
-        let read_something;
-        let mut composed = {
-            let acted_on = |id: &str| {
-                state
-                    .actions
-                    .iter()
-                    .any(|a| a.entity_ids.iter().any(|e| e == id))
-            };
-            // The last read of each entity, in the order first read.
-            let mut reads: Vec<&Observed> = Vec::new();
-            for o in state.observed.iter().filter(|o| !acted_on(&o.entity_id)) {
-                match reads.iter_mut().find(|r| r.entity_id == o.entity_id) {
-                    Some(held) => *held = o,
-                    None => reads.push(o),
-                }
-            }
-            read_something = !reads.is_empty();
-            let ending = speak::Ending {
-                said: &said,
-                about_home: with_registry(self.home, |r| said.wants_tools(r))
-                    || said.acts
-                    || said.unknown_language(text),
-                tried_a_change: state.stats.service_calls > 0,
-                text,
-                actions: &state.actions,
-                reads: &reads,
-                hidden: state.hidden.as_ref(),
-                candidates: &candidates,
-            };
-            with_registry(self.home, |r| speak::compose(&ending, r))
-        };
-        if !text.trim().is_empty() && composed.reply != text {
-            let excerpt: String = text.chars().take(160).collect();
-            state
-                .trace
-                .push(format!("the model's words, not passed on: {excerpt}"));
-        }
-        state.trace.push(composed.why);
-        // HomeClaw's own account (not the model's chat) in a language it has no words for:
-        // Home Assistant's sentences say what was done; a read stays as HomeClaw said it.
-        if composed.reply != text
-            && (!state.actions.is_empty() || !read_something)
-            && let Some(theirs) = self.in_their_words(&state.actions)
-        {
-            composed.reply = theirs;
-        }
-        finish(state, composed.status, composed.reply)
-    }
-}
-
-/// The provider kept rejecting the history: start the session over with a note.
-fn reset(history: &mut Vec<Message>, mut state: RunState, error: LlmError) -> RunResult {
-    state.trace.push(format!("session reset after: {error}"));
-    let command = history
-        .iter()
-        .rev()
-        .find(|m| matches!(m, Message::User { .. }))
-        .cloned();
-    history.clear();
-    history.push(Message::system(RESET_NOTE));
-    history.extend(command);
-    state.reset = true;
-    let reply = state.lang().lexicon().says.reset.to_owned();
-    finish(
-        state,
-        RunStatus::Failed(format!("the conversation had to be reset: {error}")),
-        reply,
-    )
 }
 
 /// The person's commands in `history`, newest first (HomeClaw's own notes excluded): "turn it
@@ -717,7 +504,7 @@ fn commands(history: &[Message]) -> impl Iterator<Item = &str> {
 }
 
 /// The newest of the person's commands in `history`.
-fn newest_command(history: &[Message]) -> Option<&str> {
+pub(crate) fn newest_command(history: &[Message]) -> Option<&str> {
     commands(history).next()
 }
 
@@ -758,19 +545,5 @@ fn demand_tools(state: &mut RunState, history: &mut Vec<Message>, why: &str, not
     Next::Again(ToolChoice::Required)
 }
 
-fn finish(state: RunState, status: RunStatus, reply: String) -> RunResult {
-    RunResult {
-        status,
-        reply: crate::text::ends_once(&reply),
-        trace: state.trace.finish(),
-        stats: state.stats,
-        actions: state.actions,
-        approval: state.approval,
-        compacted: state.compacted,
-        reset: state.reset,
-    }
-}
-
 #[cfg(test)]
-#[path = "run_tests.rs"]
 pub(crate) mod tests;
