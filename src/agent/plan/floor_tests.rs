@@ -2,6 +2,7 @@
 
 use super::tests::home_on_floors;
 use super::*;
+use crate::agent::understand::target;
 use crate::config::ExposureConfig;
 
 const LIGHTS: [(&str, &str, &str); 5] = [
