@@ -26,7 +26,7 @@ use crate::agent::understand::target::{covers, query_of};
 use crate::agent::understand::words::{
     leading_kind, leading_verb, names_a_kind, split_requests, trailing_kind, with_the_particle,
 };
-use crate::agent::understand::{Lang, here, intent, join_compounds};
+use crate::agent::understand::{Lang, here, join_compounds};
 use crate::ha::registry::Registry;
 use crate::text::fold;
 use question::answer;
@@ -130,7 +130,7 @@ pub fn plan_joined_in(
         };
     }
     // "Can you turn the fan on?" is a request, said politely: planned as the request.
-    if let Some(request) = intent::unwrapped_request(text) {
+    if let Some(request) = crate::agent::understand::mood::unwrapped_request(text) {
         return plan_from(&request, registry, device_id);
     }
     // A question is one request, whatever its words ("who do I need to call" holds the Polish

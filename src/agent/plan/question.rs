@@ -2,8 +2,9 @@
 
 use super::Plan;
 use crate::agent::understand::intent::{
-    Lang, is_filler, is_question_word, is_state_word, question_lang_in, state_named, words_of,
+    Lang, is_filler, is_question_word, is_state_word, state_named, words_of,
 };
+use crate::agent::understand::mood::question_lang_in;
 use crate::agent::understand::target::{covers, named, of_specific_kind, query_of, word_matches};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};

@@ -10,7 +10,8 @@ use serde_json::json;
 
 use super::todo::add_item;
 use super::{FastCall, Plan};
-use crate::agent::understand::intent::{Lang, intent, is_question_word, question_lang, words_of};
+use crate::agent::understand::intent::{Lang, intent, is_question_word, words_of};
+use crate::agent::understand::mood::question_lang;
 use crate::ha::registry::{Entity, Registry};
 use crate::text::tokens;
 

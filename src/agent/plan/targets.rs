@@ -8,10 +8,11 @@ use super::question::{self, same_place};
 use super::todo::add_item;
 use super::{FastCall, Plan};
 use crate::agent::plan::ask::{MAX_NAMED, which_one};
+use crate::agent::understand::capability::service_for;
 use crate::agent::understand::intent::{
     Intent::*, intent, is_every, is_question_word, lighting, watering, words_of,
 };
-use crate::agent::understand::intent::{LIGHTS, is_cleaning, is_filler, service_for};
+use crate::agent::understand::intent::{LIGHTS, is_cleaning, is_filler};
 use crate::agent::understand::target::{covers, named, of_specific_kind, query_of, word_matches};
 use crate::agent::understand::{Lang, intent, target};
 use crate::ha::exposure::ServiceDecision;

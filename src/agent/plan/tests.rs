@@ -1331,7 +1331,8 @@ fn the_verb_said_bounds_the_service() {
         ("Lower the shades", "cover", "open_cover", true),
     ] {
         assert_eq!(
-            intent::against_the_words(text, domain, service).is_some(),
+            crate::agent::understand::capability::against_the_words(text, domain, service)
+                .is_some(),
             refused,
             "{text}: {domain}.{service}"
         );
@@ -1372,7 +1373,7 @@ fn a_request_said_politely_is_a_request() {
         assert!(is_action(text), "{text}");
     }
     // A question about ability with no request in it stays a question.
-    assert!(intent::unwrapped_request("Can you hear me?").is_none());
+    assert!(crate::agent::understand::mood::unwrapped_request("Can you hear me?").is_none());
 }
 
 #[test]

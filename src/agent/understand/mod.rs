@@ -3,18 +3,20 @@
 //! the words point at in the home, "here", and what points at nothing. Pure: the registry in,
 //! a reading out; the later stages (planning, acting, saying) read this, not the text.
 
+pub mod capability;
 pub mod here;
 pub mod intent;
+pub mod mood;
 pub mod naming;
 pub mod parsed;
 pub mod target;
 pub mod unmatched;
+pub mod value;
 pub mod words;
 
-pub use intent::{
-    Lang, against_the_words, asks_to_toggle, is_action, is_cleaning, is_one_request, is_question,
-    is_single_action, language_of, service_for, state_named,
-};
+pub use capability::{against_the_words, asks_to_toggle, service_for};
+pub use intent::{Lang, is_cleaning, state_named};
+pub use mood::{is_action, is_one_request, is_question, is_single_action, language_of};
 pub use target::{Pointing, points_at, translations};
 pub use unmatched::{Unmatched, unmatched};
 pub use words::join_compounds;
