@@ -272,8 +272,14 @@ mod floor_tests;
 #[cfg(test)]
 mod people_tests;
 #[cfg(test)]
+mod question_tests;
+#[cfg(test)]
 mod recognised_tests;
 #[cfg(test)]
 mod speaker_tests;
 #[cfg(test)]
+mod targets_tests;
+#[cfg(test)]
 pub(crate) mod tests;
+#[cfg(test)]
+mod verbs_tests;
