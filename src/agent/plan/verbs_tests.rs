@@ -3,6 +3,7 @@
 
 use serde_json::json;
 
+use super::people_tests::{calls, people_home};
 use super::tests::*;
 use super::*;
 use crate::agent::understand::*;
@@ -377,4 +378,161 @@ fn a_courtesy_after_the_particle_leaves_it_the_intent() {
         demo_act("Kitchen lights on please").1,
         ["light.kitchen_lights"]
     );
+}
+
+#[test]
+fn brighter_dimmer_louder_quieter_step_the_device_named() {
+    let mut home = people_home();
+    for (id, name) in [
+        ("light.kitchen_lights", "Kitchen Lights"),
+        ("light.bed_light", "Bed Light"),
+    ] {
+        home.apply_state_changed(&json!({"entity_id": id,
+            "new_state": {"entity_id": id, "state": "on",
+                "attributes": {"friendly_name": name, "supported_color_modes": ["brightness"]},
+                "last_changed": "2030-01-01T00:00:00+00:00", "last_updated": "2030-01-01T00:00:00+00:00"}}));
+    }
+    for (text, call, data) in [
+        (
+            "Make the kitchen lights brighter",
+            "light.turn_on light.kitchen_lights",
+            json!({"brightness_step_pct": 20}),
+        ),
+        (
+            "Przyciemnij światło w sypialni",
+            "light.turn_on light.bed_light",
+            json!({"brightness_step_pct": -20}),
+        ),
+        (
+            "Turn up the volume in the kitchen",
+            "media_player.volume_up media_player.kitchen",
+            json!({}),
+        ),
+        (
+            "Musik in der Küche leiser",
+            "media_player.volume_down media_player.kitchen",
+            json!({}),
+        ),
+        (
+            "Dim the bed light",
+            "light.turn_on light.bed_light",
+            json!({"brightness_step_pct": -20}),
+        ),
+        (
+            "Turn the kitchen lights up",
+            "light.turn_on light.kitchen_lights",
+            json!({"brightness_step_pct": 20}),
+        ),
+        (
+            "Dim the kitchen lights to 30%",
+            "light.turn_on light.kitchen_lights",
+            json!({"brightness_pct": 30}),
+        ),
+        (
+            "Turn down the volume in the kitchen to 20%",
+            "media_player.volume_set media_player.kitchen",
+            json!({"volume_level": 0.2}),
+        ),
+    ] {
+        let (said, datas) = calls(text, &home);
+        assert_eq!(said, vec![call.to_owned()], "{text}");
+        assert_eq!(datas, vec![data], "{text}");
+    }
+    // A light that only switches does not dim.
+    assert_eq!(plan("Make the ceiling lights brighter", &home), Plan::Model);
+}
+
+#[test]
+fn whites_by_temperature_and_fan_speeds_in_words() {
+    let mut home = people_home();
+    for (id, name, attributes) in [
+        (
+            "light.bed_light",
+            "Bed Light",
+            json!({"supported_color_modes": ["color_temp", "hs"]}),
+        ),
+        ("fan.living_room_fan", "Living Room Fan", json!({})),
+    ] {
+        let mut attributes = attributes;
+        attributes["friendly_name"] = json!(name);
+        home.apply_state_changed(&json!({"entity_id": id,
+            "new_state": {"entity_id": id, "state": "on", "attributes": attributes,
+                "last_changed": "2030-01-01T00:00:00+00:00", "last_updated": "2030-01-01T00:00:00+00:00"}}));
+    }
+    for (text, call, data) in [
+        (
+            "Make the bed light warm white",
+            "light.turn_on light.bed_light",
+            json!({"color_temp_kelvin": 2700}),
+        ),
+        (
+            "Ustaw zimne białe światło w sypialni",
+            "light.turn_on light.bed_light",
+            json!({"color_temp_kelvin": 6500}),
+        ),
+        (
+            "Mach das Licht im Schlafzimmer warmweiß",
+            "light.turn_on light.bed_light",
+            json!({"color_temp_kelvin": 2700}),
+        ),
+        (
+            "Set the living room fan to high",
+            "fan.set_percentage fan.living_room_fan",
+            json!({"percentage": 100}),
+        ),
+        (
+            "Stell den Ventilator im Wohnzimmer auf Stufe niedrig",
+            "fan.set_percentage fan.living_room_fan",
+            json!({"percentage": 33}),
+        ),
+    ] {
+        let (said, datas) = calls(text, &home);
+        assert_eq!(said, vec![call.to_owned()], "{text}");
+        assert_eq!(datas, vec![data], "{text}");
+    }
+    // A light that shows no white temperature is not given one.
+    assert_eq!(
+        plan("Make the kitchen lights warm white", &home),
+        Plan::Model
+    );
+}
+
+/// "Tell me a joke" gets a joke, in the language asked (the small model declined in German and
+/// French, and made up no joke in Polish); a command that says "funny" stays a command.
+#[test]
+fn a_joke_is_told_in_the_language_asked() {
+    let home = people_home();
+    for (text, lang) in [
+        ("Tell me a joke", Lang::En),
+        ("Erzähl mir einen Witz", Lang::De),
+        ("Opowiedz mi dowcip", Lang::Pl),
+        ("Opowiedz kawał", Lang::Pl),
+        ("Raconte-moi une blague", Lang::Fr),
+    ] {
+        match plan(text, &home) {
+            Plan::Answer {
+                text: joke,
+                lang: told,
+            } => {
+                assert_eq!(told, lang, "{text}");
+                assert!(
+                    lang.lexicon().jokes.contains(&joke.as_str()),
+                    "{text}: {joke}"
+                );
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // A pipeline set to English hears the German words and answers in English.
+    match plan_joined_in("Erzähl mir einen Witz", &home, None, Some(Lang::En)) {
+        Plan::Answer { text, lang } => {
+            assert_eq!(lang, Lang::En);
+            assert!(Lang::En.lexicon().jokes.contains(&text.as_str()), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!matches!(
+        plan("Turn on the funny lamp", &home),
+        Plan::Answer { .. }
+    ));
 }

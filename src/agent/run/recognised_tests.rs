@@ -1,0 +1,189 @@
+//! Home Assistant's recognitions inside a run: verified and said in the person's language,
+//! a partial one keeping the model to its kind of device, a household's own sentence handed
+//! to Home Assistant's agent.
+
+use serde_json::json;
+
+use super::tests::tool_results;
+use super::*;
+use crate::agent::act::approval::ApprovalStore;
+use crate::agent::act::tools::ToolRegistry;
+use crate::agent::sim::{MemoryHome, ScriptedModel, service_reply, synthetic_home, text_reply};
+use crate::config::AgentConfig;
+
+/// Home Assistant's recognition of a Dutch "turn off the lights in the kitchen".
+fn kitchen_lights_off() -> crate::ha::recognise::Recognition {
+    use crate::ha::recognise::{Recognition, Slot, Source};
+    let slot = |v: &str| Slot {
+        value: json!(v),
+        text: v.into(),
+    };
+    Recognition {
+        intent: "HassTurnOff".into(),
+        slots: vec![
+            ("area".into(), slot("Kitchen")),
+            ("domain".into(), slot("light")),
+        ],
+        targets: vec![("light.kitchen_lights".into(), true)],
+        matched: true,
+        ..recognised(Source::Builtin)
+    }
+}
+
+/// A recognition with nothing in it but its source: each test sets what it is about.
+fn recognised(source: crate::ha::recognise::Source) -> crate::ha::recognise::Recognition {
+    crate::ha::recognise::Recognition {
+        intent: String::new(),
+        slots: Vec::new(),
+        targets: Vec::new(),
+        matched: false,
+        unmatched: Vec::new(),
+        source,
+    }
+}
+
+async fn run_in(
+    model: &ScriptedModel,
+    home: &MemoryHome,
+    language: &str,
+    text: &str,
+) -> (RunResult, Vec<Message>) {
+    let tools = ToolRegistry;
+    let cfg = AgentConfig::default();
+    let approvals = ApprovalStore::new(std::time::Duration::from_secs(60));
+    let mut agent = Agent::new(model, home, &tools, &cfg, &approvals);
+    agent.language = Some(language.into());
+    let mut history = vec![Message::user(text)];
+    let result = agent.run(&mut history).await;
+    (result, history)
+}
+
+#[tokio::test]
+async fn what_home_assistant_recognises_in_dutch_runs_verified_and_is_said_in_dutch() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.recognise_as(kitchen_lights_off());
+    let model = ScriptedModel::new(vec![]);
+    let (result, _) = run_in(&model, &home, "nl", "Doe het licht in de keuken uit").await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert!(model.requests().is_empty(), "no model request");
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
+    assert_eq!(result.reply, "Verlichting uitgezet");
+
+    // Not seen to take effect: Home Assistant's own "something went wrong", never "done".
+    let home = MemoryHome::new(synthetic_home(20));
+    home.recognise_as(kitchen_lights_off());
+    home.stick("light.kitchen_lights");
+    let (result, _) = run_in(&model, &home, "nl", "Doe het licht in de keuken uit").await;
+    assert_ne!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(result.reply, "Sorry, er is onverwacht iets misgegaan");
+}
+
+#[tokio::test]
+async fn a_partial_recognition_keeps_the_model_to_its_kind_of_device() {
+    use crate::ha::recognise::{Recognition, Slot, Source};
+    let home = MemoryHome::new(synthetic_home(20));
+    // "Zet het volume op 10": a volume, no player named; the model reaches for a light.
+    home.recognise_as(Recognition {
+        intent: "HassSetVolume".into(),
+        slots: vec![(
+            "volume_level".into(),
+            Slot {
+                value: json!(10.0),
+                text: "10".into(),
+            },
+        )],
+        ..recognised(Source::Builtin)
+    });
+    let model = ScriptedModel::new(vec![
+        service_reply("v", "light", "turn_off", "light.kitchen_lights"),
+        text_reply("Ik kon het volume niet instellen."),
+    ]);
+    let (result, history) = run_in(&model, &home, "nl", "Zet het volume op 10").await;
+    assert!(home.calls().is_empty(), "{:?}", result.trace);
+    assert!(
+        tool_results(&history)
+            .iter()
+            .any(|r| r.contains("light.kitchen_lights")),
+        "the refusal names the target: {:?}",
+        tool_results(&history)
+    );
+}
+
+#[tokio::test]
+async fn a_household_s_own_sentence_is_handed_to_home_assistant_s_agent() {
+    use crate::ha::recognise::{Recognition, Source};
+    let home = MemoryHome::new(synthetic_home(20));
+    home.recognise_as(Recognition {
+        matched: true,
+        ..recognised(Source::Trigger)
+    });
+    let model = ScriptedModel::new(vec![]);
+    let (result, _) = run_in(&model, &home, "de", "Gute Nacht Haus").await;
+    assert_eq!(result.reply, "Home Assistant: Gute Nacht Haus");
+    assert_eq!(home.handed_off(), ["Gute Nacht Haus"]);
+    assert!(model.requests().is_empty());
+    assert!(home.calls().is_empty(), "HomeClaw itself called nothing");
+}
+
+#[tokio::test]
+async fn a_model_s_verified_action_in_a_language_without_a_lexicon_is_said_in_home_assistant_s_words()
+ {
+    let home = MemoryHome::new(synthetic_home(20));
+    let model = ScriptedModel::new(vec![
+        service_reply("nl", "light", "turn_off", "light.kitchen_lights"),
+        text_reply("Done, the kitchen lights are off."),
+    ]);
+    let (result, _) = run_in(&model, &home, "nl", "Doe de Kitchen Lights uit").await;
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
+    assert_eq!(result.reply, "Uitgezet", "{:?}", result.trace);
+    // Nothing done: Home Assistant's "I did not understand", in Spanish.
+    let model = ScriptedModel::new(vec![text_reply("No sé.")]);
+    let (result, _) = run_in(&model, &home, "es", "Enciende la sauna").await;
+    assert!(home.calls().len() == 1, "nothing more ran");
+    assert!(
+        result.reply.starts_with("Lo siento") || result.reply == "No sé.",
+        "{}",
+        result.reply
+    );
+}
+
+#[tokio::test]
+async fn a_question_home_assistant_half_understood_in_a_language_without_a_lexicon_is_its_to_answer()
+ {
+    use crate::ha::recognise::{Recognition, Source};
+    let home = MemoryHome::new(synthetic_home(20));
+    home.recognise_as(Recognition {
+        intent: "HassTurnOn".into(),
+        unmatched: vec![("area".into(), "encendida".into())],
+        ..recognised(Source::Builtin)
+    });
+    let model = ScriptedModel::new(vec![]);
+    let question = "¿Está encendida la lámpara de noche?";
+    let (result, _) = run_in(&model, &home, "es", question).await;
+    assert_eq!(home.handed_off(), [question]);
+    assert!(model.requests().is_empty());
+    // The same half-understood words as a request go to the model, not to Home Assistant.
+    let model = ScriptedModel::new(vec![text_reply("No.")]);
+    let home = MemoryHome::new(synthetic_home(20));
+    home.recognise_as(Recognition {
+        intent: "HassTurnOn".into(),
+        unmatched: vec![("name".into(), "cosas de la kitchen".into())],
+        ..recognised(Source::Builtin)
+    });
+    let (_, _) = run_in(&model, &home, "es", "Enciende las cosas de la kitchen").await;
+    assert!(home.handed_off().is_empty());
+    assert_eq!(model.requests().len(), 1, "{:?}", result.trace);
+    // A name nothing here has: Home Assistant's own sentence, no model, nothing run.
+    home.recognise_as(Recognition {
+        intent: "HassTurnOn".into(),
+        unmatched: vec![("name".into(), "sauna".into())],
+        ..recognised(Source::Builtin)
+    });
+    let (result, _) = run_in(&model, &home, "es", "Enciende la sauna").await;
+    assert_eq!(
+        result.reply,
+        "Lo siento, no conozco ningún dispositivo llamado sauna"
+    );
+    assert_eq!(model.requests().len(), 1, "the model was not asked again");
+    assert!(home.calls().is_empty());
+}
