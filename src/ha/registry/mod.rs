@@ -16,155 +16,16 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+mod search;
+mod wire;
+
+pub use wire::{
+    Area, DeviceEntry, EntityRegistryEntry, Floor, ServiceField, ServiceInfo, Snapshot, StateObject,
+};
+
 use super::exposure::{AssistExposure, ExposurePolicy, ServiceDecision};
-use super::search::{Haystack, Query};
+use super::search::Haystack;
 use crate::text::tokens;
-
-/// One entry of `get_states` (and `new_state` of a `state_changed` event).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct StateObject {
-    pub entity_id: String,
-    pub state: String,
-    #[serde(default)]
-    pub attributes: Map<String, Value>,
-    #[serde(default)]
-    pub last_changed: String,
-    #[serde(default)]
-    pub last_updated: String,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct EntityRegistryEntry {
-    pub entity_id: String,
-    #[serde(default)]
-    pub area_id: Option<String>,
-    #[serde(default)]
-    pub device_id: Option<String>,
-    #[serde(default)]
-    pub entity_category: Option<String>,
-    #[serde(default)]
-    pub disabled_by: Option<String>,
-    /// Per-integration options; `conversation.should_expose` is the Assist setting.
-    #[serde(default)]
-    pub options: Option<Value>,
-}
-
-impl EntityRegistryEntry {
-    fn assist_setting(&self) -> Option<bool> {
-        self.options
-            .as_ref()?
-            .get("conversation")?
-            .get("should_expose")?
-            .as_bool()
-    }
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct DeviceEntry {
-    pub id: String,
-    #[serde(default)]
-    pub area_id: Option<String>,
-    #[serde(default)]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub name_by_user: Option<String>,
-    /// The device this one is part of (Home Assistant 2026's device registry: a satellite's
-    /// microphone unit in a speaker, say); one without an area of its own is in its parent's.
-    #[serde(default)]
-    pub parent_device_id: Option<String>,
-}
-
-impl DeviceEntry {
-    /// The name a person sees: theirs if they gave one.
-    pub fn display_name(&self) -> Option<&str> {
-        self.name_by_user.as_deref().or(self.name.as_deref())
-    }
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-pub struct Area {
-    pub area_id: String,
-    pub name: String,
-    #[serde(default)]
-    pub aliases: Vec<String>,
-    #[serde(default)]
-    pub floor_id: Option<String>,
-}
-
-/// A floor of the home (HA 2024.4+): people name areas by it ("the lights upstairs").
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-pub struct Floor {
-    pub floor_id: String,
-    pub name: String,
-    #[serde(default)]
-    pub aliases: Vec<String>,
-    /// 0 is the ground floor, negative below it; `None` when the user did not say.
-    #[serde(default)]
-    pub level: Option<i64>,
-}
-
-impl Floor {
-    /// The folded words that name this floor: its name, its aliases and, when its level is
-    /// set, the everyday word for where it is ("upstairs" for level 1 and up, "downstairs" for
-    /// the ground floor and below), so a home whose floors are "First" and "Ground" still
-    /// answers "the lights upstairs".
-    pub fn words(&self) -> Vec<String> {
-        let mut words = tokens(&self.name);
-        for alias in &self.aliases {
-            words.extend(tokens(alias));
-        }
-        match self.level {
-            Some(level) if level > 0 => words.push("upstairs".to_owned()),
-            Some(_) => words.push("downstairs".to_owned()),
-            None => {}
-        }
-        words.sort();
-        words.dedup();
-        words
-    }
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct ServiceField {
-    #[serde(default)]
-    pub required: bool,
-    #[serde(default)]
-    pub description: Option<String>,
-    #[serde(default)]
-    pub example: Option<Value>,
-    #[serde(default)]
-    pub selector: Option<Value>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct ServiceInfo {
-    #[serde(default)]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub description: Option<String>,
-    #[serde(default)]
-    pub fields: BTreeMap<String, ServiceField>,
-    /// Present when the service can return a response (`return_response`).
-    #[serde(default)]
-    pub response: Option<Value>,
-}
-
-/// Everything fetched on (re)connect.
-#[derive(Debug, Clone, Default)]
-pub struct Snapshot {
-    pub ha_version: String,
-    pub location_name: Option<String>,
-    /// Home Assistant's `time_zone` (IANA name), when it said one.
-    pub time_zone: Option<String>,
-    pub states: Vec<StateObject>,
-    pub entity_registry: Vec<EntityRegistryEntry>,
-    pub devices: Vec<DeviceEntry>,
-    pub areas: Vec<Area>,
-    /// Empty on Home Assistant versions without floors.
-    pub floors: Vec<Floor>,
-    pub services: BTreeMap<String, BTreeMap<String, ServiceInfo>>,
-    pub assist: AssistExposure,
-}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entity {
@@ -694,68 +555,7 @@ impl Registry {
             decision => self.service(domain, service).map(|_| decision),
         }
     }
-
-    /// Ranked candidates for a free-text name, optionally within a domain and an area.
-    pub fn search(
-        &self,
-        query: &str,
-        domain: Option<&str>,
-        area: Option<&str>,
-        limit: usize,
-    ) -> Vec<Candidate> {
-        let query = Query::new(query);
-        let area_id = match area {
-            Some(text) => match self.resolve_area(text) {
-                Some(a) => Some(a.area_id.as_str()),
-                None => return Vec::new(),
-            },
-            None => None,
-        };
-        // Scored first, described after: only the best `limit` become candidates (a word
-        // that names a domain scores every entity of it, thousands in a large home).
-        let mut scored: Vec<(f64, &Entity)> = self
-            .entities()
-            .filter(|e| domain.is_none_or(|d| e.domain() == d))
-            .filter(|e| area_id.is_none_or(|a| e.area_id.as_deref() == Some(a)))
-            .filter_map(|e| {
-                // With only filters and no words, every entity in scope is a candidate.
-                let score = if query.is_empty() {
-                    1.0
-                } else {
-                    e.haystack.score(&query)
-                };
-                (score > 0.0).then_some((score, e))
-            })
-            .collect();
-        let best_first = |a: &(f64, &Entity), b: &(f64, &Entity)| {
-            b.0.total_cmp(&a.0)
-                .then_with(|| a.1.entity_id.cmp(&b.1.entity_id))
-        };
-        if limit < scored.len() {
-            if limit == 0 {
-                return Vec::new();
-            }
-            scored.select_nth_unstable_by(limit - 1, best_first);
-            scored.truncate(limit);
-        }
-        scored.sort_by(best_first);
-        scored
-            .into_iter()
-            .map(|(score, e)| Candidate {
-                entity_id: e.entity_id.clone(),
-                name: e.name.clone(),
-                area: e
-                    .area_id
-                    .as_deref()
-                    .and_then(|a| self.areas.get(a))
-                    .map(|a| a.name.clone()),
-                state: e.state.clone(),
-                score,
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]
-#[path = "registry_tests.rs"]
 mod tests;
