@@ -36,54 +36,14 @@ impl Agent<'_> {
         let rules = self.cfg.high_risk_rules();
         let risk = with_registry(self.home, |r| needs_approval(&rules, &checked, &targets, r));
         if self.dry_run {
-            state.trace.push(format!(
-                "dry run: would call {}.{} on {:?}",
-                checked.domain, checked.service, targets
-            ));
-            state.actions.push(ActionReport {
-                domain: checked.domain.clone(),
-                service: checked.service.clone(),
-                entity_ids: targets.clone(),
-                verified: false,
-                observed_state: targets
-                    .iter()
-                    .map(|t| (t.clone(), DRY_RUN_STATE.to_owned()))
-                    .collect(),
-                data: checked.data.clone(),
-            });
-            return Ok(ToolOutput {
-                content: serde_json::json!({
-                    "dry_run": true,
-                    "would_call": format!("{}.{}", checked.domain, checked.service),
-                    "entity_id": targets,
-                    "data": checked.data,
-                    "needs_approval": risk,
-                })
-                .to_string(),
-                is_error: false,
-                performed: None,
-            });
+            return Ok(dry_run(&checked, &targets, risk, state));
         }
         if let Some(reason) = risk {
-            let names = with_registry(self.home, |r| {
-                targets
-                    .iter()
-                    .map(|id| r.get(id).map_or_else(|| id.clone(), |e| e.name.clone()))
-                    .collect()
-            });
-            let hold = Hold {
-                call: checked,
-                targets,
-                names,
-                session_id: self.session_id.clone(),
-                reason,
-                lang: state.lang(),
-                tag: self
-                    .language
-                    .clone()
-                    .filter(|tag| crate::agent::understand::Lang::known(tag).is_none()),
-            };
-            return match self.approvals.request(hold) {
+            // Recorded for approval (`Err`), not run.
+            return match self
+                .approvals
+                .request(self.hold(checked, targets, reason, state))
+            {
                 Ok(pending) => Err(pending),
                 Err(e) => Ok(ToolOutput::error(format!("not run: {e}"))),
             };
@@ -127,6 +87,35 @@ impl Agent<'_> {
         .to_string();
         state.actions.push(report);
         Ok(output)
+    }
+
+    /// A call that must be approved, as the approval store records it (with the targets'
+    /// names and the person's language, for the question and the notice).
+    fn hold(
+        &self,
+        checked: CheckedCall,
+        targets: Vec<String>,
+        reason: String,
+        state: &RunState,
+    ) -> Hold {
+        let names = with_registry(self.home, |r| {
+            targets
+                .iter()
+                .map(|id| r.get(id).map_or_else(|| id.clone(), |e| e.name.clone()))
+                .collect()
+        });
+        Hold {
+            call: checked,
+            targets,
+            names,
+            session_id: self.session_id.clone(),
+            reason,
+            lang: state.lang(),
+            tag: self
+                .language
+                .clone()
+                .filter(|tag| crate::agent::understand::Lang::known(tag).is_none()),
+        }
     }
 
     /// The targets of a model's service call that nothing the person said points at (named
@@ -411,6 +400,42 @@ fn is_empty_result(content: &str) -> bool {
             .any(|v| v.as_array().is_some_and(Vec::is_empty)),
         Ok(Value::Null) => true,
         _ => content.trim().is_empty(),
+    }
+}
+
+/// A dry run: what would be called is recorded and answered, nothing is sent.
+fn dry_run(
+    checked: &CheckedCall,
+    targets: &[String],
+    risk: Option<String>,
+    state: &mut RunState,
+) -> ToolOutput {
+    state.trace.push(format!(
+        "dry run: would call {}.{} on {:?}",
+        checked.domain, checked.service, targets
+    ));
+    state.actions.push(ActionReport {
+        domain: checked.domain.clone(),
+        service: checked.service.clone(),
+        entity_ids: targets.to_vec(),
+        verified: false,
+        observed_state: targets
+            .iter()
+            .map(|t| (t.clone(), DRY_RUN_STATE.to_owned()))
+            .collect(),
+        data: checked.data.clone(),
+    });
+    ToolOutput {
+        content: serde_json::json!({
+            "dry_run": true,
+            "would_call": format!("{}.{}", checked.domain, checked.service),
+            "entity_id": targets,
+            "data": checked.data,
+            "needs_approval": risk,
+        })
+        .to_string(),
+        is_error: false,
+        performed: None,
     }
 }
 

@@ -225,6 +225,21 @@ impl Agent<'_> {
                 "partial"
             }
         ));
+        self.follow(plan, &command, &tag, lang, history, state)
+            .await
+    }
+
+    /// What a recognition leads to: HomeClaw's own calls, an answer, a hand-off to Home
+    /// Assistant's agent, the words that found nothing, or a bound on the model's kinds.
+    async fn follow(
+        &self,
+        plan: Understood,
+        command: &str,
+        tag: &str,
+        lang: Option<Lang>,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Ended {
         match plan {
             Understood::Act {
                 calls,
@@ -237,7 +252,7 @@ impl Agent<'_> {
                     keys: &keys,
                     slots: &slots,
                 };
-                let theirs = lang.is_none().then_some((tag.as_str(), &said));
+                let theirs = lang.is_none().then_some((tag, &said));
                 let lang = lang.unwrap_or(Lang::En);
                 let end = self.act(&calls, lang, theirs, history, state).await;
                 if end.is_none() {
@@ -258,24 +273,12 @@ impl Agent<'_> {
                 state
                     .trace
                     .push(format!("handed to Home Assistant's agent: {why}"));
-                // "Nee, die is closed": the states asked about, as the household's dashboard
-                // says them.
-                let states = with_registry(self.home, |r| {
-                    asked
-                        .iter()
-                        .filter_map(|id| r.get(id))
-                        .filter_map(|e| {
-                            let class = e.attributes.get("device_class").and_then(|c| c.as_str());
-                            let word = ha_replies::state_word(&tag, e.domain(), class, &e.state)?;
-                            Some((e.state.clone(), word))
-                        })
-                        .collect::<Vec<_>>()
-                });
-                self.handed(&command, &tag, &states, history, state).await
+                let states = self.dashboard_states(&asked, tag);
+                self.handed(command, tag, &states, history, state).await
             }
             Understood::HandOff { .. } => None,
             Understood::Unknown => {
-                self.ask_home_assistant(&command, &tag, lang, history, state)
+                self.ask_home_assistant(command, tag, lang, history, state)
                     .await
             }
             Understood::Nothing => {
@@ -294,7 +297,7 @@ impl Agent<'_> {
                 )
             }
             Understood::NoSuchName(name) => {
-                let text = ha_replies::unknown_name(&tag, &name)?;
+                let text = ha_replies::unknown_name(tag, &name)?;
                 nothing_matches(
                     text,
                     "the words name nothing in the home: said in Home Assistant's words",
@@ -307,6 +310,22 @@ impl Agent<'_> {
                 None
             }
         }
+    }
+
+    /// "Nee, die is closed": the states of what was asked about, as the household's dashboard
+    /// says them, for Home Assistant's agent to answer with.
+    fn dashboard_states(&self, asked: &[String], tag: &str) -> Vec<(String, &'static str)> {
+        with_registry(self.home, |r| {
+            asked
+                .iter()
+                .filter_map(|id| r.get(id))
+                .filter_map(|e| {
+                    let class = e.attributes.get("device_class").and_then(|c| c.as_str());
+                    let word = ha_replies::state_word(tag, e.domain(), class, &e.state)?;
+                    Some((e.state.clone(), word))
+                })
+                .collect()
+        })
     }
 
     /// Runs the reads a question needs (validated like any call: the service must be allowed

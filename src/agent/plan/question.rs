@@ -159,6 +159,53 @@ fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
     Some(Plan::Answer { text, lang })
 }
 
+/// The answer about `targets`: their states (and a thermostat's settings), led by yes or no
+/// when the question asked for a state or a low battery.
+fn answer_text(targets: &[&Entity], asked: Option<&str>, low: bool, lang: Lang) -> String {
+    let listed: Vec<String> = targets
+        .iter()
+        .map(|e| {
+            let unit = e
+                .attributes
+                .get("unit_of_measurement")
+                .and_then(serde_json::Value::as_str);
+            let line = state_line(&e.name, &e.state, unit, lang);
+            match thermostat_settings(e, lang) {
+                Some(settings) => format!("{line}, {settings}"),
+                None => line,
+            }
+        })
+        .collect();
+    let listed = listed.join("; ");
+    let battery_level = |e: &Entity| {
+        let battery = e
+            .attributes
+            .get("device_class")
+            .and_then(serde_json::Value::as_str)
+            == Some("battery");
+        battery.then(|| e.state.parse::<f64>().ok()).flatten()
+    };
+    let low_battery = low
+        .then(|| {
+            targets
+                .iter()
+                .map(|e| battery_level(e))
+                .collect::<Option<Vec<f64>>>()
+        })
+        .flatten();
+    match (asked, low_battery) {
+        (_, Some(levels)) => {
+            let yes = levels.iter().all(|l| *l <= LOW_BATTERY);
+            format!("{}: {listed}.", yes_no(yes, lang))
+        }
+        (Some(state), None) => {
+            let yes = targets.iter().all(|e| is_in(e, state));
+            format!("{}: {listed}.", yes_no(yes, lang))
+        }
+        (None, None) => format!("{listed}."),
+    }
+}
+
 /// "Is anything open?", "which things are unlocked?": with no kind named, every cover and
 /// valve open and every lock unlocked, each said with its state; `None` for any other state.
 fn anything_open(over: Over, asked: &str, lang: Lang, registry: &Registry) -> Option<Plan> {
@@ -277,48 +324,7 @@ pub(super) fn answer(text: &str, registry: &Registry, answer_in: Option<Lang>) -
         targets
     };
 
-    let listed: Vec<String> = targets
-        .iter()
-        .map(|e| {
-            let unit = e
-                .attributes
-                .get("unit_of_measurement")
-                .and_then(serde_json::Value::as_str);
-            let line = state_line(&e.name, &e.state, unit, lang);
-            match thermostat_settings(e, lang) {
-                Some(settings) => format!("{line}, {settings}"),
-                None => line,
-            }
-        })
-        .collect();
-    let listed = listed.join("; ");
-    let battery_level = |e: &Entity| {
-        let battery = e
-            .attributes
-            .get("device_class")
-            .and_then(serde_json::Value::as_str)
-            == Some("battery");
-        battery.then(|| e.state.parse::<f64>().ok()).flatten()
-    };
-    let low_battery = low
-        .then(|| {
-            targets
-                .iter()
-                .map(|e| battery_level(e))
-                .collect::<Option<Vec<f64>>>()
-        })
-        .flatten();
-    let text = match (asked, low_battery) {
-        (_, Some(levels)) => {
-            let yes = levels.iter().all(|l| *l <= LOW_BATTERY);
-            format!("{}: {listed}.", yes_no(yes, lang))
-        }
-        (Some(state), None) => {
-            let yes = targets.iter().all(|e| is_in(e, state));
-            format!("{}: {listed}.", yes_no(yes, lang))
-        }
-        (None, None) => format!("{listed}."),
-    };
+    let text = answer_text(&targets, asked, low, lang);
     Some(Plan::Answer { text, lang })
 }
 

@@ -429,6 +429,12 @@ pub(crate) fn understood(
             hint()
         };
     }
+    act_on(rec, &chosen, calls)
+}
+
+/// HomeClaw's calls for what Home Assistant recognised, with the keys of Home Assistant's own
+/// sentence for it and the slots that fill it (the names of what was acted on first).
+fn act_on(rec: &Recognition, chosen: &[&Entity], calls: Vec<FastCall>) -> Understood {
     let domain = calls[0].domain.as_str();
     let mut keys = sentence_keys(&rec.intent, domain, rec);
     // Many languages key their sentence by the domain ("light": "{name} se ha encendido").
