@@ -82,6 +82,21 @@ fn open_idempotency(cfg: &Config) -> IdempotencyStore {
     })
 }
 
+/// A listener on `listen` (the setting `key` names, for the error) and the address it got.
+async fn bind(
+    key: &'static str,
+    listen: &str,
+) -> Result<(std::net::SocketAddr, tokio::net::TcpListener), ServerError> {
+    tokio::net::TcpListener::bind(listen)
+        .await
+        .and_then(|l| Ok((l.local_addr()?, l)))
+        .map_err(|source| ServerError::Listen {
+            key,
+            listen: listen.to_owned(),
+            source,
+        })
+}
+
 impl Server {
     /// Binds every configured transport and starts serving. `app.cfg.mqtt` is used as it is
     /// (the add-on fills in the Supervisor's broker before this).
@@ -95,20 +110,7 @@ impl Server {
         let activity = Activity::open(&cfg.session.dir.join(".activity.jsonl"), cfg.secrets());
         let commands =
             Arc::new(Commands::new(app.clone(), open_idempotency(cfg)).with_activity(activity));
-        let listener = tokio::net::TcpListener::bind(&listen)
-            .await
-            .map_err(|source| ServerError::Listen {
-                key: "api.listen",
-                listen: listen.clone(),
-                source,
-            })?;
-        let http_addr = listener
-            .local_addr()
-            .map_err(|source| ServerError::Listen {
-                key: "api.listen",
-                listen,
-                source,
-            })?;
+        let (http_addr, listener) = bind("api.listen", &listen).await?;
         let (wyoming_addr, wyoming) = if cfg.wyoming.enabled {
             let (addr, task) = crate::wyoming::start(
                 &cfg.wyoming.listen,
@@ -145,15 +147,7 @@ impl Server {
         });
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let (panel_addr, panel) = if cfg.panel.enabled {
-            let listen = &cfg.panel.listen;
-            let bound = tokio::net::TcpListener::bind(listen)
-                .await
-                .and_then(|l| Ok((l.local_addr()?, l)))
-                .map_err(|source| ServerError::Listen {
-                    key: "panel.listen",
-                    listen: listen.clone(),
-                    source,
-                })?;
+            let bound = bind("panel.listen", &cfg.panel.listen).await?;
             let mut stopped = stopped.clone();
             let task = tokio::spawn(crate::api::panel::serve(
                 state.clone(),

@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 
 use super::{ApiError, ApiState, read_json};
 use crate::command::activity::Source;
-use crate::command::{CommandOutcome, CommandRequest};
+use crate::command::{CommandOutcome, CommandRequest, Commands};
 
 /// How often a keep-alive comment is sent while a streamed command runs.
 const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(5);
@@ -159,13 +159,23 @@ pub async fn chat_completions(State(state): State<Arc<ApiState>>, body: Body) ->
         }))
         .into_response();
     }
+    streamed(state.commands.clone(), request, id, created)
+}
+
+/// The answer as server-sent events, OpenAI's chunks: the role first, a comment while the run
+/// goes on, the reply in pieces, then usage and `[DONE]`.
+fn streamed(
+    commands: Arc<Commands>,
+    request: CommandRequest,
+    id: String,
+    created: u64,
+) -> Response {
     let chunk = move |delta: Value, finish: Value| {
         json!({"id": id, "object": "chat.completion.chunk", "created": created,
             "model": MODEL_ID, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
     };
     let sse = |event: &Value| format!("data: {event}\n\n");
     let (tx, rx) = tokio::sync::mpsc::channel::<String>(16);
-    let commands = state.commands.clone();
     tokio::spawn(async move {
         // A client that went away ends the stream, not the run: the session still records it.
         let opening = chunk(json!({"role": "assistant", "content": ""}), Value::Null);
