@@ -302,7 +302,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .build()?;
     runtime.block_on(async move {
         let ha = Ha {
-            http: homeclaw::tls::http_builder().timeout(Duration::from_secs(600)).build()?,
+            http: homeclaw::tls::http_builder()
+                .timeout(Duration::from_secs(600))
+                .build()?,
             url: args.ha_url.clone(),
             token: token.clone(),
         };
@@ -335,164 +337,218 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 ha.settle(&case.setup).await;
                 let started = Instant::now();
                 let row = if *agent == "homeclaw" {
-                    let body: serde_json::Value = ha
-                        .http
-                        .post(format!("{}/api/command", args.homeclaw_url))
-                        .json(&json!({"text": case.text, "session_id": format!("eval-{}-{}", case.id, fastrand::u32(..)), "language": case.request_language.as_ref().unwrap_or(&case.language)}))
-                        .send()
-                        .await?
-                        .json()
-                        .await?;
-                    let latency = started.elapsed();
-                    if let Some(out) = traces.as_mut() {
-                        use std::io::Write as _;
-                        let line = json!({"id": case.id, "latency_s": latency.as_secs_f64(), "body": body});
-                        writeln!(out, "{line}")?;
-                    }
-                    let status = body["status"].as_str().unwrap_or("error").to_owned();
-                    let reply = body["reply"].as_str().unwrap_or_default().to_owned();
-                    // A claim of success (the unverified-action note is HomeClaw saying it is not).
-                    let claimed = status == "done"
-                        && homeclaw::agent::say::honesty::claims_action_or_observation(&reply)
-                        && !reply.contains("could not confirm");
-                    let acted = body["actions"].as_array().is_some_and(|a| !a.is_empty())
-                        || status == "approval_required";
-                    let (pass, honest) = judge(&ha, case, &status, &reply, claimed, acted).await;
-                    let stats = &body["stats"];
-                    let n = |k: &str| stats[k].as_u64().unwrap_or(0);
-                    EvalRow {
-                        agent: "homeclaw",
-                        id: case.id.clone(),
-                        language: case.language.clone(),
-                        pass,
-                        honest,
-                        status,
-                        tool_calls: n("tool_calls"),
-                        guard_events: n("rejected_tool_calls") + n("breaker_hits") + n("loop_warnings")
-                            + n("loop_blocks") + n("hallucination_retries") + n("unverified_actions"),
-                        latency,
-                        prompt_tokens: n("input_tokens"),
-                        wrong: case.wrong_actions(&body),
-                        reply,
-                    }
+                    ask_homeclaw(&ha, &args.homeclaw_url, case, traces.as_mut(), started).await?
                 } else {
-                    let result = client
-                        .request_with_timeout(
-                            homeclaw::ha::protocol::Command::new("conversation/process")
-                                .with("text", json!(case.text))
-                                .with("language", json!(case.request_language.as_ref().unwrap_or(&case.language)))
-                                .with("agent_id", json!("conversation.home_assistant")),
-                            Duration::from_secs(60),
-                        )
-                        .await
-                        .unwrap_or_default();
-                    let latency = started.elapsed();
-                    let kind = result["response"]["response_type"].as_str().unwrap_or("error").to_owned();
-                    let reply = result["response"]["speech"]["plain"]["speech"].as_str().unwrap_or_default().to_owned();
-                    let status = match kind.as_str() {
-                        "action_done" | "query_answer" => "done",
-                        _ => "failed",
-                    }
-                    .to_owned();
-                    let claimed = kind == "action_done";
-                    let (pass, honest) = judge(&ha, case, &status, &reply, claimed, claimed).await;
-                    EvalRow {
-                        agent: "ha",
-                        id: case.id.clone(),
-                        language: case.language.clone(),
-                        pass,
-                        honest,
-                        status: kind,
-                        tool_calls: 0,
-                        guard_events: 0,
-                        latency,
-                        prompt_tokens: 0,
-                        wrong: Vec::new(),
-                        reply,
-                    }
+                    ask_ha(&ha, &client, case, started).await
                 };
-                eprintln!("{:<9} {:<24} {} {}", row.agent, row.id, if row.pass { "PASS" } else { "fail" }, row.reply.chars().take(80).collect::<String>());
+                eprintln!(
+                    "{:<9} {:<24} {} {}",
+                    row.agent,
+                    row.id,
+                    if row.pass { "PASS" } else { "fail" },
+                    row.reply.chars().take(80).collect::<String>()
+                );
                 rows.push(row);
             }
         }
-        let mut table = String::new();
-        table.push_str("| case | agent | result | honest | status | tool calls | guard events | latency s | prompt tokens | reply |\n|---|---|---|---|---|---|---|---|---|---|\n");
-        for r in &rows {
-            table.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {} | {:.1} | {} | {} |\n",
-                r.id, r.agent, if r.pass { "pass" } else { "FAIL" }, if r.honest { "yes" } else { "NO" },
-                r.status, r.tool_calls, r.guard_events, r.latency.as_secs_f64(), r.prompt_tokens,
-                r.reply.replace('|', "\\|").replace('\n', " ")
-            ));
-        }
-        table.push_str("\n| agent | cases | success rate | honesty rate | p50 latency s | p95 latency s | mean prompt tokens |\n|---|---|---|---|---|---|---|\n");
-        for agent in &agents {
-            let mine: Vec<&EvalRow> = rows.iter().filter(|r| r.agent == *agent).collect();
-            let n = mine.len().max(1) as f64;
-            let mut lat: Vec<Duration> = mine.iter().map(|r| r.latency).collect();
-            lat.sort();
-            table.push_str(&format!(
-                "| {} | {} | {:.0}% | {:.0}% | {:.1} | {:.1} | {:.0} |\n",
-                agent,
-                mine.len(),
-                100.0 * mine.iter().filter(|r| r.pass).count() as f64 / n,
-                100.0 * mine.iter().filter(|r| r.honest).count() as f64 / n,
-                percentile(&lat, 0.5).as_secs_f64(),
-                percentile(&lat, 0.95).as_secs_f64(),
-                mine.iter().map(|r| r.prompt_tokens as f64).sum::<f64>() / n,
-            ));
-        }
-        // The model path alone (issue 27's latency target): the cases the model was asked about.
-        table.push_str("\n| agent | model-path cases | p50 latency s | p95 latency s | max s |\n|---|---|---|---|---|\n");
-        for agent in &agents {
-            let mut lat: Vec<Duration> = rows
-                .iter()
-                .filter(|r| r.agent == *agent && r.prompt_tokens > 0)
-                .map(|r| r.latency)
-                .collect();
-            lat.sort();
-            table.push_str(&format!(
-                "| {agent} | {} | {:.1} | {:.1} | {:.1} |\n",
-                lat.len(),
-                percentile(&lat, 0.5).as_secs_f64(),
-                percentile(&lat, 0.95).as_secs_f64(),
-                lat.last().copied().unwrap_or_default().as_secs_f64(),
-            ));
-        }
-        // Per language, and how much of it the model never saw (no prompt tokens).
-        table.push_str("\n| agent | language | cases | success rate | without the model | right without the model |\n|---|---|---|---|---|---|\n");
-        for agent in &agents {
-            let mut languages: Vec<&str> = rows.iter().map(|r| r.language.as_str()).collect();
-            languages.sort_unstable();
-            languages.dedup();
-            for language in languages {
-                let mine: Vec<&EvalRow> = rows
-                    .iter()
-                    .filter(|r| r.agent == *agent && r.language == language)
-                    .collect();
-                let fast: Vec<&&EvalRow> = mine.iter().filter(|r| r.prompt_tokens == 0).collect();
-                table.push_str(&format!(
-                    "| {agent} | {language} | {} | {:.0}% | {} | {} |\n",
-                    mine.len(),
-                    100.0 * mine.iter().filter(|r| r.pass).count() as f64 / mine.len().max(1) as f64,
-                    fast.len(),
-                    fast.iter().filter(|r| r.pass).count(),
-                ));
-            }
-        }
-        // Every action on something the words did not ask for, listed.
-        let wrong: Vec<&EvalRow> = rows.iter().filter(|r| !r.wrong.is_empty()).collect();
-        table.push_str(&format!(
-            "\nActions on what the words did not ask for (HomeClaw): {} cases\n",
-            wrong.len()
-        ));
-        for r in wrong {
-            table.push_str(&format!("- {}: {}\n", r.id, r.wrong.join("; ")));
-        }
+        let table = render(&rows, &agents);
         println!("{table}");
         if let Some(out) = args.out {
             std::fs::write(out, table)?;
         }
         anyhow::Ok(())
     })
+}
+
+/// One case asked of HomeClaw over its HTTP API, judged against the home afterwards.
+async fn ask_homeclaw(
+    ha: &Ha,
+    homeclaw_url: &str,
+    case: &EvalCase,
+    traces: Option<&mut std::io::BufWriter<std::fs::File>>,
+    started: Instant,
+) -> anyhow::Result<EvalRow> {
+    let body: serde_json::Value = ha
+        .http
+        .post(format!("{homeclaw_url}/api/command"))
+        .json(&json!({"text": case.text, "session_id": format!("eval-{}-{}", case.id, fastrand::u32(..)), "language": case.request_language.as_ref().unwrap_or(&case.language)}))
+        .send()
+        .await?
+        .json()
+        .await?;
+    let latency = started.elapsed();
+    if let Some(out) = traces {
+        use std::io::Write as _;
+        let line = json!({"id": case.id, "latency_s": latency.as_secs_f64(), "body": body});
+        writeln!(out, "{line}")?;
+    }
+    let status = body["status"].as_str().unwrap_or("error").to_owned();
+    let reply = body["reply"].as_str().unwrap_or_default().to_owned();
+    // A claim of success (the unverified-action note is HomeClaw saying it is not).
+    let claimed = status == "done"
+        && homeclaw::agent::say::honesty::claims_action_or_observation(&reply)
+        && !reply.contains("could not confirm");
+    let acted =
+        body["actions"].as_array().is_some_and(|a| !a.is_empty()) || status == "approval_required";
+    let (pass, honest) = judge(ha, case, &status, &reply, claimed, acted).await;
+    let stats = &body["stats"];
+    let n = |k: &str| stats[k].as_u64().unwrap_or(0);
+    Ok(EvalRow {
+        agent: "homeclaw",
+        id: case.id.clone(),
+        language: case.language.clone(),
+        pass,
+        honest,
+        status,
+        tool_calls: n("tool_calls"),
+        guard_events: n("rejected_tool_calls")
+            + n("breaker_hits")
+            + n("loop_warnings")
+            + n("loop_blocks")
+            + n("hallucination_retries")
+            + n("unverified_actions"),
+        latency,
+        prompt_tokens: n("input_tokens"),
+        wrong: case.wrong_actions(&body),
+        reply,
+    })
+}
+
+/// One case asked of Home Assistant's own agent (`conversation/process`), judged the same way.
+async fn ask_ha(
+    ha: &Ha,
+    client: &homeclaw::ha::HaClient,
+    case: &EvalCase,
+    started: Instant,
+) -> EvalRow {
+    let result = client
+        .request_with_timeout(
+            homeclaw::ha::protocol::Command::new("conversation/process")
+                .with("text", json!(case.text))
+                .with(
+                    "language",
+                    json!(case.request_language.as_ref().unwrap_or(&case.language)),
+                )
+                .with("agent_id", json!("conversation.home_assistant")),
+            Duration::from_secs(60),
+        )
+        .await
+        .unwrap_or_default();
+    let latency = started.elapsed();
+    let kind = result["response"]["response_type"]
+        .as_str()
+        .unwrap_or("error")
+        .to_owned();
+    let reply = result["response"]["speech"]["plain"]["speech"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let status = match kind.as_str() {
+        "action_done" | "query_answer" => "done",
+        _ => "failed",
+    }
+    .to_owned();
+    let claimed = kind == "action_done";
+    let (pass, honest) = judge(ha, case, &status, &reply, claimed, claimed).await;
+    EvalRow {
+        agent: "ha",
+        id: case.id.clone(),
+        language: case.language.clone(),
+        pass,
+        honest,
+        status: kind,
+        tool_calls: 0,
+        guard_events: 0,
+        latency,
+        prompt_tokens: 0,
+        wrong: Vec::new(),
+        reply,
+    }
+}
+
+/// The report: every case, then per agent, the model path alone, per language, and every
+/// action on something the words did not ask for.
+fn render(rows: &[EvalRow], agents: &[&str]) -> String {
+    let mut table = String::new();
+    table.push_str("| case | agent | result | honest | status | tool calls | guard events | latency s | prompt tokens | reply |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    for r in rows {
+        table.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {:.1} | {} | {} |\n",
+            r.id,
+            r.agent,
+            if r.pass { "pass" } else { "FAIL" },
+            if r.honest { "yes" } else { "NO" },
+            r.status,
+            r.tool_calls,
+            r.guard_events,
+            r.latency.as_secs_f64(),
+            r.prompt_tokens,
+            r.reply.replace('|', "\\|").replace('\n', " ")
+        ));
+    }
+    table.push_str("\n| agent | cases | success rate | honesty rate | p50 latency s | p95 latency s | mean prompt tokens |\n|---|---|---|---|---|---|---|\n");
+    for agent in agents {
+        let mine: Vec<&EvalRow> = rows.iter().filter(|r| r.agent == *agent).collect();
+        let n = mine.len().max(1) as f64;
+        let mut lat: Vec<Duration> = mine.iter().map(|r| r.latency).collect();
+        lat.sort();
+        table.push_str(&format!(
+            "| {} | {} | {:.0}% | {:.0}% | {:.1} | {:.1} | {:.0} |\n",
+            agent,
+            mine.len(),
+            100.0 * mine.iter().filter(|r| r.pass).count() as f64 / n,
+            100.0 * mine.iter().filter(|r| r.honest).count() as f64 / n,
+            percentile(&lat, 0.5).as_secs_f64(),
+            percentile(&lat, 0.95).as_secs_f64(),
+            mine.iter().map(|r| r.prompt_tokens as f64).sum::<f64>() / n,
+        ));
+    }
+    // The model path alone (issue 27's latency target): the cases the model was asked about.
+    table.push_str("\n| agent | model-path cases | p50 latency s | p95 latency s | max s |\n|---|---|---|---|---|\n");
+    for agent in agents {
+        let mut lat: Vec<Duration> = rows
+            .iter()
+            .filter(|r| r.agent == *agent && r.prompt_tokens > 0)
+            .map(|r| r.latency)
+            .collect();
+        lat.sort();
+        table.push_str(&format!(
+            "| {agent} | {} | {:.1} | {:.1} | {:.1} |\n",
+            lat.len(),
+            percentile(&lat, 0.5).as_secs_f64(),
+            percentile(&lat, 0.95).as_secs_f64(),
+            lat.last().copied().unwrap_or_default().as_secs_f64(),
+        ));
+    }
+    // Per language, and how much of it the model never saw (no prompt tokens).
+    table.push_str("\n| agent | language | cases | success rate | without the model | right without the model |\n|---|---|---|---|---|---|\n");
+    for agent in agents {
+        let mut languages: Vec<&str> = rows.iter().map(|r| r.language.as_str()).collect();
+        languages.sort_unstable();
+        languages.dedup();
+        for language in languages {
+            let mine: Vec<&EvalRow> = rows
+                .iter()
+                .filter(|r| r.agent == *agent && r.language == language)
+                .collect();
+            let fast: Vec<&&EvalRow> = mine.iter().filter(|r| r.prompt_tokens == 0).collect();
+            table.push_str(&format!(
+                "| {agent} | {language} | {} | {:.0}% | {} | {} |\n",
+                mine.len(),
+                100.0 * mine.iter().filter(|r| r.pass).count() as f64 / mine.len().max(1) as f64,
+                fast.len(),
+                fast.iter().filter(|r| r.pass).count(),
+            ));
+        }
+    }
+    // Every action on something the words did not ask for, listed.
+    let wrong: Vec<&EvalRow> = rows.iter().filter(|r| !r.wrong.is_empty()).collect();
+    table.push_str(&format!(
+        "\nActions on what the words did not ask for (HomeClaw): {} cases\n",
+        wrong.len()
+    ));
+    for r in wrong {
+        table.push_str(&format!("- {}: {}\n", r.id, r.wrong.join("; ")));
+    }
+    table
 }

@@ -138,15 +138,8 @@ fn line(out: &mut String, label: &str, agent: Agent, s: &Summary) {
     );
 }
 
-/// `counts`: for each set, the runs per sentence and where that number comes from.
-pub fn render(
-    sets: &[TaskSet],
-    agents: &[Agent],
-    rows: &[Row],
-    counts: &[(usize, &str)],
-) -> String {
-    let mut out = String::new();
-    // One line per agent, a column per task set: the leaderboard's own shape.
+/// One line per agent, a column per task set: the leaderboard's own shape.
+fn summary(out: &mut String, sets: &[TaskSet], agents: &[Agent], rows: &[Row]) {
     out.push_str("### Summary\n\n| agent |");
     for set in sets {
         let _ = write!(out, " {} |", set.name);
@@ -175,6 +168,17 @@ pub fn render(
         }
         out.push('\n');
     }
+}
+
+/// `counts`: for each set, the runs per sentence and where that number comes from.
+pub fn render(
+    sets: &[TaskSet],
+    agents: &[Agent],
+    rows: &[Row],
+    counts: &[(usize, &str)],
+) -> String {
+    let mut out = String::new();
+    summary(&mut out, sets, agents, rows);
     out.push('\n');
     for (set, (count, source)) in sets.iter().zip(counts) {
         let mine: Vec<&Row> = rows.iter().filter(|r| r.task_set == set.name).collect();
