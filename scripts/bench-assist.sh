@@ -22,7 +22,7 @@ fi
 DATASET_ARGS=()
 for set in $SETS; do DATASET_ARGS+=(--dataset "$set"); done
 
-cargo build --release --quiet --bin homeclaw --bin homeclaw-bench
+cargo build --release --quiet --features testkit --bin homeclaw --bin homeclaw-bench
 eval "$(scripts/llm-dev.sh start)"
 trap 'scripts/llm-dev.sh stop || true' EXIT
 

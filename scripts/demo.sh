@@ -32,7 +32,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 say "building HomeClaw (first time: a few minutes)"
-cargo build --release --quiet --bin homeclaw --bin homeclaw-bench
+cargo build --release --quiet --features testkit --bin homeclaw --bin homeclaw-bench
 BIN=target/release/homeclaw
 
 say "starting Home Assistant (first time: about a minute)"

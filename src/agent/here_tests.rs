@@ -5,7 +5,8 @@
 use serde_json::json;
 
 use crate::agent::run::tests::{cfg, run_at, tool_results};
-use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
+use crate::agent::selfcheck::home::{MemoryHome, synthetic_home};
+use crate::agent::testkit::{ScriptedModel, calls_reply, text_reply};
 use crate::agent::{AgentConfig, RunStatus};
 use crate::ha::registry::DeviceEntry;
 use crate::llm::Message;

@@ -14,8 +14,9 @@ pub mod plan;
 pub mod run;
 pub mod say;
 pub mod selfcheck;
-pub mod sim;
 pub mod state;
+#[cfg(any(test, feature = "testkit"))]
+pub mod testkit;
 pub mod understand;
 
 pub use crate::config::AgentConfig;

@@ -4,7 +4,8 @@ use serde_json::{Value, json};
 
 use super::Lang;
 use crate::agent::plan::{Plan, plan};
-use crate::agent::sim::{home_of, link, planned_calls, state_object};
+use crate::agent::selfcheck::home::{home_of, link, state_object};
+use crate::agent::testkit::planned_calls;
 use crate::ha::registry::Registry;
 
 fn home() -> Registry {

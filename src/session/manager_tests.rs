@@ -4,7 +4,8 @@
 use super::*;
 use crate::agent::act::approval::ApprovalStore;
 use crate::agent::model::compaction::REFRESH_PREFIX;
-use crate::agent::sim::{EchoModel, MemoryHome, ScriptedModel, synthetic_home, text_reply};
+use crate::agent::selfcheck::home::{MemoryHome, synthetic_home};
+use crate::agent::testkit::{EchoModel, ScriptedModel, text_reply};
 use crate::agent::{AgentConfig, RunStatus, ToolRegistry};
 use crate::llm::ChatModel;
 use crate::llm::{ChatRequest, ChatResponse, LlmError};
@@ -132,7 +133,7 @@ async fn a_full_queue_is_a_clear_busy_error_and_waiting_input_joins_the_turn() {
         gate: Semaphore::new(0),
         entered: Semaphore::new(0),
         script: ScriptedModel::new(vec![
-            crate::agent::sim::calls_reply("1", &[("list_areas", serde_json::json!({}))]),
+            crate::agent::testkit::calls_reply("1", &[("list_areas", serde_json::json!({}))]),
             text_reply("Both done."),
         ]),
     });
@@ -218,7 +219,7 @@ async fn a_restarted_manager_continues_the_session_from_disk() {
 
 #[tokio::test]
 async fn an_approval_runs_in_its_session_and_the_history_records_it() {
-    use crate::agent::sim::calls_reply;
+    use crate::agent::testkit::calls_reply;
     let dir = tempfile::tempdir().unwrap();
     let home = Arc::new(MemoryHome::new(synthetic_home(30)));
     let model = Arc::new(ScriptedModel::new(vec![

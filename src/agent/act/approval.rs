@@ -323,7 +323,7 @@ pub enum ExecuteError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::sim::synthetic_home;
+    use crate::agent::selfcheck::home::synthetic_home;
     use crate::config::ApprovalConfig;
     use crate::ha::Target;
 

@@ -9,7 +9,8 @@ use crate::agent::act::approval::ApprovalStore;
 use crate::agent::act::tools::ToolRegistry;
 use crate::agent::model::repair::repair;
 use crate::agent::run::tests::{cfg, run_with, tool_results};
-use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
+use crate::agent::selfcheck::home::{MemoryHome, synthetic_home};
+use crate::agent::testkit::{ScriptedModel, calls_reply, text_reply};
 use crate::agent::{Agent, AgentConfig};
 use crate::llm::Message;
 

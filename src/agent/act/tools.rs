@@ -488,7 +488,7 @@ fn unknown_entity(id: &str, registry: &Registry) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::sim::MemoryHome;
+    use crate::agent::selfcheck::home::MemoryHome;
     use crate::config::ExposureConfig;
     use crate::ha::exposure::{AssistExposure, ExposurePolicy};
     use crate::ha::registry::{Area, Floor, Snapshot};

@@ -212,7 +212,8 @@ pub async fn compact(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::sim::{ScriptedModel, synthetic_home, text_reply};
+    use crate::agent::selfcheck::home::synthetic_home;
+    use crate::agent::testkit::{ScriptedModel, text_reply};
     use crate::llm::ToolCall;
     use serde_json::json;
 

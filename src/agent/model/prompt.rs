@@ -167,7 +167,7 @@ pub fn speaker_line(registry: &Registry, device_id: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::sim::synthetic_home;
+    use crate::agent::selfcheck::home::synthetic_home;
 
     #[test]
     fn grounding_lists_the_entities_the_words_point_at_with_their_services() {

@@ -171,7 +171,7 @@ fn tool_branches(kind: ToolKind, registry: &Registry, candidates: &[&str]) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::sim::synthetic_home;
+    use crate::agent::selfcheck::home::synthetic_home;
 
     const CANDIDATES: [&str; 3] = ["light.kitchen_lights", "light.bed_light", "lock.front_door"];
 

@@ -51,7 +51,7 @@ mod tests {
 
     #[test]
     fn which_one_tells_twins_apart_by_room_lists_no_text_twice_and_stops_at_the_cap() {
-        use crate::agent::sim::{home_of, link, state_object};
+        use crate::agent::selfcheck::home::{home_of, link, state_object};
         let ids = ["a", "b", "c", "d", "e", "f", "g", "h"];
         let mut states = vec![
             state_object("media_player.speaker_1", "Smart Speaker", "playing"),

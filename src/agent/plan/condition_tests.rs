@@ -48,7 +48,7 @@ fn home() -> Registry {
 
 fn held(text: &str, home: &Registry) -> Vec<String> {
     match checked(text, home, None) {
-        Some(Checked::Holds(plan)) => crate::agent::sim::planned_calls(plan)
+        Some(Checked::Holds(plan)) => crate::agent::testkit::planned_calls(plan)
             .map(|(calls, ..)| calls)
             .unwrap_or_else(|p| panic!("{text}: {p:?}")),
         other => panic!("{text}: {other:?}"),

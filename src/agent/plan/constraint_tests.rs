@@ -106,7 +106,7 @@ fn home() -> Registry {
 }
 
 fn acted_on(text: &str, home: &Registry) -> Vec<String> {
-    match crate::agent::sim::planned_calls(plan(text, home)) {
+    match crate::agent::testkit::planned_calls(plan(text, home)) {
         Ok((calls, ..)) => calls,
         Err(other) => panic!("{text}: expected an action, got {other:?}"),
     }

@@ -138,7 +138,7 @@ pub(super) fn people_home() -> Registry {
 
 /// Every call a command plans, as "domain.service entity_id" sorted, and their data.
 pub(super) fn calls(text: &str, home: &Registry) -> (Vec<String>, Vec<serde_json::Value>) {
-    match crate::agent::sim::planned_calls(plan(text, home)) {
+    match crate::agent::testkit::planned_calls(plan(text, home)) {
         Ok((said, data, _)) => (said, data),
         Err(other) => panic!("{text}: expected an action, got {other:?}"),
     }

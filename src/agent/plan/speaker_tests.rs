@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::agent::sim::state_object;
+use crate::agent::selfcheck::home::state_object;
 use crate::config::ExposureConfig;
 use crate::ha::exposure::{AssistExposure, ExposurePolicy};
 use crate::ha::registry::{Area, DeviceEntry, EntityRegistryEntry, Snapshot};

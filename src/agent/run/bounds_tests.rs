@@ -6,9 +6,8 @@ use serde_json::json;
 
 use super::tests::{cfg, run_with, tool_results};
 use super::*;
-use crate::agent::sim::{
-    MemoryHome, ScriptedModel, calls_reply, service_reply, synthetic_home, text_reply,
-};
+use crate::agent::selfcheck::home::{MemoryHome, synthetic_home};
+use crate::agent::testkit::{ScriptedModel, calls_reply, service_reply, text_reply};
 use crate::config::AgentConfig;
 
 #[tokio::test]

@@ -8,7 +8,8 @@ use super::tests::tool_results;
 use super::*;
 use crate::agent::act::approval::ApprovalStore;
 use crate::agent::act::tools::ToolRegistry;
-use crate::agent::sim::{MemoryHome, ScriptedModel, service_reply, synthetic_home, text_reply};
+use crate::agent::selfcheck::home::{MemoryHome, synthetic_home};
+use crate::agent::testkit::{ScriptedModel, service_reply, text_reply};
 use crate::config::AgentConfig;
 
 /// Home Assistant's recognition of a Dutch "turn off the lights in the kitchen".

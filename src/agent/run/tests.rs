@@ -5,7 +5,8 @@ use serde_json::json;
 use super::*;
 use crate::agent::act::approval::ApprovalStore;
 use crate::agent::act::tools::ToolRegistry;
-use crate::agent::sim::{MemoryHome, ScriptedModel, calls_reply, synthetic_home, text_reply};
+use crate::agent::selfcheck::home::{MemoryHome, synthetic_home};
+use crate::agent::testkit::{ScriptedModel, calls_reply, text_reply};
 use crate::config::AgentConfig;
 
 /// The model's loop: these tests script what the model says, so nothing takes the fast path

@@ -136,7 +136,7 @@ pub fn needs_tools(command: &str, registry: &Registry) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::sim::synthetic_home;
+    use crate::agent::selfcheck::home::synthetic_home;
     use regex::Regex;
 
     #[test]

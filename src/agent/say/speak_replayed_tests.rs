@@ -5,10 +5,9 @@
 use serde_json::json;
 
 use crate::agent::run::tests::{cfg, run_with};
-use crate::agent::sim::{
-    MemoryHome, ScriptedModel, calls_reply, home_of, link, state_object, text_reply,
-};
+use crate::agent::selfcheck::home::{MemoryHome, home_of, link, state_object};
 use crate::agent::state::RunStatus;
+use crate::agent::testkit::{ScriptedModel, calls_reply, text_reply};
 use crate::llm::Message;
 
 /// A home like the ones the examples were seen on.

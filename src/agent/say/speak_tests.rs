@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::agent::sim::synthetic_home;
+use crate::agent::selfcheck::home::synthetic_home;
 
 fn action(id: &str, service: &str, verified: bool, seen: &str) -> ActionReport {
     ActionReport {

@@ -59,7 +59,7 @@ impl Stack {
     pub(crate) async fn start(cfg: homeclaw::config::Config) -> anyhow::Result<Self> {
         use homeclaw::app::App;
         use std::sync::Arc;
-        let app = App::start_with_model(cfg, Arc::new(homeclaw::agent::sim::EchoModel))?;
+        let app = App::start_with_model(cfg, Arc::new(homeclaw::agent::testkit::EchoModel))?;
         if !app.wait_ready(Duration::from_secs(30)).await {
             bail!(
                 "Home Assistant not reachable or registry not loaded (start it with scripts/ha-dev.sh start)"

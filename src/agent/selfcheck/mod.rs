@@ -1,6 +1,8 @@
 //! Built-in guard checks that need no LLM and no Home Assistant: run by `GET /api/self-check`
 //! so a user can see that the guardrails of *this* build work on *this* machine.
 
+pub mod home;
+
 use serde::Serialize;
 use serde_json::json;
 
@@ -8,7 +10,7 @@ use crate::agent::act::guards::{LoopDetector, Verdict};
 use crate::agent::act::normalize::{call_hash, normalise_args};
 use crate::agent::act::tools::{ToolKind, ToolRegistry};
 use crate::agent::model::repair::repair;
-use crate::agent::sim::{MemoryHome, synthetic_home};
+use crate::agent::selfcheck::home::{MemoryHome, synthetic_home};
 use crate::config::{Detectors, LoopDetectionConfig};
 use crate::llm::fallback::{TextCall, parse_text_call};
 use crate::llm::{Message, ToolCall};
