@@ -211,6 +211,8 @@ pub(crate) struct RunState {
     pub(super) approval: Option<PendingAction>,
     pub(super) compacted: bool,
     pub(super) reset: bool,
+    /// The reply schemas built for this run's requests.
+    pub(super) schemas: crate::agent::model::schema::Schemas,
     /// The command this run answers, parsed once.
     pub(super) said: std::sync::Arc<crate::agent::understand::parsed::Parsed>,
     /// A model's service call must be on something the person's recent commands point at
@@ -252,6 +254,7 @@ impl RunState {
             approval: None,
             compacted: false,
             reset: false,
+            schemas: Default::default(),
             said,
             check_named: false,
             check_verb: false,

@@ -69,7 +69,7 @@ pub fn render(request: &ChatRequest, model: &str, stream: bool) -> Value {
     }
     if let Some(schema) = &request.reply_schema {
         body["response_format"] = json!({"type": "json_schema", "json_schema": {
-            "name": "homeclaw_reply", "strict": true, "schema": schema}});
+            "name": "homeclaw_reply", "strict": true, "schema": schema.as_ref()}});
     }
     if let Some(max) = request.max_tokens {
         body["max_tokens"] = json!(max);

@@ -43,7 +43,7 @@ pub struct ChatRequest {
     pub temperature: Option<f32>,
     /// The JSON Schema of every reply the model may give (a call of one of `tools`, or a final
     /// answer), for text models whose server can constrain its output; others ignore it.
-    pub reply_schema: Option<Value>,
+    pub reply_schema: Option<std::sync::Arc<Value>>,
     /// What belongs to this command only (the speaker's device, the command's candidates, the
     /// reply language). Renderers put it after everything that stays the same from request to
     /// request (rules, home summary, tool catalogue), so a server's prompt cache (llama.cpp

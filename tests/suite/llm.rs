@@ -654,7 +654,7 @@ async fn a_text_model_is_held_to_the_reply_schema_and_its_json_answer_is_plain_t
     server.push(openai_text("{\"answer\": \"The kitchen light is on.\"}"));
     let chain = chain(vec![text_model(&server, StructuredOutput::Auto)]);
     let req = ChatRequest {
-        reply_schema: Some(reply_schema()),
+        reply_schema: Some(std::sync::Arc::new(reply_schema())),
         ..request(vec![Message::user("kitchen?")], ToolChoice::Auto)
     };
 
@@ -690,7 +690,7 @@ async fn a_server_that_refuses_structured_output_is_asked_without_it_from_then_o
     server.push(openai_text("Still on."));
     let chain = chain(vec![text_model(&server, StructuredOutput::Auto)]);
     let req = ChatRequest {
-        reply_schema: Some(reply_schema()),
+        reply_schema: Some(std::sync::Arc::new(reply_schema())),
         ..request(vec![Message::user("kitchen?")], ToolChoice::Auto)
     };
     let first = chain.chat(&req).await.unwrap();
@@ -728,7 +728,7 @@ async fn native_tool_models_and_off_never_send_a_response_format() {
     let native = model(Provider::Openai, server.openai_url(), "native");
     let off = text_model(&server, StructuredOutput::Off);
     let req = ChatRequest {
-        reply_schema: Some(reply_schema()),
+        reply_schema: Some(std::sync::Arc::new(reply_schema())),
         ..request(vec![Message::user("kitchen?")], ToolChoice::Auto)
     };
     chain(vec![native]).chat(&req).await.unwrap();

@@ -4,7 +4,7 @@
 
 use crate::agent::home::with_registry;
 use crate::agent::model::prompt::{device_entities, grounding, speaker_line, system_prompt};
-use crate::agent::model::schema;
+use crate::agent::model::schema::{self, Schemas};
 use crate::agent::model::truncate::budget_history;
 use crate::agent::run::newest_command;
 use crate::agent::state::Agent;
@@ -23,7 +23,7 @@ impl Agent<'_> {
                 r,
             )
         });
-        self.request_for(history, choice, &said)
+        self.request_for(history, choice, &said, &mut Schemas::default())
     }
 
     /// The request for the current history of the run answering `said`.
@@ -32,6 +32,7 @@ impl Agent<'_> {
         history: &[Message],
         choice: ToolChoice,
         said: &Parsed,
+        schemas: &mut Schemas,
     ) -> ChatRequest {
         // A message that joined the turn is a command of its own: grounded on its own words.
         let newest = newest_command(history);
@@ -68,11 +69,13 @@ impl Agent<'_> {
             );
             ids.sort_unstable();
             ids.dedup();
-            let schema = self
-                .model
-                .uses_reply_schema()
-                .then(|| schema::reply_schema(self.tools, r, &choice, &ids))
-                .flatten();
+            let schema = if self.model.uses_reply_schema() {
+                schemas.get(&choice, &ids, || {
+                    schema::reply_schema(self.tools, r, &choice, &ids)
+                })
+            } else {
+                None
+            };
             (system_prompt(r), self.tools.definitions(r), schema, context)
         });
         if let Some(language) = &self.language {

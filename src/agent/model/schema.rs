@@ -12,6 +12,8 @@
 //! so a call starts with the tool's name, and a service call names its domain before the
 //! service and the target.
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 
 use crate::agent::act::tools::{ToolKind, ToolRegistry};
@@ -52,6 +54,34 @@ pub fn reply_schema(
         ));
     }
     (!branches.is_empty()).then(|| json!({"anyOf": branches}))
+}
+
+/// The reply schemas a run has built. A run asks for one per sampling, nearly always for the
+/// same tool choice on the same candidates: that is the same schema, built once. (A service
+/// Home Assistant registers during the run is in the next run's schema; the schema narrows
+/// what the model writes, validation still decides what runs.)
+#[derive(Default)]
+pub(crate) struct Schemas(Vec<(ToolChoice, Vec<String>, Option<Arc<Value>>)>);
+
+impl Schemas {
+    /// The schema for `choice` on `ids`, built by `build` the first time it is asked for.
+    pub(crate) fn get(
+        &mut self,
+        choice: &ToolChoice,
+        ids: &[&str],
+        build: impl FnOnce() -> Option<Value>,
+    ) -> Option<Arc<Value>> {
+        let same = |(c, i, _): &&(ToolChoice, Vec<String>, Option<Arc<Value>>)| {
+            c == choice && i.iter().map(String::as_str).eq(ids.iter().copied())
+        };
+        if let Some((.., schema)) = self.0.iter().find(same) {
+            return schema.clone();
+        }
+        let schema = build().map(Arc::new);
+        let ids = ids.iter().map(|id| (*id).to_owned()).collect();
+        self.0.push((choice.clone(), ids, schema.clone()));
+        schema
+    }
 }
 
 /// An object with exactly these properties, all required, in this order.

@@ -261,7 +261,7 @@ impl Agent<'_> {
             state.trace.push(line);
         }
         let choice = std::mem::take(&mut turn.choice);
-        let request = self.request_for(history, choice, &state.said);
+        let request = self.request_for(history, choice, &state.said, &mut state.schemas);
         let mut response = match self.model.chat(&request).await {
             Ok(r) => r,
             Err(e) if e.is_request_rejected() && !turn.recovered => {

@@ -21,12 +21,8 @@ pub fn join_compounds(text: &str, registry: &Registry) -> String {
                 w.len() >= 3 && w.chars().all(char::is_alphabetic) && !is_filler(w) && !is_joiner(w)
             };
             let joined = format!("{a}{b}");
-            (plain(&a)
-                && plain(&b)
-                && registry
-                    .entities()
-                    .any(|e| e.haystack.name.contains(&joined)))
-            .then(|| format!("{}{}", raw[i], next))
+            (plain(&a) && plain(&b) && registry.names_word(&joined))
+                .then(|| format!("{}{}", raw[i], next))
         });
         match pair {
             Some(word) => {

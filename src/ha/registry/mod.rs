@@ -124,6 +124,9 @@ pub struct Registry {
     entities: BTreeMap<String, Entity>,
     /// Visible entities per domain, kept in step with `entities` (asked for on every request).
     domain_counts: BTreeMap<String, usize>,
+    /// How many visible entities' names hold each word, kept in step with `entities`: a word
+    /// said is looked up here, not in every name ([`Registry::names_word`]).
+    name_words: HashMap<String, usize>,
     areas: BTreeMap<String, Area>,
     floors: BTreeMap<String, Floor>,
     services: BTreeMap<String, BTreeMap<String, ServiceInfo>>,
@@ -165,6 +168,7 @@ impl Registry {
             time_zone: None,
             entities: BTreeMap::new(),
             domain_counts: BTreeMap::new(),
+            name_words: HashMap::new(),
             areas: BTreeMap::new(),
             floors: BTreeMap::new(),
             services: BTreeMap::new(),
@@ -206,6 +210,7 @@ impl Registry {
             time_zone,
             entities: BTreeMap::new(),
             domain_counts: BTreeMap::new(),
+            name_words: HashMap::new(),
             areas: areas.into_iter().map(|a| (a.area_id.clone(), a)).collect(),
             floors: floors
                 .into_iter()
@@ -272,22 +277,39 @@ impl Registry {
                 .domain_counts
                 .entry(entity.domain().to_owned())
                 .or_insert(0) += 1;
+            for word in &entity.haystack.name {
+                *self.name_words.entry(word.clone()).or_insert(0) += 1;
+            }
         }
         if let Some(old) = self.entities.insert(entity.entity_id.clone(), entity) {
             self.forget(&old);
         }
     }
 
-    /// Keeps the domain counts in step when an entity leaves.
+    /// Keeps the domain counts and the name words in step when an entity leaves.
     fn forget(&mut self, old: &Entity) {
-        if old.visible
-            && let Some(n) = self.domain_counts.get_mut(old.domain())
-        {
+        if !old.visible {
+            return;
+        }
+        if let Some(n) = self.domain_counts.get_mut(old.domain()) {
             *n -= 1;
             if *n == 0 {
                 self.domain_counts.remove(old.domain());
             }
         }
+        for word in &old.haystack.name {
+            if let Some(n) = self.name_words.get_mut(word) {
+                *n -= 1;
+                if *n == 0 {
+                    self.name_words.remove(word);
+                }
+            }
+        }
+    }
+
+    /// Whether the name of a visible entity holds `word` (folded) as one of its words.
+    pub fn names_word(&self, word: &str) -> bool {
+        self.name_words.contains_key(word)
     }
 
     /// Applies the `data` of a `state_changed` event.

@@ -449,8 +449,10 @@ fn a_new_friendly_name_is_found_by_search() {
         "new_state": {"entity_id": "light.bed_light", "state": "off",
           "attributes": {"friendly_name": "Reading Lamp"}, "last_updated": "2026-01-01T00:00:09",
           "last_changed": "2026-01-01T00:00:01"}});
+    assert!(r.names_word("bed"));
     r.apply_state_changed(&renamed);
     assert_eq!(r.get("light.bed_light").unwrap().name, "Reading Lamp");
+    assert!(r.names_word("reading") && !r.names_word("bed"));
     assert_eq!(top(&r, "reading lamp").as_deref(), Some("light.bed_light"));
 }
 
@@ -512,7 +514,22 @@ fn renamed_areas_and_moved_devices_carry_their_entities() {
 #[test]
 fn the_visible_count_follows_every_change() {
     let mut r = home();
-    let walked = |r: &Registry| r.entities().count();
+    // The count, and the name words kept for "is this a word of a name here": both as a walk
+    // over the visible entities finds them, after every kind of change.
+    let walked = |r: &Registry| {
+        let named = |w: &str| r.entities().any(|e| e.haystack.name.iter().any(|n| n == w));
+        let words: Vec<String> = [
+            "bed", "light", "lights", "kitchen", "new", "lamp", "ceiling",
+        ]
+        .iter()
+        .map(|w| w.to_string())
+        .chain(r.hidden_entities().flat_map(|e| e.haystack.name.clone()))
+        .collect();
+        for word in &words {
+            assert_eq!(r.names_word(word), named(word), "{word}");
+        }
+        r.entities().count()
+    };
     assert_eq!(r.len(), walked(&r));
     r.apply_state_changed(&serde_json::json!({"entity_id": "light.new_lamp",
         "new_state": {"entity_id": "light.new_lamp", "state": "on", "attributes": {},
