@@ -168,6 +168,7 @@ pub const LEXICON: Lexicon = Lexicon {
     water_appliances: &[],
     cleaning: &["sauge"],
     lighting: &["beleuchte"],
+    lit: &["leuchtet", "leuchten"],
     joke_words: &["witz", "witze", "lustiges"],
     jokes: &[
         "Sagt die Lampe zum Schalter: Du machst mich einfach an.",

@@ -177,6 +177,7 @@ pub const LEXICON: Lexicon = Lexicon {
     water_appliances: &["heater", "heating", "boiler", "tank"],
     cleaning: &["vacuum", "vacuuming", "clean", "cleaning"],
     lighting: &["illuminate"],
+    lit: &["lit"],
     joke_words: &["joke", "jokes", "funny"],
     jokes: &[
         "I asked the thermostat for a joke. It said it would warm up to it.",

@@ -186,6 +186,7 @@ pub const LEXICON: Lexicon = Lexicon {
     water_appliances: &[],
     cleaning: &["nettoie", "nettoyer", "aspirateur", "menage"],
     lighting: &["eclaire", "illumine"],
+    lit: &[],
     joke_words: &["blague", "blagues", "drole"],
     jokes: &[
         "Pourquoi la lampe a-t-elle réussi son examen ? Parce qu'elle était très brillante.",

@@ -213,6 +213,9 @@ pub struct Lexicon {
     /// Verbs that give light ("illuminate"): only a light answers them, and they name lights
     /// when nothing else names a kind ("Illuminate the whole house").
     pub lighting: Words,
+    /// State words that say a thing gives light ("co świeci", "that is lit"): everything in
+    /// that state is the lights that are on, never an appliance that is on.
+    pub lit: Words,
     /// Words that ask for a joke, and the jokes HomeClaw tells: a small model asked in
     /// German, Polish or French declined or made one up that was no joke at all.
     pub joke_words: Words,

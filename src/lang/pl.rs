@@ -142,6 +142,7 @@ pub const LEXICON: Lexicon = Lexicon {
     water_appliances: &[],
     cleaning: &["odkurz", "odkurzaj"],
     lighting: &["oswietl"],
+    lit: &["swieci", "swieca"],
     joke_words: &["dowcip", "zart", "kawal", "smiesznego"],
     jokes: &[
         "Dlaczego lampa nigdy nie przegrywa kłótni? Bo zawsze ma jasne argumenty.",

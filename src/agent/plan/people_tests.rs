@@ -503,4 +503,18 @@ fn everything_that_is_on_is_only_what_is_on() {
             "{text}"
         );
     }
+    // What is lit is a light: in the living room the lights and the TV are on.
+    let living = |text: &str| calls(text, &home).0;
+    for text in [
+        "Wyłącz wszystko w salonie co świeci",
+        "Turn off everything in the living room that is lit",
+        "Schalte alles im Wohnzimmer aus was leuchtet",
+    ] {
+        let said = living(text);
+        assert!(!said.is_empty(), "{text}");
+        assert!(
+            said.iter().all(|c| c.starts_with("light.turn_off light.")),
+            "{text}: {said:?}"
+        );
+    }
 }

@@ -354,8 +354,13 @@ pub(super) fn everything_in(
     rest: &[&str],
     registry: &Registry,
 ) -> Plan {
-    // "…that is on" ("co świeci", "was an ist"): only what is in that state now.
-    let in_state = rest.iter().find_map(|w| intent::state_named(w));
+    // "…that is on" ("co jest włączone", "was an ist"): only what is in that state now;
+    // "…that is lit" ("co świeci"): only the lights that are on.
+    let lit = rest.iter().any(|w| any_has(|l| l.lit, w));
+    let in_state = rest
+        .iter()
+        .find_map(|w| intent::state_named(w))
+        .or(lit.then_some("on"));
     let words: Vec<String> = crate::text::tokens(&rest.join(" "))
         .into_iter()
         .filter(|w| !any_has(|l| l.everything, w))
@@ -363,6 +368,7 @@ pub(super) fn everything_in(
             !any_has(|l| l.relatives, w)
                 && !any_has(|l| l.be, w)
                 && intent::state_named(w).is_none()
+                && !any_has(|l| l.lit, w)
         })
         .collect();
     let switched_in = |area: &str| {
@@ -391,6 +397,7 @@ pub(super) fn everything_in(
         e.area_id.as_deref() == Some(area.area_id.as_str())
             && EVERYTHING_KINDS.contains(&e.domain())
             && in_state.is_none_or(|state| question::is_in(e, state))
+            && (!lit || e.domain() == "light")
     }) {
         if let Some((service, data)) = allowed_service(intent, entity, false, registry) {
             add_call(&mut calls, entity, service, data);
