@@ -1,4 +1,4 @@
-//! The agent, in the order a command passes through it: `understand` reads the words once,
+//! The agent, in the order a command passes through it: `understand` reads the words,
 //! `plan` decides what to do (HomeClaw's own reading, Home Assistant's recogniser, a read or a
 //! question back), `act` makes a call real (validation, guards, approval, dispatch,
 //! verification), `say` words the reply; `model` is the language model's room, for what the

@@ -1,7 +1,8 @@
-//! Understanding: what the person's words say, read once per command. The words (a home's
-//! compound names joined, the requests a sentence holds), the intent and its language, what
-//! the words point at in the home, "here", and what points at nothing. Pure: the registry in,
-//! a reading out; the later stages (planning, acting, saying) read this, not the text.
+//! Understanding: what the person's words say. The words (a home's compound names joined, the
+//! requests a sentence holds), the intent and its language, what the words point at in the
+//! home, "here", and what points at nothing. Pure: the registry in, a reading out. The
+//! command's reading (`parsed`) is built once per run; the planner still reads its text again
+//! per request, which the one reading of issue 45 is to end.
 
 pub mod capability;
 pub mod here;

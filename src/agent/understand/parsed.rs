@@ -1,11 +1,12 @@
 //! One command, parsed once per run. Whether it asks or tells, which language it is answered
 //! in, whether it is about the home, what its words point at: every module of the run (the
-//! fast path, the guards, the composer, the prompt) asks this value, so none reads the
-//! person's words again and none can read them differently.
+//! planner, the guards, the composer, the prompt) asks this value for these, so none decides
+//! them differently.
 //!
 //! The raw text stays private: what is not a field is a method here, computed when first
-//! asked (the words' candidates, the verb a call must not undo), so the parse is still the
-//! only reader of the words.
+//! asked (the words' candidates, the verb a call must not undo). Those methods, and the
+//! planner they call, still split the text again; one reading built here and passed on is
+//! the next step (issue 45).
 
 use std::sync::OnceLock;
 
