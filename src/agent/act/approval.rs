@@ -288,7 +288,7 @@ impl ApprovalStore {
 #[derive(Debug, Clone)]
 pub struct Ran {
     pub action: PendingAction,
-    pub report: crate::agent::act::verify::ActionReport,
+    pub report: super::verify::ActionReport,
 }
 
 /// Executes an approved action exactly once and verifies it.
@@ -299,16 +299,10 @@ pub async fn execute_approved(
     verify_timeout: Duration,
 ) -> Result<Ran, ExecuteError> {
     let action = crate::agent::home::with_registry(home, |r| store.take(approval_id, r))?;
-    let before = crate::agent::act::verify::before_states(home, &action.targets);
+    let before = super::verify::before_states(home, &action.targets);
     home.call_service(&action.call).await?;
-    let report = crate::agent::act::verify::verify(
-        home,
-        &action.call,
-        &action.targets,
-        &before,
-        verify_timeout,
-    )
-    .await;
+    let report =
+        super::verify::verify(home, &action.call, &action.targets, &before, verify_timeout).await;
     Ok(Ran { action, report })
 }
 

@@ -2,6 +2,7 @@
 //! the service call, and the verification that turns "Home Assistant accepted it" into "the
 //! home is in the expected state".
 
+use crate::agent::understand::Lang;
 use std::time::Duration;
 
 /// What a dry run records as the state seen after a call it did not make.
@@ -10,11 +11,11 @@ pub const DRY_RUN_STATE: &str = "dry run: not called";
 use serde_json::Value;
 use tracing::debug;
 
-use crate::agent::act::approval::{Hold, PendingAction, needs_approval};
-use crate::agent::act::guards::Verdict;
-use crate::agent::act::normalize::{call_hash, normalise_args, result_hash};
-use crate::agent::act::tools::{ToolKind, ToolOutput, ValidCall};
-use crate::agent::act::verify::{ActionReport, before_states, target_entities, verify};
+use super::approval::{Hold, PendingAction, needs_approval};
+use super::guards::Verdict;
+use super::normalize::{call_hash, normalise_args, result_hash};
+use super::tools::{ToolKind, ToolOutput, ValidCall};
+use super::verify::{ActionReport, before_states, target_entities, verify};
 use crate::agent::home::with_registry;
 use crate::agent::model::truncate::truncate;
 use crate::agent::state::{Agent, CallEnd, Observed, RunState};
@@ -114,7 +115,7 @@ impl Agent<'_> {
             tag: self
                 .language
                 .clone()
-                .filter(|tag| crate::agent::understand::Lang::known(tag).is_none()),
+                .filter(|tag| Lang::known(tag).is_none()),
         }
     }
 
@@ -464,7 +465,7 @@ fn near_read(arguments: &Value, said: &Parsed, registry: &Registry) -> Option<St
     if !id.contains('.') || registry.get(id).is_some() || registry.hidden(id).is_some() {
         return None;
     }
-    let near: Vec<&str> = crate::agent::act::tools::near_of_its_kind(id, registry)
+    let near: Vec<&str> = super::tools::near_of_its_kind(id, registry)
         .iter()
         .filter_map(|id| registry.get(id))
         .filter(|e| said.points_at(e, registry))

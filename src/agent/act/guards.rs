@@ -70,7 +70,7 @@ pub struct LoopDetector {
 }
 
 fn tool_hash(tool: &str) -> u64 {
-    crate::agent::act::normalize::call_hash(tool, &serde_json::Value::Null)
+    super::normalize::call_hash(tool, &serde_json::Value::Null)
 }
 
 impl LoopDetector {

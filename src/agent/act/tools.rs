@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::agent::act::normalize::resolve_entity;
+use super::normalize::resolve_entity;
 use crate::agent::home::{Home, with_registry};
 use crate::ha::HaError;
 use crate::ha::registry::Registry;

@@ -12,9 +12,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::prompt::RULES;
+use super::truncate::CHARS_PER_TOKEN;
 use crate::agent::act::tools::ToolKind;
-use crate::agent::model::prompt::RULES;
-use crate::agent::model::truncate::CHARS_PER_TOKEN;
 use crate::ha::registry::Registry;
 use crate::llm::{ChatModel, ChatRequest, LlmError, Message, ToolChoice};
 
@@ -190,10 +190,8 @@ pub async fn compact(
     };
     // A model may ignore max_tokens (or echo its input): the summary is cut to what a summary
     // can reasonably be, so it can never crowd out the conversation it replaces.
-    let summary = crate::agent::model::truncate::truncate(
-        model.chat(&request).await?.text.trim(),
-        SUMMARY_MAX_CHARS,
-    );
+    let summary =
+        super::truncate::truncate(model.chat(&request).await?.text.trim(), SUMMARY_MAX_CHARS);
     let note = registry_note(history);
     let mut replaced = vec![
         Message::user(format!("{SUMMARY_PREFIX}\n{}", summary.trim())),

@@ -5,6 +5,7 @@
 //! model picks an id and a service instead of inventing them. The grounding comes last, so the
 //! stable part stays a cacheable prefix.
 
+use crate::agent::understand::join_compounds;
 use std::fmt::Write;
 
 use crate::ha::registry::Registry;
@@ -68,10 +69,7 @@ const MIN_SCORE: f64 = 0.2;
 /// the reply schema offers by id.
 pub fn candidates(registry: &Registry, command: &str) -> Vec<String> {
     // "heat pump" finds the device named "HeatPump".
-    candidates_joined(
-        registry,
-        &crate::agent::understand::join_compounds(command, registry),
-    )
+    candidates_joined(registry, &join_compounds(command, registry))
 }
 
 /// [`candidates`] for words whose compound names are already joined.

@@ -2,10 +2,10 @@
 //! prompt cache serves it), the history within its budget, the tools, the reply's schema, and
 //! what belongs to this command alone (the speaking device, the entities its words point at).
 
+use super::prompt::{device_entities, grounding, speaker_line, system_prompt};
+use super::schema::{self, Schemas};
+use super::truncate::budget_history;
 use crate::agent::home::with_registry;
-use crate::agent::model::prompt::{device_entities, grounding, speaker_line, system_prompt};
-use crate::agent::model::schema::{self, Schemas};
-use crate::agent::model::truncate::budget_history;
 use crate::agent::run::newest_command;
 use crate::agent::state::Agent;
 use crate::agent::understand::parsed::Parsed;

@@ -3,11 +3,14 @@
 //! answered a single action (lever "one round trip"). Both go through the same call path as a
 //! model's call, so approval, policy and verification hold unchanged.
 
+use super::condition::Checked;
+use super::recognised::{Understood, understood};
+use super::{Asked, FastCall, Lang, Plan};
 use crate::agent::home::with_registry;
-use crate::agent::plan::condition::Checked;
-use crate::agent::plan::recognised::{Understood, understood};
-use crate::agent::plan::{self, FastCall, Lang, Plan};
+use crate::agent::model::repair::unique_call_ids;
+use crate::agent::say::reading;
 use crate::agent::say::reply;
+use crate::agent::say::speak::status_of;
 use crate::agent::state::{Agent, CallEnd, RunState, RunStatus};
 use crate::lang::ha_replies;
 use crate::llm::{Message, ToolCall};
@@ -16,7 +19,7 @@ use crate::llm::{Message, ToolCall};
 type Ended = Option<Result<(RunStatus, String), CallEnd>>;
 
 impl Agent<'_> {
-    /// The deterministic fast path ([`plan::plan`]): a command it resolves runs without the
+    /// The deterministic fast path ([`super::plan`]): a command it resolves runs without the
     /// model, through the same call path, and is answered from the verification (`Ok`), or ends
     /// as a call can (`Err`: held for approval, stopped by a guard). `None` leaves the command
     /// to the model (also when a planned call was refused: the model sees why).
@@ -134,7 +137,7 @@ impl Agent<'_> {
                 arguments: planned.arguments(),
                 provider_data: None,
             }];
-            crate::agent::model::repair::unique_call_ids(&mut call, history);
+            unique_call_ids(&mut call, history);
             let [call] = call;
             state.trace.push(format!(
                 "fast path: {}.{} on {}",
@@ -155,7 +158,7 @@ impl Agent<'_> {
                 .push("fast path: a planned call did not run; the model takes over");
             return None;
         }
-        let status = crate::agent::say::speak::status_of(done);
+        let status = status_of(done);
         let theirs = said.and_then(|(tag, said)| {
             if matches!(status, RunStatus::Done) {
                 ha_replies::done(tag, said.intent, said.keys, &said.slots())
@@ -333,8 +336,8 @@ impl Agent<'_> {
     /// the question to the model, which sees nothing of it.
     async fn read_and_answer(
         &self,
-        reads: &[plan::FastCall],
-        asked: &plan::Asked,
+        reads: &[FastCall],
+        asked: &Asked,
         lang: Lang,
         history: &mut Vec<Message>,
         state: &mut RunState,
@@ -385,7 +388,7 @@ impl Agent<'_> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64);
         let text = with_registry(self.home, |r| {
-            crate::agent::say::reading::compose(asked, &responses, r, lang, now)
+            reading::compose(asked, &responses, r, lang, now)
         });
         state.trace.push("fast path: answered from what was read");
         history.push(Message::assistant(text.clone()));

@@ -19,6 +19,7 @@ pub mod recognised;
 mod targets;
 mod todo;
 
+use crate::agent::understand::mood::unwrapped_request;
 use serde_json::{Value, json};
 
 use crate::agent::understand::intent::{intent, words_of};
@@ -130,7 +131,7 @@ pub fn plan_joined_in(
         };
     }
     // "Can you turn the fan on?" is a request, said politely: planned as the request.
-    if let Some(request) = crate::agent::understand::mood::unwrapped_request(text) {
+    if let Some(request) = unwrapped_request(text) {
         return plan_from(&request, registry, device_id);
     }
     // A question is one request, whatever its words ("who do I need to call" holds the Polish

@@ -2,7 +2,7 @@
 
 use super::Plan;
 use crate::agent::understand::intent::{
-    Lang, is_filler, is_question_word, is_state_word, state_named, words_of,
+    Lang, is_every, is_filler, is_question_word, is_state_word, state_named, words_of,
 };
 use crate::agent::understand::mood::question_lang_in;
 use crate::agent::understand::target::{covers, named, of_specific_kind, query_of, word_matches};
@@ -125,7 +125,7 @@ fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
                 .all(|n| words.iter().any(|w| word_matches(w, n)))
     });
     // "How many windows" counts the windows, not every cover.
-    let query = crate::agent::understand::target::query_of(
+    let query = query_of(
         &words.iter().map(String::as_str).collect::<Vec<_>>(),
         registry,
     );
@@ -133,7 +133,7 @@ fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
         .entities()
         .filter(|e| e.domain() == domain)
         .filter(|e| area.is_none_or(|a| e.area_id.as_deref() == Some(a.area_id.as_str())))
-        .filter(|e| crate::agent::understand::target::of_specific_kind(e, words, &query))
+        .filter(|e| of_specific_kind(e, words, &query))
         .collect();
     if of_kind.is_empty() {
         return None;
@@ -405,11 +405,8 @@ pub fn answer_from_reads(question: &str, reads: &[ReadState<'_>], lang: Lang) ->
     let mut states: Vec<&str> = words.iter().filter_map(|w| state_named(w)).collect();
     states.dedup();
     // "Are any lights on?" is not answered no from the one light the model chose to read.
-    let asked = asked_state(&words, &states).filter(|_| {
-        !words
-            .iter()
-            .any(|w| any_has(|l| l.any, w) || crate::agent::understand::intent::is_every(w))
-    });
+    let asked = asked_state(&words, &states)
+        .filter(|_| !words.iter().any(|w| any_has(|l| l.any, w) || is_every(w)));
     let listed: Vec<String> = reads
         .iter()
         .map(|r| state_line(r.name, r.state, r.unit, lang))

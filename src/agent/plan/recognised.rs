@@ -11,7 +11,7 @@
 
 use serde_json::{Value, json};
 
-use crate::agent::plan::{FastCall, ReadState, add_call, allowed_service, answer_from_reads};
+use super::{FastCall, ReadState, add_call, allowed_service, answer_from_reads};
 use crate::agent::understand::parsed::Parsed;
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::recognise::{Recognition, Source};

@@ -4,10 +4,10 @@
 
 use serde_json::Value;
 
+use super::ask::{MAX_NAMED, which_one};
 use super::question::{self, same_place};
 use super::todo::add_item;
 use super::{FastCall, Plan};
-use crate::agent::plan::ask::{MAX_NAMED, which_one};
 use crate::agent::understand::capability::service_for;
 use crate::agent::understand::intent::{
     Intent::*, intent, is_every, is_question_word, lighting, watering, words_of,

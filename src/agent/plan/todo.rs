@@ -2,8 +2,8 @@
 
 use serde_json::json;
 
+use super::ask::{MAX_NAMED, which_one};
 use super::{FastCall, Plan};
-use crate::agent::plan::ask::{MAX_NAMED, which_one};
 use crate::agent::understand::intent::add_item_verb;
 use crate::agent::understand::target::covers;
 use crate::ha::exposure::ServiceDecision;

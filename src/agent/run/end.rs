@@ -3,10 +3,12 @@
 //! over.
 
 use crate::agent::act::approval::PendingAction;
+use crate::agent::act::verify::ActionReport;
 use crate::agent::home::with_registry;
 use crate::agent::model::notes::RESET_NOTE;
 use crate::agent::say::{reply, speak};
 use crate::agent::state::{Agent, Observed, RunResult, RunState, RunStatus};
+use crate::agent::understand::Lang;
 use crate::llm::{LlmError, Message};
 
 use super::End;
@@ -50,13 +52,11 @@ impl Agent<'_> {
 
     /// For a person speaking a language HomeClaw has no lexicon for, what was done in Home
     /// Assistant's own sentences (`None`: HomeClaw's own words stand).
-    pub(crate) fn in_their_words(
-        &self,
-        actions: &[crate::agent::act::verify::ActionReport],
-    ) -> Option<String> {
-        let tag = self.language.as_deref().filter(|t| {
-            crate::agent::understand::Lang::known(t).is_none() && crate::lang::ha_replies::speaks(t)
-        })?;
+    pub(crate) fn in_their_words(&self, actions: &[ActionReport]) -> Option<String> {
+        let tag = self
+            .language
+            .as_deref()
+            .filter(|t| Lang::known(t).is_none() && crate::lang::ha_replies::speaks(t))?;
         with_registry(self.home, |r| {
             reply::in_their_words(tag, actions, |id| r.get(id).map(|e| e.name.clone()))
         })

@@ -34,8 +34,7 @@ pub fn nothing_done(model_text: &str, lang: Lang, hidden: Option<&(Hidden, Strin
     }
     let text = model_text.trim();
     let foreign = written_in(text).is_some_and(|written| written != lang);
-    if text.is_empty() || foreign || crate::agent::say::honesty::claims_action_or_observation(text)
-    {
+    if text.is_empty() || foreign || super::honesty::claims_action_or_observation(text) {
         lead.to_owned()
     } else {
         format!("{lead} {text}")

@@ -8,9 +8,10 @@
 //!
 //! Pure: the run's record and the registry in, the status and the reply out.
 
+use super::reply;
 use crate::agent::act::verify::ActionReport;
 use crate::agent::plan::ReadState;
-use crate::agent::say::reply;
+use crate::agent::plan::ask::which_one;
 use crate::agent::state::{Observed, RunStatus};
 use crate::agent::understand::Lang;
 use crate::agent::understand::naming::{names_a_kind, names_an_area, names_by_translation};
@@ -150,10 +151,10 @@ fn from_the_model(end: &Ending<'_>, about_home: bool, acts: bool, registry: &Reg
         || names_a_kind(end.text, registry);
     // Told, not asked, and the model's words are about the home: a request that did nothing.
     let acts = acts || (names_home && !said.question);
-    if (about_home || names_home) && crate::agent::say::honesty::asks_question(end.text) {
+    if (about_home || names_home) && super::honesty::asks_question(end.text) {
         return Said {
             status: RunStatus::ClarificationRequired,
-            reply: crate::agent::plan::ask::which_one(&named, registry, lang),
+            reply: which_one(&named, registry, lang),
             why: "the model asked which: asked about the candidates it named",
         };
     }

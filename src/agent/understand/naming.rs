@@ -3,7 +3,7 @@
 //! (whether the run needs the tools) and of the model's words when the run ends (whether they
 //! may reach the person).
 
-use crate::agent::understand::is_question;
+use super::{is_cleaning, is_question, state_named, translations};
 use crate::ha::registry::Registry;
 use crate::text::{compound_cuts, plural_stem, tokens};
 
@@ -47,7 +47,7 @@ fn asks_about_a_state(command: &str) -> bool {
     is_question(command)
         && crate::text::fold(command)
             .split(' ')
-            .any(|w| crate::agent::understand::state_named(w).is_some())
+            .any(|w| state_named(w).is_some())
 }
 
 /// Whether the text speaks of a kind of device this home has ("the lights", "the song",
@@ -58,7 +58,7 @@ pub(crate) fn names_a_kind(text: &str, registry: &Registry) -> bool {
         crate::ha::search::domain_of_word(w)
             // A sentence about songs, the volume or chores is about the home that has them.
             .or_else(|| crate::lang::named_by(|l| l.about_kinds, w))
-            .or_else(|| crate::agent::understand::is_cleaning(w).then_some("vacuum"))
+            .or_else(|| is_cleaning(w).then_some("vacuum"))
     };
     tokens(text).iter().any(|w| {
         kind_of(w)
@@ -81,10 +81,7 @@ fn compound_head(word: &str) -> Option<&str> {
 /// Whether a word of the text, translated as the fast path translates it ("Klimaanlage" is
 /// "AC", "Wohnzimmer" is "living"), is a word of a name or room of this home.
 pub(crate) fn names_by_translation(text: &str, registry: &Registry) -> bool {
-    let english: Vec<&str> = tokens(text)
-        .iter()
-        .flat_map(|w| crate::agent::understand::translations(w))
-        .collect();
+    let english: Vec<&str> = tokens(text).iter().flat_map(|w| translations(w)).collect();
     !english.is_empty()
         && registry.entities().any(|e| {
             let hay = &e.haystack;

@@ -8,12 +8,17 @@
 //! planner they call, still split the text again; one reading built here and passed on is
 //! the next step (issue 45).
 
+use crate::agent::model::prompt::candidates_joined;
 use std::sync::OnceLock;
 
+use super::here::{self, Here};
+use super::naming::about_the_home;
+use super::{
+    Lang, Pointing, Unmatched, against_the_words, asks_to_toggle, is_action, is_one_request,
+    is_question, join_compounds, language_of, unmatched,
+};
 use crate::agent::plan::{self, ReadState};
 use crate::agent::say::honesty::needs_tools;
-use crate::agent::understand::naming::about_the_home;
-use crate::agent::understand::{Lang, Pointing};
 use crate::ha::registry::{Entity, Registry};
 
 /// What the words say of the home.
@@ -71,31 +76,26 @@ impl Parsed {
         device: Option<&str>,
         registry: &Registry,
     ) -> Self {
-        let joined = crate::agent::understand::join_compounds(text, registry);
-        let (joined, unplaced, placed, here_area) =
-            match crate::agent::understand::here::place(&joined, registry, device) {
-                crate::agent::understand::here::Here::Unsaid => (joined, false, None, None),
-                crate::agent::understand::here::Here::Placed { words, area, .. } => {
-                    let placed = match crate::agent::understand::here::place(text, registry, device)
-                    {
-                        crate::agent::understand::here::Here::Placed {
-                            words: own, unsaid, ..
-                        } => Some((own, unsaid)),
-                        _ => None,
-                    };
-                    (words, false, placed, Some(area))
-                }
-                crate::agent::understand::here::Here::Unplaced(_) => (joined, true, None, None),
-            };
+        let joined = join_compounds(text, registry);
+        let (joined, unplaced, placed, here_area) = match here::place(&joined, registry, device) {
+            Here::Unsaid => (joined, false, None, None),
+            Here::Placed { words, area, .. } => {
+                let placed = match here::place(text, registry, device) {
+                    Here::Placed {
+                        words: own, unsaid, ..
+                    } => Some((own, unsaid)),
+                    _ => None,
+                };
+                (words, false, placed, Some(area))
+            }
+            Here::Unplaced(_) => (joined, true, None, None),
+        };
         Self {
-            lang: tag.map_or_else(
-                || crate::agent::understand::language_of(text),
-                Lang::from_tag,
-            ),
+            lang: tag.map_or_else(|| language_of(text), Lang::from_tag),
             tag: tag.map(str::to_owned),
-            acts: crate::agent::understand::is_action(text),
-            question: crate::agent::understand::is_question(text),
-            one_request: crate::agent::understand::is_one_request(text),
+            acts: is_action(text),
+            question: is_question(text),
+            one_request: is_one_request(text),
             conditional: crate::text::tokens(text)
                 .iter()
                 .any(|w| crate::lang::any_has(|l| l.conditionals, w)),
@@ -185,13 +185,13 @@ impl Parsed {
 
     /// Whether the person asked to toggle (a model's toggle is refused otherwise).
     pub(crate) fn asks_to_toggle(&self) -> bool {
-        crate::agent::understand::asks_to_toggle(&self.text)
+        asks_to_toggle(&self.text)
     }
 
     /// What the person asked for, when `domain.service` would undo it ("lock it" is never an
     /// unlock).
     pub(crate) fn against(&self, domain: &str, service: &str) -> Option<&'static str> {
-        crate::agent::understand::against_the_words(&self.text, domain, service)
+        against_the_words(&self.text, domain, service)
     }
 
     /// The answer to this question from `reads`, in the person's language.
@@ -202,7 +202,7 @@ impl Parsed {
     /// The entities the words point at best (searched once per run).
     pub(crate) fn candidates(&self, registry: &Registry) -> &[String] {
         self.candidates
-            .get_or_init(|| crate::agent::model::prompt::candidates_joined(registry, &self.joined))
+            .get_or_init(|| candidates_joined(registry, &self.joined))
     }
 
     /// A command in a language HomeClaw has no words for: its words cannot tell small talk
@@ -236,17 +236,14 @@ impl Parsed {
     }
 
     /// Why the command acts on nothing the home has, when it plainly does not.
-    pub(crate) fn unmatched(
-        &self,
-        registry: &Registry,
-    ) -> Option<crate::agent::understand::Unmatched> {
+    pub(crate) fn unmatched(&self, registry: &Registry) -> Option<Unmatched> {
         let mut said = vec![
             self.placed
                 .as_ref()
                 .map_or_else(|| self.text.clone(), |(own, _)| own.clone()),
         ];
         said.extend(self.before.clone());
-        crate::agent::understand::unmatched(&said, registry)
+        unmatched(&said, registry)
     }
 
     /// The request's condition, read from the registry (see [`plan::condition`]).

@@ -1,9 +1,7 @@
 //! Naming a target: which entities a command's remaining words name or explain, in every
 //! language with a lexicon (`crate::lang`).
 
-use crate::agent::understand::intent::{
-    LIGHTS, intent, is_cleaning, is_filler, lighting, watering, words_of,
-};
+use super::intent::{LIGHTS, intent, is_cleaning, is_filler, lighting, watering, words_of};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word, word_score};
 use crate::lang::{LEXICONS, any_has, named_by};

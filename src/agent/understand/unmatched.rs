@@ -4,9 +4,9 @@
 //! the same "nothing found": the answer is given at once, naming the words, or saying why a
 //! device Home Assistant has is kept from HomeClaw.
 
-use crate::agent::understand::intent::{Intent, intent, is_every, is_filler, words_of};
-use crate::agent::understand::mood::is_single_action;
-use crate::agent::understand::target::Pointing;
+use super::intent::{Intent, intent, is_every, is_filler, words_of};
+use super::mood::is_single_action;
+use super::target::Pointing;
 use crate::ha::registry::{Hidden, Registry};
 use crate::text::fold;
 

@@ -1,7 +1,7 @@
 //! The words of a command as HomeClaw reads them: a home's compound names joined, the requests
 //! one sentence holds, and the kind or verb one request lends the next.
 
-use crate::agent::understand::intent::{intent, is_filler, is_joiner, words_of};
+use super::intent::{intent, is_filler, is_joiner, words_of};
 use crate::ha::registry::Registry;
 use crate::ha::search::domain_of_word;
 use crate::lang::any_has;
