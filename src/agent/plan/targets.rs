@@ -355,8 +355,10 @@ pub(super) fn everything_in(
     registry: &Registry,
 ) -> Plan {
     // "…that is on" ("co jest włączone", "was an ist"): only what is in that state now;
-    // "…that is lit" ("co świeci"): only the lights that are on.
-    let lit = rest.iter().any(|w| any_has(|l| l.lit, w));
+    // "…that is lit" ("co świeci"): only the lights that are on. In the command's own
+    // language: French "lit" is a bed.
+    let is_lit = |w: &str| lang.lexicon().lit.contains(&w);
+    let lit = rest.iter().any(|w| is_lit(w));
     let in_state = rest
         .iter()
         .find_map(|w| intent::state_named(w))
@@ -368,7 +370,7 @@ pub(super) fn everything_in(
             !any_has(|l| l.relatives, w)
                 && !any_has(|l| l.be, w)
                 && intent::state_named(w).is_none()
-                && !any_has(|l| l.lit, w)
+                && !is_lit(w)
         })
         .collect();
     let switched_in = |area: &str| {
