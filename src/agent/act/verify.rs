@@ -219,14 +219,6 @@ pub const EXPECTATIONS: &[(&str, &str, Expect)] = &[
         },
     ),
     (
-        "fan",
-        "set_percentage",
-        Expect::AttributeEqualsField {
-            attribute: "percentage",
-            field: "percentage",
-        },
-    ),
-    (
         "media_player",
         "volume_mute",
         Expect::AttributeEqualsField {
