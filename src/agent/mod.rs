@@ -6,6 +6,7 @@
 //! keeps; `home` is the edge to Home Assistant.
 
 pub mod act;
+pub mod capability;
 #[cfg(test)]
 mod here_tests;
 pub mod home;

@@ -217,3 +217,54 @@ async fn unlocking_waits_for_approval_and_runs_once_against_real_home_assistant(
     )
     .await;
 }
+
+/// The capability the table's one row added (a humidifier's target humidity), end to end on
+/// the real Home Assistant: read by HomeClaw's own words in four languages, called, seen in
+/// the humidifier's attributes, and said in the person's language, without the model.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_humidifiers_target_humidity_is_set_in_every_language_without_the_model() {
+    let ha = shared();
+    let home = live_home(ExposureConfig::default()).await;
+    let server = ScriptedLlm::start().await;
+    let chain = scripted_chain(&server);
+    let tools = ToolRegistry;
+    let cfg = AgentConfig::default();
+    let approvals = ApprovalStore::new(Duration::from_secs(60));
+    let agent = Agent::new(&chain, &home, &tools, &cfg, &approvals);
+    // humidifier.humidifier belongs to this test; each sentence asks for a value it does not
+    // have yet, so a reply can only be right if the call was made and seen.
+    let sentences = [
+        ("Set the humidifier to 45%", 45, "Set Humidifier to 45%."),
+        (
+            "Stelle den Luftbefeuchter auf 50 %",
+            50,
+            "Humidifier auf 50% eingestellt.",
+        ),
+        ("Ustaw nawilżacz na 55%", 55, "Ustawiono Humidifier na 55%."),
+        (
+            "Règle l'humidificateur à 60 %",
+            60,
+            "Humidifier réglé sur 60%.",
+        ),
+    ];
+    for (text, humidity, reply) in sentences {
+        let mut history = vec![Message::user(text)];
+        let result = agent.run(&mut history).await;
+        assert_eq!(result.status, RunStatus::Done, "{text}: {:?}", result.trace);
+        assert_eq!(result.actions.len(), 1, "{text}: {:?}", result.actions);
+        let action = &result.actions[0];
+        assert_eq!(
+            (action.domain.as_str(), action.service.as_str()),
+            ("humidifier", "set_humidity"),
+            "{text}"
+        );
+        assert_eq!(action.entity_ids, ["humidifier.humidifier"], "{text}");
+        assert!(action.verified, "{text}: {action:?}");
+        assert_eq!(result.reply, reply, "{text}");
+        let (_, state) = ha
+            .rest("GET", "/api/states/humidifier.humidifier", None)
+            .await;
+        assert_eq!(state["attributes"]["humidity"], humidity, "{text}");
+    }
+    assert!(server.requests().is_empty(), "the model was asked");
+}

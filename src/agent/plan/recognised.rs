@@ -12,6 +12,7 @@
 use serde_json::{Value, json};
 
 use super::{FastCall, ReadState, add_call, allowed_service, answer_from_reads};
+use crate::agent::capability::{self, About, Asks};
 use crate::agent::understand::parsed::Parsed;
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::recognise::{Recognition, Source};
@@ -84,18 +85,13 @@ const HANDED_OFF: [&str; 13] = [
     "HassRespond",
 ];
 
-/// The domains an intent can only mean, whatever else the words say.
-fn domains_of(intent: &str) -> &'static [&'static str] {
+/// The domains an intent can only mean, whatever else the words say: a question's or a to-do
+/// list's, or what the capability table says the intent is for.
+fn domains_of(intent: &str) -> Vec<&'static str> {
     match intent {
-        "HassLightSet" => &["light"],
-        "HassClimateSetTemperature" | "HassClimateGetTemperature" => &["climate"],
-        "HassSetVolume" | "HassMediaPause" | "HassMediaUnpause" | "HassMediaNext"
-        | "HassMediaPrevious" => &["media_player"],
-        "HassVacuumStart" | "HassVacuumReturnToBase" => &["vacuum"],
-        "HassListAddItem" | "HassListCompleteItem" => &["todo"],
-        "HassSetPosition" => &["cover", "valve"],
-        "HassFanSetSpeed" => &["fan"],
-        _ => &[],
+        "HassClimateGetTemperature" => vec!["climate"],
+        "HassListAddItem" | "HassListCompleteItem" => vec!["todo"],
+        _ => capability::domains_heard(intent),
     }
 }
 
@@ -118,45 +114,27 @@ const COLOURS: [&str; 12] = [
 /// What an intent asks of an entity of `domain`: HomeClaw's own intent (and whether it is
 /// about the volume), as the fast path would have read the words.
 fn intent_for(rec: &Recognition, domain: &str) -> Option<(Intent, bool)> {
-    let number = |slot: &str| {
-        rec.slot(slot)
-            .and_then(|s| s.number())
-            .filter(|n| (0.0..=100.0).contains(n))
-            .map(|n| n.round() as u8)
-    };
-    let intent = match (rec.intent.as_str(), domain) {
-        ("HassTurnOn", "cover" | "valve") => Intent::Open,
-        ("HassTurnOn", "lock") => Intent::Lock,
-        ("HassTurnOn", "vacuum") => Intent::Start,
-        ("HassTurnOn", _) => Intent::On,
-        ("HassTurnOff", "cover" | "valve") => Intent::Close,
-        ("HassTurnOff", "lock") => Intent::Unlock,
-        ("HassTurnOff", "vacuum") => Intent::Dock,
-        ("HassTurnOff", _) => Intent::Off,
-        ("HassLightSet", _) => {
-            if let Some(n) = number("brightness") {
-                Intent::Percent(n)
-            } else {
-                let colour = rec.slot("color")?.as_text().to_ascii_lowercase();
+    let row = capability::heard(&rec.intent, domain, |slot| rec.slot(slot).is_some())?;
+    let asks = row.asks[0];
+    let intent = match row.slot.and_then(|slot| rec.slot(slot)) {
+        None => asks.bare()?,
+        Some(slot) => match asks {
+            Asks::Percent => Intent::Percent(
+                slot.number()
+                    .filter(|n| (0.0..=100.0).contains(n))
+                    .map(|n| n.round() as u8)?,
+            ),
+            Asks::Degrees => {
+                Intent::Degrees((slot.number()? * 10.0).round().clamp(0.0, 2550.0) as u16)
+            }
+            Asks::Color => {
+                let colour = slot.as_text().to_ascii_lowercase();
                 Intent::Color(COLOURS.iter().find(|c| **c == colour)?)
             }
-        }
-        ("HassClimateSetTemperature", _) => {
-            let degrees = rec.slot("temperature")?.number()?;
-            Intent::Degrees((degrees * 10.0).round().clamp(0.0, 2550.0) as u16)
-        }
-        ("HassSetPosition", _) => Intent::Percent(number("position")?),
-        ("HassFanSetSpeed", _) => Intent::Percent(number("percentage")?),
-        ("HassSetVolume", _) => return Some((Intent::Percent(number("volume_level")?), true)),
-        ("HassMediaPause", _) => Intent::Pause,
-        ("HassMediaUnpause", _) => Intent::Resume,
-        ("HassMediaNext", _) => Intent::Next,
-        ("HassMediaPrevious", _) => Intent::Previous,
-        ("HassVacuumStart", _) => Intent::Start,
-        ("HassVacuumReturnToBase", _) => Intent::Dock,
-        _ => return None,
+            _ => asks.bare()?,
+        },
     };
-    Some((intent, false))
+    Some((intent, row.about == About::Volume))
 }
 
 /// Home Assistant's name slot for "all the lights" ("alle lichten", "todas las luces"):

@@ -8,7 +8,7 @@ use super::ask::{MAX_NAMED, which_one};
 use super::question::{self, same_place};
 use super::todo::add_item;
 use super::{FastCall, Plan};
-use crate::agent::understand::capability::service_for;
+use crate::agent::capability::{service_for, supports};
 use crate::agent::understand::intent::{
     Intent::*, intent, is_every, is_question_word, lighting, watering, words_of,
 };
@@ -409,38 +409,6 @@ pub(super) fn everything_in(
         return Plan::Model;
     }
     Plan::Act { calls, lang }
-}
-
-/// Whether the entity can do what the intent asks, as its own attributes say: an HVAC mode
-/// it lists, a target temperature it takes. Other intents are settled by the domain's services.
-pub(super) fn supports(intent: intent::Intent, entity: &Entity) -> bool {
-    let attribute = |name: &str| entity.attributes.get(name);
-    match intent {
-        Mode(mode) => attribute("hvac_modes")
-            .and_then(Value::as_array)
-            .is_some_and(|modes| modes.iter().any(|m| m.as_str() == Some(mode.as_str()))),
-        // A colour is for a light that shows colours (its colour modes say so).
-        Color(_) => attribute("supported_color_modes")
-            .and_then(Value::as_array)
-            .is_some_and(|modes| {
-                modes
-                    .iter()
-                    .any(|m| matches!(m.as_str(), Some("hs" | "xy" | "rgb" | "rgbw" | "rgbww")))
-            }),
-        // A white by its temperature is for a light that takes one.
-        White(_) => attribute("supported_color_modes")
-            .and_then(Value::as_array)
-            .is_some_and(|modes| modes.iter().any(|m| m.as_str() == Some("color_temp"))),
-        // A step of brightness is for a light that dims (any colour mode but on/off).
-        Brighter | Dimmer => attribute("supported_color_modes")
-            .and_then(Value::as_array)
-            .is_some_and(|modes| modes.iter().any(|m| m.as_str() != Some("onoff"))),
-        // ClimateEntityFeature.TARGET_TEMPERATURE is bit 1; a water heater always takes one.
-        Degrees(_) if entity.domain() == "climate" => attribute("supported_features")
-            .and_then(Value::as_u64)
-            .is_some_and(|features| features & 1 == 1),
-        _ => true,
-    }
 }
 
 /// Of these candidates, the ones nearest the device the person spoke to: its own entities,

@@ -4,6 +4,7 @@
 
 use crate::agent::act::approval::{ApprovalError, ExecuteError, PendingAction};
 use crate::agent::act::verify::ActionReport;
+use crate::agent::capability::{self, Asks};
 use crate::agent::plan::FastCall;
 use crate::agent::understand::{Lang, Unmatched};
 use crate::ha::registry::Hidden;
@@ -127,12 +128,7 @@ fn service_key<'a>(domain: &str, service: &'a str) -> &'a str {
     match (domain, service) {
         ("script" | "scene" | "automation", "turn_on" | "trigger") | ("button", "press") => "run",
         ("script", _) => "run",
-        (_, "open_cover" | "open_valve") => "open",
-        (_, "close_cover" | "close_valve") => "close",
-        (_, "alarm_disarm") => "disarm",
-        (_, s) if s.starts_with("alarm_arm") => "arm",
-        (_, "media_pause") => "pause",
-        (_, s) => s,
+        _ => capability::key_of(domain, service).unwrap_or(service),
     }
 }
 
@@ -190,34 +186,7 @@ fn intent_of(
     service: &str,
     data: &serde_json::Value,
 ) -> Option<(&'static str, &'static str)> {
-    Some(match (domain, service) {
-        ("light", "turn_on") if data.get("brightness_pct").is_some() => {
-            ("HassLightSet", "brightness")
-        }
-        ("light", "turn_on") if data.get("color_name").is_some() => ("HassLightSet", "color"),
-        ("cover", "open_cover") => ("HassTurnOn", "cover"),
-        ("cover", "close_cover") => ("HassTurnOff", "cover"),
-        ("valve", "open_valve") => ("HassTurnOn", "valve"),
-        ("valve", "close_valve") => ("HassTurnOff", "valve"),
-        ("cover" | "valve", _) if service.starts_with("set_") => ("HassSetPosition", "default"),
-        ("lock", "lock") => ("HassTurnOn", "lock"),
-        ("lock", "unlock") => ("HassTurnOff", "lock"),
-        ("scene", "turn_on") => ("HassTurnOn", "scene"),
-        ("script", _) => ("HassTurnOn", "script"),
-        ("media_player", "media_pause" | "media_stop") => ("HassMediaPause", "default"),
-        ("media_player", "media_play") => ("HassMediaUnpause", "default"),
-        ("media_player", "media_next_track") => ("HassMediaNext", "default"),
-        ("media_player", "media_previous_track") => ("HassMediaPrevious", "default"),
-        ("media_player", "volume_set") => ("HassSetVolume", "default"),
-        ("vacuum", "start") => ("HassVacuumStart", "default"),
-        ("vacuum", "return_to_base") => ("HassVacuumReturnToBase", "default"),
-        ("climate", "set_temperature") => ("HassClimateSetTemperature", "default"),
-        ("fan", "set_percentage") => ("HassFanSetSpeed", "default"),
-        ("todo", "add_item") => ("HassListAddItem", "item_added"),
-        (_, "turn_on") => ("HassTurnOn", "default"),
-        (_, "turn_off") => ("HassTurnOff", "default"),
-        _ => return None,
-    })
+    capability::of_call(domain, service, data)?.ha_reply
 }
 
 /// The words a language's table gives a key, if it has one.
@@ -309,17 +278,8 @@ fn readable(entity_id: &str) -> String {
     crate::lang::capitalised(&crate::ha::registry::id_words(entity_id))
 }
 
-/// What a service did, as the person would say it.
-fn did_words(service: &str, lang: Lang) -> &'static str {
-    let key = match service {
-        "open_cover" | "open_valve" => "open",
-        "close_cover" | "close_valve" => "close",
-        "media_pause" => "pause",
-        "alarm_disarm" => "disarm",
-        s if s.starts_with("alarm_arm_") => "arm",
-        "stop_cover" | "stop_valve" => "stop",
-        other => other,
-    };
+/// What a call did, as the person would say it, by the lexicon's key for it.
+fn did_words(key: &str, lang: Lang) -> &'static str {
     let table = lang.lexicon().says.did_words;
     said(table, key)
         .or_else(|| said(table, "done"))
@@ -329,45 +289,38 @@ fn did_words(service: &str, lang: Lang) -> &'static str {
 /// The value a call sets, as the person would say it ("50%", "21°", "heat mode"), if it sets
 /// one.
 fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
-    let data = &call.data;
-    let percent = ["brightness_pct", "position", "percentage"]
-        .iter()
-        .find_map(|k| data.get(k).and_then(serde_json::Value::as_u64))
-        .map(|n| n.to_string())
-        .or_else(|| {
-            data.get("volume_level")
-                .and_then(serde_json::Value::as_f64)
-                .map(|v| format!("{}", (v * 100.0).round()))
-        });
-    if let Some(n) = percent {
-        return Some(format!("{n}%"));
-    }
-    if let Some(t) = data.get("temperature").and_then(serde_json::Value::as_f64) {
-        return Some(format!("{t}°"));
-    }
+    let (row, value) = capability::setting(&call.domain, &call.service, &call.data)?;
     let says = lang.lexicon().says;
-    if let Some(kelvin) = data
-        .get("color_temp_kelvin")
-        .and_then(serde_json::Value::as_u64)
-    {
-        let white = if kelvin <= 4000 {
-            "warm_white"
-        } else {
-            "cool_white"
-        };
-        return Some(said(says.colour_names, white).unwrap_or(white).to_owned());
-    }
-    if let Some(css) = data.get("color_name").and_then(serde_json::Value::as_str) {
+    match row.asks.first()? {
+        Asks::Percent if row.field == Some("volume_level") => {
+            value.as_f64().map(|v| format!("{}%", (v * 100.0).round()))
+        }
+        Asks::Percent => value.as_u64().map(|n| format!("{n}%")),
+        Asks::Degrees => value.as_f64().map(|t| format!("{t}°")),
+        Asks::White => {
+            let white = if value.as_u64()? <= 4000 {
+                "warm_white"
+            } else {
+                "cool_white"
+            };
+            Some(said(says.colour_names, white).unwrap_or(white).to_owned())
+        }
         // A colour the language has no word for is not said in English: the light is said
         // to be on instead (true, and in the person's words).
-        return match said(says.colour_names, css) {
-            Some(word) => Some(word.to_owned()),
-            None if lang == Lang::En => Some(css.to_owned()),
-            None => None,
-        };
+        Asks::Color => {
+            let css = value.as_str()?;
+            match said(says.colour_names, css) {
+                Some(word) => Some(word.to_owned()),
+                None if lang == Lang::En => Some(css.to_owned()),
+                None => None,
+            }
+        }
+        Asks::Mode => {
+            let mode = value.as_str()?;
+            Some(said(says.mode_names, mode).map_or_else(|| mode.replace('_', " "), str::to_owned))
+        }
+        _ => None,
     }
-    let mode = data.get("hvac_mode").and_then(serde_json::Value::as_str)?;
-    Some(said(says.mode_names, mode).map_or_else(|| mode.replace('_', " "), str::to_owned))
 }
 
 /// The reply for the actions a run made, each said from what Home Assistant showed afterwards.
@@ -441,14 +394,14 @@ pub fn from_verification(
             .data
             .get("brightness_step_pct")
             .and_then(serde_json::Value::as_i64);
-        let service = match step {
+        let key = match step {
             Some(s) if s > 0 => "brighten",
             Some(_) => "dim",
-            None => call.service.as_str(),
+            None => capability::key_of(&call.domain, &call.service).unwrap_or(&call.service),
         };
         out.push(match setting_of(call, lang) {
             Some(value) => (says.set_value)(&list, &value),
-            None => (says.did)(did_words(service, lang), &list),
+            None => (says.did)(did_words(key, lang), &list),
         });
     }
     out.join(" ")

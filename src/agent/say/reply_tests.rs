@@ -205,6 +205,8 @@ fn a_colour_without_a_word_in_the_language_is_not_said_in_english() {
     assert_eq!(said(Lang::Pl), "Ustawiono Bed Light na czerwony.");
     // A mode without a word of ours is said as words, not as Home Assistant's key.
     let mut mode = call();
+    mode.domain = "climate".into();
+    mode.service = "set_hvac_mode".into();
     mode.data = json!({"hvac_mode": "fan_only"});
     let said = from_verification(&[mode], &[report(true, "on")], name, Lang::En);
     assert_eq!(said, "Set Bed Light to fan only.");

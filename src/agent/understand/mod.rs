@@ -15,7 +15,7 @@ pub mod unmatched;
 pub mod value;
 pub mod words;
 
-pub use capability::{against_the_words, asks_to_toggle, service_for};
+pub use capability::{against_the_words, asks_to_toggle};
 pub use intent::{Lang, is_cleaning, state_named};
 pub use mood::{is_action, is_one_request, is_question, is_single_action, language_of};
 pub use target::{Pointing, points_at, translations};

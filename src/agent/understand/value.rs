@@ -1,8 +1,6 @@
 //! The values a command says: a percentage (or a step up or down), a temperature to the
 //! tenth, a colour, as the words give them in every lexicon's language.
 
-use serde_json::json;
-
 use crate::ha::search::domain_of_word;
 use crate::lang::{LEXICONS, Lang, any_has, lang_having};
 
@@ -24,9 +22,6 @@ pub(crate) fn colour(words: &[String]) -> Option<(&'static str, Lang, usize)> {
         })
     })
 }
-
-/// How much brighter or dimmer one step is, in percent of full brightness.
-pub(crate) const STEP: i64 = 20;
 
 /// A percentage in the words ("50%", "50 percent", "50 procent"), the language of its unit,
 /// and the words it used. `percent_at` is the word a `%` followed in the raw text (folding
@@ -140,16 +135,6 @@ pub(crate) fn degrees(words: &[String]) -> Option<(u16, Lang, Vec<usize>)> {
             .find_map(|(i, w)| Some((i, tenths(w)?)))?;
         (50..=950).contains(&n).then(|| (n, lang, vec![t, i]))
     })
-}
-
-/// A temperature in tenths as Home Assistant takes it: a whole number when it is one (21),
-/// else the decimal (19.5).
-pub fn degrees_value(tenths: u16) -> serde_json::Value {
-    if tenths.is_multiple_of(10) {
-        json!(tenths / 10)
-    } else {
-        json!(f64::from(tenths) / 10.0)
-    }
 }
 
 /// A number with one decimal as people write it ("19.5", "19,5", "19,5°"), as one word with a
