@@ -42,6 +42,26 @@ pub fn fold(text: &str) -> String {
     out.trim_end().to_owned()
 }
 
+/// How many times this thread split a command into words (test builds only): how the tests
+/// check that a command is read once, not once per step.
+#[cfg(test)]
+pub(crate) mod splits {
+    use std::cell::Cell;
+
+    thread_local! {
+        static COUNT: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub(crate) fn add() {
+        COUNT.with(|c| c.set(c.get() + 1));
+    }
+
+    /// The count so far, which then starts again from zero.
+    pub(crate) fn take() -> usize {
+        COUNT.with(|c| c.replace(0))
+    }
+}
+
 /// Folded words with every language's stopwords removed.
 pub fn tokens(text: &str) -> Vec<String> {
     fold(text)

@@ -33,7 +33,7 @@ pub struct Haystack {
 /// first four bytes, or the whole of a shorter word (which only matches itself). Words that
 /// differ there never match; two that share a bit only may (a false "maybe", never a false
 /// "no").
-fn stem_bit(word: &str) -> u128 {
+pub fn stem_bit(word: &str) -> u128 {
     let bytes = word.as_bytes();
     let key = bytes
         .iter()
@@ -71,6 +71,12 @@ impl Haystack {
             domain: domain.to_owned(),
             stems,
         }
+    }
+
+    /// Whether any of this entity's words may match a word whose [`stem_bit`]s are `bits`:
+    /// `false` is certain (no word of it matches), `true` only a maybe.
+    pub fn may_match(&self, bits: u128) -> bool {
+        self.stems & bits != 0
     }
 
     /// Score of a query against this entity; 0 means no match.

@@ -337,7 +337,7 @@ impl Agent<'_> {
         // The person's verb bounds the service: "lock it" never becomes an unlock.
         let against = state
             .check_verb
-            .then(|| state.said.against(&checked.domain, &checked.service))
+            .then(|| state.said.against(&checked.service))
             .flatten();
         if let Some(asked) = against {
             return Some(refuse(

@@ -19,7 +19,7 @@ pub mod recognised;
 mod targets;
 mod todo;
 
-use crate::agent::understand::mood::unwrapped_request;
+use crate::agent::understand::mood::{Reading, unwrapped_request};
 use serde_json::{Value, json};
 
 use crate::agent::understand::intent::{intent, words_of};
@@ -33,8 +33,8 @@ use crate::text::fold;
 use question::answer;
 pub use question::{ReadState, answer_from_reads, state_line};
 pub use read::{Asked, Day};
-use targets::plan_one;
 pub use targets::{add_call, allowed_service};
+use targets::{plan_one, plan_reading};
 use todo::add_item;
 
 /// One service call the fast path makes.
@@ -108,13 +108,23 @@ pub fn plan_joined_in(
     device_id: Option<&str>,
     answer_in: Option<Lang>,
 ) -> Plan {
+    plan_reading_in(&Reading::new(text), registry, device_id, answer_in)
+}
+
+/// [`plan_joined_in`] for words read already (the command's [`Reading`], built once per run).
+pub fn plan_reading_in(
+    reading: &Reading,
+    registry: &Registry,
+    device_id: Option<&str>,
+    answer_in: Option<Lang>,
+) -> Plan {
     // "Here" is the room of the device the person speaks to, or nothing at all.
     let placed;
-    let text = match here::place(text, registry, device_id) {
-        here::Here::Unsaid => text,
+    let reading = match here::place(&reading.text, registry, device_id) {
+        here::Here::Unsaid => reading,
         here::Here::Placed { words, .. } => {
-            placed = words;
-            placed.as_str()
+            placed = Reading::new(&words);
+            &placed
         }
         here::Here::Unplaced(lang) => {
             let lang = answer_in.or(lang).unwrap_or(Lang::En);
@@ -124,7 +134,8 @@ pub fn plan_joined_in(
             };
         }
     };
-    if let Some((joke, lang)) = joke(text, answer_in) {
+    let text = reading.text.as_str();
+    if let Some((joke, lang)) = joke(reading, answer_in) {
         return Plan::Answer {
             text: joke.to_owned(),
             lang,
@@ -136,10 +147,10 @@ pub fn plan_joined_in(
     }
     // A question is one request, whatever its words ("who do I need to call" holds the Polish
     // "i"): a device's state first, then what is read through a list, a calendar or the weather.
-    if let Some(answered) = answer(text.trim(), registry, answer_in) {
+    if let Some(answered) = answer(reading, registry, answer_in) {
         return answered;
     }
-    if let Some(read) = read::plan(text.trim(), registry) {
+    if let Some(read) = read::plan(reading, registry) {
         return read;
     }
     if let Some(plan) = all_but(text, registry, device_id) {
@@ -147,7 +158,7 @@ pub fn plan_joined_in(
     }
     let parts = with_the_particle(split_requests(text));
     if parts.len() < 2 {
-        return plan_one(text, registry, device_id);
+        return plan_reading(reading, registry, device_id);
     }
     let kind = trailing_kind(&parts);
     // "The lights in the kitchen and the bedroom": the kind said first holds for the parts
@@ -202,8 +213,8 @@ pub fn plan_joined_in(
 /// "Tell me a joke", "Erzähl mir einen Witz": one of the lexicon's jokes, chosen by the words
 /// (another wording, another joke). Only a short request with no verb of the home's: "turn on
 /// the funny lamp" is a command. Told in `answer_in` when the request says the language.
-fn joke(text: &str, answer_in: Option<Lang>) -> Option<(&'static str, Lang)> {
-    let (words, percent_at) = words_of(text);
+fn joke(reading: &Reading, answer_in: Option<Lang>) -> Option<(&'static str, Lang)> {
+    let (words, percent_at) = (&reading.words, reading.percent_at);
     if words.len() > 8 {
         return None;
     }
@@ -211,7 +222,7 @@ fn joke(text: &str, answer_in: Option<Lang>) -> Option<(&'static str, Lang)> {
     let said = crate::lang::LEXICONS
         .iter()
         .find(|l| words.iter().any(|w| l.joke_words.contains(&w.as_str())))?;
-    if intent(&words, percent_at).is_some() {
+    if intent(words, percent_at).is_some() {
         return None;
     }
     let lexicon = answer_in.map_or(*said, Lang::lexicon);

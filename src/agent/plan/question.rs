@@ -4,6 +4,7 @@ use super::Plan;
 use crate::agent::understand::intent::{
     Lang, is_every, is_filler, is_question_word, is_state_word, state_named, words_of,
 };
+use crate::agent::understand::mood::Reading;
 use crate::agent::understand::mood::question_lang_in;
 use crate::agent::understand::target::{covers, named, of_specific_kind, query_of, word_matches};
 use crate::ha::registry::{Entity, Registry};
@@ -247,9 +248,19 @@ fn anything_open(over: Over, asked: &str, lang: Lang, registry: &Registry) -> Op
 /// A plain question about the state of named things, answered from the registry: "is the
 /// front door locked?", "what is the outside temperature?", "czy światło w kuchni jest
 /// włączone?". `None` when it is not such a question or the target is not certain.
-pub(super) fn answer(text: &str, registry: &Registry, answer_in: Option<Lang>) -> Option<Plan> {
-    let text = question_part(text);
-    let (mut words, _) = words_of(text);
+pub(super) fn answer(
+    reading: &Reading,
+    registry: &Registry,
+    answer_in: Option<Lang>,
+) -> Option<Plan> {
+    let whole = reading.text.trim();
+    let text = question_part(whole);
+    // The question alone when more follows it ("is it on? and …"): those words only.
+    let mut words = if text == whole {
+        reading.words.clone()
+    } else {
+        words_of(text).0
+    };
     let told_to_tell = drop_courtesy(&mut words);
     with_a_key(&mut words);
     let first = words.first()?;

@@ -10,7 +10,8 @@ use serde_json::json;
 
 use super::todo::add_item;
 use super::{FastCall, Plan};
-use crate::agent::understand::intent::{Lang, intent, is_question_word, words_of};
+use crate::agent::understand::intent::{Lang, intent, is_question_word};
+use crate::agent::understand::mood::Reading;
 use crate::agent::understand::mood::question_lang;
 use crate::ha::registry::{Entity, Registry};
 use crate::text::tokens;
@@ -45,13 +46,14 @@ fn any(list: fn(&crate::lang::Lexicon) -> crate::lang::Words, word: &str) -> boo
 
 /// The plan for a question answered by reads, if it is one (`None` leaves it to the rest of
 /// the fast path, then the model).
-pub(super) fn plan(text: &str, registry: &Registry) -> Option<Plan> {
-    let (words, percent_at) = words_of(text);
+pub(super) fn plan(reading: &Reading, registry: &Registry) -> Option<Plan> {
+    let text = reading.text.trim();
+    let (words, percent_at) = (&reading.words, reading.percent_at);
     let first = words.first()?;
     let question =
         text.trim_end().ends_with('?') || is_question_word(first) || any(|l| l.read_openers, first);
     // A request ("add milk to the list", "turn on the light?") is not a read.
-    if !question || intent(&words, percent_at).is_some() || add_item(text, registry).is_some() {
+    if !question || intent(words, percent_at).is_some() || add_item(text, registry).is_some() {
         return None;
     }
     let lang = language(first);
@@ -74,7 +76,7 @@ pub(super) fn plan(text: &str, registry: &Registry) -> Option<Plan> {
     if !weather.is_empty()
         && (has(|l| l.weather) || (has(|l| l.outside) && has(|l| l.weather_measures)))
     {
-        let entity = named(&weather, &words)
+        let entity = named(&weather, words)
             .into_iter()
             .next()
             .unwrap_or(weather[0]);
@@ -84,16 +86,16 @@ pub(super) fn plan(text: &str, registry: &Registry) -> Option<Plan> {
     let calendars = of("calendar");
     let wants_list = has(|l| l.lists) || (!has(|l| l.agenda) && has(|l| l.needs));
     if !lists.is_empty() && wants_list {
-        let chosen = named(&lists, &words);
+        let chosen = named(&lists, words);
         let chosen = if chosen.is_empty() { lists } else { chosen };
         return Some(items_plan(&chosen, lang));
     }
     if !calendars.is_empty() && (has(|l| l.agenda) || (lists.is_empty() && has(|l| l.needs))) {
-        let chosen = named(&calendars, &words);
+        let chosen = named(&calendars, words);
         let chosen = if chosen.is_empty() { calendars } else { chosen };
         let counting = (0..words.len())
             .any(|i| crate::lang::leading_phrase(|l| l.how_many, &words[i..]).is_some())
-            .then(|| content_words(&words));
+            .then(|| content_words(words));
         return Some(events_plan(&chosen, day, counting, lang));
     }
     None

@@ -10,9 +10,10 @@ use super::todo::add_item;
 use super::{FastCall, Plan};
 use crate::agent::capability::{service_for, supports};
 use crate::agent::understand::intent::{
-    Intent::*, intent, is_every, is_question_word, lighting, watering, words_of,
+    Intent::*, intent, is_every, is_question_word, lighting, watering,
 };
 use crate::agent::understand::intent::{LIGHTS, is_cleaning, is_filler};
+use crate::agent::understand::mood::Reading;
 use crate::agent::understand::target::{covers, named, of_specific_kind, query_of, word_matches};
 use crate::agent::understand::{Lang, intent, target};
 use crate::ha::exposure::ServiceDecision;
@@ -25,7 +26,16 @@ type Able<'r> = (&'r Entity, &'static str, Value);
 
 /// The plan for one request.
 pub(super) fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
-    let trimmed = text.trim();
+    plan_reading(&Reading::new(text), registry, device_id)
+}
+
+/// [`plan_one`] for a request whose words were read already.
+pub(super) fn plan_reading(
+    reading: &Reading,
+    registry: &Registry,
+    device_id: Option<&str>,
+) -> Plan {
+    let trimmed = reading.text.trim();
     if trimmed.is_empty() {
         return Plan::Model;
     }
@@ -37,11 +47,11 @@ pub(super) fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>)
     if let Some(plan) = add_item(trimmed, registry) {
         return plan;
     }
-    let (words, percent_at) = words_of(trimmed);
+    let (words, percent_at) = (&reading.words, reading.percent_at);
     if words.first().is_some_and(|w| is_question_word(w)) {
         return Plan::Model;
     }
-    let Some((intent, lang, used)) = intent(&words, percent_at) else {
+    let Some((intent, lang, used)) = intent(words, percent_at) else {
         return Plan::Model;
     };
     let volume = words.iter().any(|w| any_has(|l| l.volume, w));
@@ -61,13 +71,13 @@ pub(super) fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>)
         .filter(|w| !is_every(w))
         // "Make it 19 degrees": the "it" of the weather, not a device named before.
         .filter(|w| !(matches!(intent, Degrees(_)) && any_has(|l| l.stand_ins, w)))
-        .chain(lighting(&words).then_some(LIGHTS))
+        .chain(lighting(words).then_some(LIGHTS))
         .collect();
     if matches!(intent, On | Off) && words.iter().any(|w| any_has(|l| l.everything, w)) {
         return everything_in(intent, lang, &rest, registry);
     }
     let query = query_of(&rest, registry);
-    let able = able(intent, volume, &words, &query, registry);
+    let able = able(intent, volume, words, &query, registry);
     let chosen = if query.is_empty() {
         // Nothing named: only a lone device of a kind the request implies.
         let implied = volume
@@ -86,7 +96,7 @@ pub(super) fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>)
             unnamed_target(&able, device_id, registry, lang)
         }
     } else {
-        named_target(&able, &words, &query, device_id, registry, lang)
+        named_target(&able, words, &query, device_id, registry, lang)
     };
     match chosen {
         Ok(chosen) if !chosen.is_empty() => Plan::Act {
@@ -163,7 +173,7 @@ fn unnamed_target<'a, 'r>(
     if near.len() == 1 {
         Ok(near)
     } else if near.is_empty() && alike(&all) {
-        // Said to no device of them, with a few alike: which one.
+        // Reading to no device of them, with a few alike: which one.
         Err(ask(&all, lang, registry))
     } else {
         Err(Plan::Model)

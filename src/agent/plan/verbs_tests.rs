@@ -153,8 +153,11 @@ fn the_verb_said_bounds_the_service() {
         ("Lower the shades", "cover", "open_cover", true),
     ] {
         assert_eq!(
-            crate::agent::understand::capability::against_the_words(text, domain, service)
-                .is_some(),
+            crate::agent::understand::capability::against_the_words(
+                &crate::agent::understand::mood::Reading::new(text),
+                service
+            )
+            .is_some(),
             refused,
             "{text}: {domain}.{service}"
         );

@@ -77,6 +77,8 @@ pub(crate) fn watering(words: &[String]) -> bool {
 
 /// The folded words, and the index of the word a raw `%` followed.
 pub(crate) fn words_of(text: &str) -> (Vec<String>, Option<usize>) {
+    #[cfg(test)]
+    crate::text::splits::add();
     let mut words = Vec::new();
     let mut percent_at = None;
     for raw in text.split_whitespace() {

@@ -7,19 +7,107 @@ use crate::text::fold;
 
 use super::intent::{add_item_verb, intent, is_joiner, is_question_word, state_named, words_of};
 
-/// Whether the person asks rather than tells: a question mark, or a question word first.
-pub fn is_question(text: &str) -> bool {
-    if text.trim_end().ends_with('?') {
-        return true;
+/// A text split into words once, and what its words say of its mood and language: every
+/// question below reads these words, none splits the text again.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub text: String,
+    pub words: Vec<String>,
+    /// The word a `%` followed (see [`words_of`]).
+    pub percent_at: Option<usize>,
+}
+
+impl Reading {
+    pub fn new(text: &str) -> Self {
+        let (words, percent_at) = words_of(text);
+        Self {
+            text: text.to_owned(),
+            words,
+            percent_at,
+        }
     }
-    let (words, _) = words_of(text);
-    // "Tell me the outside temperature" asks, politely (a lone "please" asks nothing).
-    let told_to_tell = leading_phrase(|l| l.question_courtesy, &words)
-        .is_some_and(|(n, _)| n >= 2 && n < words.len());
-    told_to_tell
-        || words
+
+    /// Whether the person asks rather than tells: a question mark, or a question word first.
+    pub fn is_question(&self) -> bool {
+        if self.text.trim_end().ends_with('?') {
+            return true;
+        }
+        let words = &self.words;
+        // "Tell me the outside temperature" asks, politely (a lone "please" asks nothing).
+        let told_to_tell = leading_phrase(|l| l.question_courtesy, words)
+            .is_some_and(|(n, _)| n >= 2 && n < words.len());
+        told_to_tell
+            || words
+                .first()
+                .is_some_and(|w| is_question_word(w) || any_has(|l| l.more_question_openers, w))
+    }
+
+    /// Whether it asks for an action (one intent, not a question), whatever its target.
+    pub fn is_action(&self) -> bool {
+        if let Some(request) = unwrapped_request(&self.text) {
+            return Reading::new(&request).is_action();
+        }
+        if self.text.trim().ends_with('?') {
+            return false;
+        }
+        let words = &self.words;
+        let question = words.first().is_some_and(|w| is_question_word(w));
+        let adds = words.first().is_some_and(|w| add_item_verb(w).is_some());
+        !question && (adds || intent(words, self.percent_at).is_some())
+    }
+
+    /// One action and nothing more: no second request joined on, no question.
+    pub fn is_single_action(&self) -> bool {
+        self.is_action()
+            && !crate::text::decimal_points(&self.text).contains(',')
+            && !self.words.iter().any(|w| is_joiner(w))
+    }
+
+    /// One request, whether or not its words were understood: no second request joined on by
+    /// a comma or a joining word, and not a question (unless a polite request).
+    pub fn is_one_request(&self) -> bool {
+        self.one_request_given(self.is_action(), self.is_question())
+    }
+
+    /// [`Reading::is_one_request`], with whether it acts and whether it asks already known.
+    pub fn one_request_given(&self, acts: bool, question: bool) -> bool {
+        !crate::text::decimal_points(&self.text).contains(',')
+            && !self.words.iter().any(|w| is_joiner(w))
+            && (acts || !question)
+    }
+
+    /// Whether it waits on a condition ("… if it is above 23", "wenn es dunkel ist").
+    pub fn is_conditional(&self) -> bool {
+        self.words
+            .iter()
+            .any(|w| any_has(|l| l.conditionals, w) && !any_has(|l| l.stopwords, w))
+    }
+
+    /// What its words ask to be done, in which language, and the words that said it.
+    pub fn intent(&self) -> Option<(crate::lang::Intent, Lang, Vec<usize>)> {
+        intent(&self.words, self.percent_at)
+    }
+
+    /// The language its question word or intent words are in (English when none is
+    /// recognised).
+    pub fn language(&self) -> Lang {
+        let words = &self.words;
+        if let Some(first) = words.first().filter(|w| is_question_word(w)) {
+            return question_lang(first);
+        }
+        if let Some((_, lang, _)) = intent(words, self.percent_at) {
+            return lang;
+        }
+        words
             .first()
-            .is_some_and(|w| is_question_word(w) || any_has(|l| l.more_question_openers, w))
+            .and_then(|w| add_item_verb(w))
+            .map_or(Lang::En, |(_, lang)| lang)
+    }
+}
+
+/// Whether the person asks rather than tells (see [`Reading::is_question`]).
+pub fn is_question(text: &str) -> bool {
+    Reading::new(text).is_question()
 }
 
 /// The language a question is in: its first word's, else the one most of its words are in.
@@ -46,36 +134,19 @@ pub(crate) fn question_lang(first: &str) -> Lang {
         .unwrap_or(Lang::En)
 }
 
-/// Whether a command asks for an action (one intent, not a question), whatever its target.
+/// Whether a command asks for an action (see [`Reading::is_action`]).
 pub fn is_action(text: &str) -> bool {
-    if let Some(request) = unwrapped_request(text) {
-        return is_action(&request);
-    }
-    let trimmed = text.trim();
-    if trimmed.ends_with('?') {
-        return false;
-    }
-    let (words, percent_at) = words_of(trimmed);
-    let question = words.first().is_some_and(|w| is_question_word(w));
-    let adds = words.first().is_some_and(|w| add_item_verb(w).is_some());
-    !question && (adds || intent(&words, percent_at).is_some())
+    Reading::new(text).is_action()
 }
 
-/// One action and nothing more: no second request joined on, no question.
+/// One action and nothing more (see [`Reading::is_single_action`]).
 pub fn is_single_action(text: &str) -> bool {
-    let (words, _) = words_of(text);
-    is_action(text)
-        && !crate::text::decimal_points(text).contains(',')
-        && !words.iter().any(|w| is_joiner(w))
+    Reading::new(text).is_single_action()
 }
 
-/// One request, whether or not its words were understood: no second request joined on by a
-/// comma or a joining word, and not a question (unless a polite request).
+/// One request, whether or not its words were understood (see [`Reading::is_one_request`]).
 pub fn is_one_request(text: &str) -> bool {
-    let (words, _) = words_of(text);
-    !crate::text::decimal_points(text).contains(',')
-        && !words.iter().any(|w| is_joiner(w))
-        && (is_action(text) || !is_question(text))
+    Reading::new(text).is_one_request()
 }
 
 /// A request said politely ("can you …", "could you please …", "kannst du …", "czy możesz
@@ -148,18 +219,7 @@ fn desired(rest: &[&str], lang: Lang) -> Option<String> {
     intent(&words, percent_at).map(|_| request)
 }
 
-/// The language a command's question word or intent words are in (English when none is
-/// recognised).
+/// The language a command's question word or intent words are in (see [`Reading::language`]).
 pub fn language_of(text: &str) -> Lang {
-    let (words, percent_at) = words_of(text);
-    if let Some(first) = words.first().filter(|w| is_question_word(w)) {
-        return question_lang(first);
-    }
-    if let Some((_, lang, _)) = intent(&words, percent_at) {
-        return lang;
-    }
-    words
-        .first()
-        .and_then(|w| add_item_verb(w))
-        .map_or(Lang::En, |(_, lang)| lang)
+    Reading::new(text).language()
 }

@@ -4,18 +4,19 @@
 //! them differently.
 //!
 //! The raw text stays private: what is not a field is a method here, computed when first
-//! asked (the words' candidates, the verb a call must not undo). Those methods, and the
-//! planner they call, still split the text again; one reading built here and passed on is
-//! the next step (issue 45).
+//! asked (the words' candidates, the verb a call must not undo). The words are split once,
+//! into a [`Reading`] that the mood, the language, the guards and the planner's first stages
+//! read; the planner still splits a request made of several ("… and …") part by part, and
+//! words with a compound name joined or "here" placed are read once more (as they differ).
 
 use crate::agent::model::prompt::candidates_joined;
 use std::sync::OnceLock;
 
 use super::here::{self, Here};
+use super::mood::Reading;
 use super::naming::about_the_home;
 use super::{
-    Lang, Pointing, Unmatched, against_the_words, asks_to_toggle, is_action, is_one_request,
-    is_question, join_compounds, language_of, unmatched,
+    Lang, Pointing, Unmatched, against_the_words, asks_to_toggle, join_compounds, unmatched,
 };
 use crate::agent::plan::{self, ReadState};
 use crate::agent::say::honesty::needs_tools;
@@ -30,10 +31,11 @@ struct Home {
 
 /// The person's command, as HomeClaw understood it.
 pub(crate) struct Parsed {
-    /// What the person said; read by nothing outside this module.
-    text: String,
-    /// The words with a home's compound names joined ("heat pump" → "heatpump").
-    joined: String,
+    /// What the person said, split into words once; read by nothing outside this module.
+    reading: Reading,
+    /// The words with a home's compound names joined ("heat pump" → "heatpump") and "here"
+    /// placed: the person's own reading when neither changed a word.
+    joined: Reading,
     /// The language the person is answered in: the request's tag, else the words'.
     pub lang: Lang,
     /// The person's language tag, when the request carried one.
@@ -90,22 +92,28 @@ impl Parsed {
             }
             Here::Unplaced(_) => (joined, true, None, None),
         };
+        // The words, split once: the mood, the language and the condition read them.
+        let reading = Reading::new(text);
+        let joined = if joined == text {
+            reading.clone()
+        } else {
+            Reading::new(&joined)
+        };
+        let (acts, question) = (reading.is_action(), reading.is_question());
         Self {
-            lang: tag.map_or_else(|| language_of(text), Lang::from_tag),
+            lang: tag.map_or_else(|| reading.language(), Lang::from_tag),
             tag: tag.map(str::to_owned),
-            acts: is_action(text),
-            question: is_question(text),
-            one_request: is_one_request(text),
-            conditional: crate::text::tokens(text)
-                .iter()
-                .any(|w| crate::lang::any_has(|l| l.conditionals, w)),
+            acts,
+            question,
+            one_request: reading.one_request_given(acts, question),
+            conditional: reading.is_conditional(),
             home: OnceLock::new(),
             pointing: OnceLock::new(),
             joined,
             unplaced,
             here_area,
             placed,
-            text: text.to_owned(),
+            reading,
             before: None,
             pointing_before: OnceLock::new(),
             candidates: OnceLock::new(),
@@ -120,7 +128,7 @@ impl Parsed {
 
     /// Whether this is the command `text` (a message that joined the turn is another one).
     pub(crate) fn is(&self, text: &str) -> bool {
-        self.text == text
+        self.reading.text == text
     }
 
     /// A question that is not a polite request: nothing may be changed for it.
@@ -130,10 +138,10 @@ impl Parsed {
 
     fn home(&self, registry: &Registry) -> Home {
         *self.home.get_or_init(|| {
-            let joined = about_the_home(&self.joined, registry);
+            let joined = about_the_home(&self.joined.text, registry);
             Home {
-                named: joined || about_the_home(&self.text, registry),
-                wants_tools: self.acts || needs_tools(&self.joined, registry) || joined,
+                named: joined || about_the_home(&self.reading.text, registry),
+                wants_tools: self.acts || needs_tools(&self.joined.text, registry) || joined,
             }
         })
     }
@@ -168,7 +176,7 @@ impl Parsed {
     /// What the words alone point at, "here" aside.
     fn pointed(&self, entity: &Entity, registry: &Registry) -> bool {
         self.pointing
-            .get_or_init(|| Pointing::of_joined(&self.joined, registry))
+            .get_or_init(|| Pointing::of_reading(&self.joined, registry))
             .at(entity, registry)
     }
 
@@ -185,24 +193,24 @@ impl Parsed {
 
     /// Whether the person asked to toggle (a model's toggle is refused otherwise).
     pub(crate) fn asks_to_toggle(&self) -> bool {
-        asks_to_toggle(&self.text)
+        asks_to_toggle(&self.reading)
     }
 
-    /// What the person asked for, when `domain.service` would undo it ("lock it" is never an
+    /// What the person asked for, when `service` would undo it ("lock it" is never an
     /// unlock).
-    pub(crate) fn against(&self, domain: &str, service: &str) -> Option<&'static str> {
-        against_the_words(&self.text, domain, service)
+    pub(crate) fn against(&self, service: &str) -> Option<&'static str> {
+        against_the_words(&self.reading, service)
     }
 
     /// The answer to this question from `reads`, in the person's language.
     pub(crate) fn answer_from(&self, reads: &[ReadState<'_>]) -> String {
-        plan::answer_from_reads(&self.text, reads, self.lang)
+        plan::answer_from_reads(&self.reading.text, reads, self.lang)
     }
 
     /// The entities the words point at best (searched once per run).
     pub(crate) fn candidates(&self, registry: &Registry) -> &[String] {
         self.candidates
-            .get_or_init(|| candidates_joined(registry, &self.joined))
+            .get_or_init(|| candidates_joined(registry, &self.joined.text))
     }
 
     /// A command in a language HomeClaw has no words for: its words cannot tell small talk
@@ -212,6 +220,7 @@ impl Parsed {
         match self.tag.as_deref() {
             Some(tag) => Lang::known(tag).is_none(),
             None => self
+                .reading
                 .text
                 .chars()
                 .chain(reply.chars())
@@ -230,7 +239,7 @@ impl Parsed {
     /// `command` is the sentence being run; another one (a note the run added) is left as it is.
     pub(crate) fn for_recogniser<'a>(&'a self, command: &'a str) -> &'a str {
         match &self.placed {
-            Some((_, unsaid)) if self.text == command => unsaid,
+            Some((_, unsaid)) if self.reading.text == command => unsaid,
             _ => command,
         }
     }
@@ -240,7 +249,7 @@ impl Parsed {
         let mut said = vec![
             self.placed
                 .as_ref()
-                .map_or_else(|| self.text.clone(), |(own, _)| own.clone()),
+                .map_or_else(|| self.reading.text.clone(), |(own, _)| own.clone()),
         ];
         said.extend(self.before.clone());
         unmatched(&said, registry)
@@ -252,13 +261,13 @@ impl Parsed {
         registry: &Registry,
         device_id: Option<&str>,
     ) -> Option<plan::condition::Checked> {
-        plan::condition::checked(&self.joined, registry, device_id)
+        plan::condition::checked(&self.joined.text, registry, device_id)
     }
 
     /// The fast path's plan for the words, for a person speaking to `device_id`.
     pub(crate) fn plan(&self, registry: &Registry, device_id: Option<&str>) -> plan::Plan {
         // Answered in the request's language when HomeClaw speaks it, whatever the words'.
         let answer_in = self.tag.as_deref().and_then(Lang::known);
-        plan::plan_joined_in(&self.joined, registry, device_id, answer_in)
+        plan::plan_reading_in(&self.joined, registry, device_id, answer_in)
     }
 }

@@ -1,9 +1,10 @@
 //! Naming a target: which entities a command's remaining words name or explain, in every
 //! language with a lexicon (`crate::lang`).
 
-use super::intent::{LIGHTS, intent, is_cleaning, is_filler, lighting, watering, words_of};
+use super::intent::{LIGHTS, intent, is_cleaning, is_filler, lighting, watering};
+use super::mood::Reading;
 use crate::ha::registry::{Entity, Registry};
-use crate::ha::search::{Query, domain_of_word, word_score};
+use crate::ha::search::{Query, domain_of_word, stem_bit, word_score};
 use crate::lang::{LEXICONS, any_has, named_by};
 use crate::text::tokens;
 
@@ -236,6 +237,9 @@ pub struct Pointing {
     places: Vec<String>,
     /// Per word of the query, once asked: whether it names anything in this home.
     names_something: Vec<std::sync::OnceLock<bool>>,
+    /// Per word of the query, the stem bits of it and of its translations: an entity none of
+    /// whose words has one of them is skipped without comparing a word (most of the home).
+    reach: Vec<u128>,
     /// Per word of the query, once asked: whether it is the whole name of a device here ("the
     /// HVAC" is the device named "Hvac", not any thermostat).
     whole_names: Vec<std::sync::OnceLock<bool>>,
@@ -249,8 +253,13 @@ impl Pointing {
 
     /// [`Pointing::new`] for words whose compound names are already joined.
     pub fn of_joined(joined: &str, registry: &Registry) -> Self {
-        let (words, percent_at) = words_of(joined);
-        let used = intent(&words, percent_at)
+        Self::of_reading(&Reading::new(joined), registry)
+    }
+
+    /// [`Pointing::of_joined`] for words read already.
+    pub fn of_reading(reading: &Reading, registry: &Registry) -> Self {
+        let (words, percent_at) = (&reading.words, reading.percent_at);
+        let used = intent(words, percent_at)
             .map(|(_, _, used)| used)
             .unwrap_or_default();
         // A verb first that the intent did not need ("switch" in "switch the HVAC to heating
@@ -263,18 +272,24 @@ impl Pointing {
             // A cleaning verb ("vacuuming") also names the device that cleans.
             .filter(|(i, w)| is_cleaning(w) || (!used.contains(i) && !is_filler(w)))
             .map(|(_, w)| w.as_str())
-            .chain(lighting(&words).then_some(LIGHTS))
+            .chain(lighting(words).then_some(LIGHTS))
             .collect();
         let query = query_of(&rest, registry);
         let names_something = vec![std::sync::OnceLock::new(); query.words.len()];
         let whole_names = vec![std::sync::OnceLock::new(); query.words.len()];
+        let reach = query
+            .words
+            .iter()
+            .map(|q| translated(q).fold(stem_bit(q), |bits, w| bits | stem_bit(w)))
+            .collect();
         Self {
-            watering: watering(&words),
+            reach,
+            watering: watering(words),
             media: words
                 .iter()
                 .any(|w| named_by(|l| l.about_kinds, w) == Some("media_player")),
             every: words.iter().any(|w| any_has(|l| l.every, w)),
-            places: place_words(&words),
+            places: place_words(words),
             query,
             names_something,
             whole_names,
@@ -342,15 +357,20 @@ impl Pointing {
         let names_something = |i: usize| {
             let q = query.words[i].as_str();
             in_hay(entity, q)
-                || *self.names_something[i]
-                    .get_or_init(|| registry.entities().any(|e| in_hay(e, q)))
+                || *self.names_something[i].get_or_init(|| {
+                    registry
+                        .entities()
+                        .any(|e| e.haystack.may_match(self.reach[i]) && in_hay(e, q))
+                })
         };
         let whole_name = |i: usize| {
             let q = query.words[i].as_str();
             *self.whole_names[i].get_or_init(|| {
-                registry
-                    .entities()
-                    .any(|e| matches!(e.haystack.name.as_slice(), [only] if only == q))
+                let bit = stem_bit(q);
+                registry.entities().any(|e| {
+                    e.haystack.may_match(bit)
+                        && matches!(e.haystack.name.as_slice(), [only] if only == q)
+                })
             })
         };
         let informative: Vec<&String> = query
