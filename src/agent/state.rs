@@ -11,7 +11,7 @@ use crate::agent::act::verify::ActionReport;
 use crate::agent::home::Home;
 use crate::config::AgentConfig;
 use crate::ha::registry::Hidden;
-use crate::llm::ChatModel;
+use crate::llm::{ChatModel, Message};
 
 /// Longest trace line, and most trace lines per run.
 const TRACE_LINE_MAX: usize = 240;
@@ -215,12 +215,9 @@ pub(crate) struct RunState {
     pub(super) schemas: crate::agent::model::schema::Schemas,
     /// The command this run answers, parsed once.
     pub(super) said: std::sync::Arc<crate::agent::understand::parsed::Parsed>,
-    /// A model's service call must be on something the person's recent commands point at
-    /// (`agent.named_targets`); off for the fast path, whose targets come from the words.
-    pub(super) check_named: bool,
-    /// The person's verb bounds a model's service call (on once the model is asked; the fast
-    /// path's calls come from the words themselves).
-    pub(super) check_verb: bool,
+    /// Who makes the calls now: the words (HomeClaw's own reading or Home Assistant's
+    /// recogniser), then, once it is asked, the model, whose calls the words bound.
+    pub(super) caller: Caller,
     /// A call named an entity Home Assistant has but HomeClaw may not see (its reason and
     /// name): an action that ends with nothing done says so.
     pub(super) hidden: Option<(Hidden, String)>,
@@ -256,8 +253,7 @@ impl RunState {
             reset: false,
             schemas: Default::default(),
             said,
-            check_named: false,
-            check_verb: false,
+            caller: Caller::Words,
             hidden: None,
             learned: 0,
             kinds: Vec::new(),
@@ -293,5 +289,47 @@ impl<'a> Agent<'a> {
             compaction: None,
             inbox: None,
         }
+    }
+}
+
+/// The person's commands in `history`, newest first: HomeClaw's own notes to the model are
+/// not commands. The one way every stage finds "the command" ("turn it off" names what the
+/// command before it named).
+pub(crate) fn commands(history: &[Message]) -> impl Iterator<Item = &str> {
+    history.iter().rev().filter_map(command_in)
+}
+
+/// The person's command a message holds, if it holds one.
+pub(crate) fn command_in(message: &Message) -> Option<&str> {
+    match message {
+        Message::User { content } if !content.starts_with("[HomeClaw]") => Some(content.as_str()),
+        _ => None,
+    }
+}
+
+/// The newest of the person's commands in `history`.
+pub(crate) fn newest_command(history: &[Message]) -> Option<&str> {
+    commands(history).next()
+}
+
+/// Who makes a run's calls, and so which checks against the words they pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Caller {
+    /// The words' own plan: its targets and verb come from the words.
+    Words,
+    /// The model: the person's verb bounds its calls, and (`named`, `agent.named_targets`) they
+    /// must be on something the person's recent commands point at.
+    Model { named: bool },
+}
+
+impl Caller {
+    /// Whether a call must be on something the words point at.
+    pub(crate) fn checks_named(self) -> bool {
+        matches!(self, Self::Model { named: true })
+    }
+
+    /// Whether the person's verb bounds a call.
+    pub(crate) fn checks_verb(self) -> bool {
+        matches!(self, Self::Model { .. })
     }
 }

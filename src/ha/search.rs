@@ -47,9 +47,9 @@ pub fn stem_bit(word: &str) -> u128 {
 /// One bit of 64 for a domain: two domains with different bits are different; two that share
 /// one only may be the same (the exact comparison follows).
 fn domain_bit(domain: &str) -> u64 {
-    let hash = domain
-        .bytes()
-        .fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    let hash = domain.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
     1 << (hash >> 26)
 }
 
@@ -166,11 +166,13 @@ pub struct Query {
 impl Query {
     pub fn new(text: &str) -> Self {
         let words = tokens(text);
-        let domains: Vec<Option<&'static str>> =
-            words.iter().map(|w| domain_of_word(w)).collect();
+        let domains: Vec<Option<&'static str>> = words.iter().map(|w| domain_of_word(w)).collect();
         let bits: Vec<u128> = words.iter().map(|w| stem_bit(w)).collect();
         let stems = bits.iter().fold(0, |all, b| all | b);
-        let domain_bits = domains.iter().flatten().fold(0, |all, d| all | domain_bit(d));
+        let domain_bits = domains
+            .iter()
+            .flatten()
+            .fold(0, |all, d| all | domain_bit(d));
         Self {
             words,
             domains,

@@ -6,8 +6,6 @@ use crate::agent::understand::Lang;
 use std::time::Duration;
 
 /// What a dry run records as the state seen after a call it did not make.
-pub const DRY_RUN_STATE: &str = "dry run: not called";
-
 use serde_json::Value;
 use tracing::debug;
 
@@ -15,7 +13,7 @@ use super::approval::{Hold, PendingAction, needs_approval};
 use super::guards::Verdict;
 use super::normalize::{call_hash, normalise_args, result_hash};
 use super::tools::{ToolKind, ToolOutput, ValidCall};
-use super::verify::{ActionReport, before_states, target_entities, verify};
+use super::verify::{ActionReport, DRY_RUN_STATE, before_states, target_entities, verify};
 use crate::agent::home::with_registry;
 use crate::agent::model::truncate::truncate;
 use crate::agent::state::{Agent, CallEnd, Observed, RunState};
@@ -123,7 +121,7 @@ impl Agent<'_> {
     /// by id and name for the model), or `None` when every target is accounted for.
     /// A target of another kind than Home Assistant recognised in the words counts as unnamed.
     fn unnamed_targets(&self, checked: &CheckedCall, state: &RunState) -> Option<String> {
-        if !state.check_named && state.kinds.is_empty() {
+        if !state.caller.checks_named() && state.kinds.is_empty() {
             return None;
         }
         let said = &state.said;
@@ -136,7 +134,7 @@ impl Agent<'_> {
                 .filter_map(|id| r.get(id))
                 .filter(|e| {
                     other_kind(e)
-                        || (state.check_named
+                        || (state.caller.checks_named()
                             // The device the person spoke to is what "the volume" means.
                             && (self.device_id.is_none() || e.device_id != self.device_id)
                             && !said.named(e, r))
@@ -273,7 +271,7 @@ impl Agent<'_> {
             Err(message) => {
                 // A hint the person's words do not allow is no hint: the model takes it ("did
                 // you mean light.kitchen_lights?" for the entrance light).
-                let message = if state.check_named {
+                let message = if state.caller.checks_named() {
                     let said = &state.said;
                     with_registry(self.home, |r| {
                         keep_suggestions(&message, |id| r.get(id).is_some_and(|e| said.named(e, r)))
@@ -298,7 +296,7 @@ impl Agent<'_> {
     /// A question about the home changes nothing ("which lights are on?" is no request to
     /// turn one on); a polite request in question form is a request.
     fn only_asked(&self, state: &RunState) -> bool {
-        state.check_verb && state.said.only_asks()
+        state.caller.checks_verb() && state.said.only_asks()
     }
 
     /// The guards a model's valid service call must pass: the person asked for a change, not
@@ -325,7 +323,8 @@ impl Agent<'_> {
         }
         // A toggle only when asked for: it does the opposite of the state it finds, and a
         // model reaches for it when it cannot tell what else to call ("make the lamp red").
-        if state.check_verb && checked.service == "toggle" && !state.said.asks_to_toggle() {
+        if state.caller.checks_verb() && checked.service == "toggle" && !state.said.asks_to_toggle()
+        {
             return Some(refuse(
                 state,
                 format!("refused {call}: the user did not ask to toggle"),
@@ -336,7 +335,8 @@ impl Agent<'_> {
         }
         // The person's verb bounds the service: "lock it" never becomes an unlock.
         let against = state
-            .check_verb
+            .caller
+            .checks_verb()
             .then(|| state.said.against(&checked.service))
             .flatten();
         if let Some(asked) = against {

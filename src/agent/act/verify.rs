@@ -97,7 +97,15 @@ pub struct ActionReport {
     pub data: Option<serde_json::Value>,
 }
 
+/// What a dry run's report says was seen of each target: nothing was called.
+pub const DRY_RUN_STATE: &str = "dry run: not called";
+
 impl ActionReport {
+    /// A call a dry run held back: reported with every target's state as [`DRY_RUN_STATE`].
+    pub fn is_dry_run(&self) -> bool {
+        !self.observed_state.is_empty() && self.observed_state.values().all(|s| s == DRY_RUN_STATE)
+    }
+
     pub fn describe(&self) -> String {
         format!(
             "{}.{} on {}",

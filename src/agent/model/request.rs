@@ -6,8 +6,7 @@ use super::prompt::{device_entities, grounding, speaker_line, system_prompt};
 use super::schema::{self, Schemas};
 use super::truncate::budget_history;
 use crate::agent::home::with_registry;
-use crate::agent::run::newest_command;
-use crate::agent::state::Agent;
+use crate::agent::state::{Agent, newest_command};
 use crate::agent::understand::parsed::Parsed;
 use crate::llm::{ChatRequest, Message, ToolChoice};
 

@@ -11,7 +11,7 @@ use crate::agent::model::repair::unique_call_ids;
 use crate::agent::say::reading;
 use crate::agent::say::reply;
 use crate::agent::say::speak::status_of;
-use crate::agent::state::{Agent, CallEnd, RunState, RunStatus};
+use crate::agent::state::{Agent, CallEnd, RunState, RunStatus, newest_command};
 use crate::lang::ha_replies;
 use crate::llm::{Message, ToolCall};
 
@@ -168,7 +168,7 @@ impl Agent<'_> {
         });
         let text = theirs.unwrap_or_else(|| {
             with_registry(self.home, |r| {
-                reply::from_verification(calls, done, |id| r.get(id).map(|e| e.name.clone()), lang)
+                reply::from_actions(done, |id| r.get(id).map(|e| e.name.clone()), lang)
             })
         });
         history.push(Message::assistant(text.clone()));
@@ -185,8 +185,10 @@ impl Agent<'_> {
         if !self.cfg.ha_recogniser.enabled {
             return None;
         }
-        let command = newest_user_text(history)?;
-        let command = state.said.for_recogniser(&command).to_owned();
+        let command = state
+            .said
+            .for_recogniser(newest_command(history)?)
+            .to_owned();
         let known = self.language.as_deref().and_then(Lang::known);
         let tag = self
             .language
@@ -524,14 +526,6 @@ impl Said<'_> {
             .map(|(n, v)| (n.as_str(), v.as_str()))
             .collect()
     }
-}
-
-/// The newest message the person wrote.
-fn newest_user_text(history: &[Message]) -> Option<String> {
-    history.iter().rev().find_map(|m| match m {
-        Message::User { content } => Some(content.clone()),
-        _ => None,
-    })
 }
 
 /// Every path that finds nothing satisfying the words ends the same way: the person hears

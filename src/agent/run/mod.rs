@@ -30,7 +30,9 @@ use crate::agent::say::honesty::{
 };
 use crate::agent::say::reply;
 use crate::agent::say::speak;
-use crate::agent::state::{Agent, CallEnd, RunResult, RunState, RunStatus};
+use crate::agent::state::{
+    Agent, CallEnd, Caller, RunResult, RunState, RunStatus, command_in, commands, newest_command,
+};
 use crate::agent::understand::parsed::Parsed;
 use crate::llm::{ChatResponse, LlmError, Message, ToolCall, ToolChoice};
 
@@ -101,14 +103,7 @@ impl Agent<'_> {
     }
 
     async fn run_inner(&self, history: &mut Vec<Message>) -> RunResult {
-        let command = history
-            .iter()
-            .rev()
-            .find_map(|m| match m {
-                Message::User { content } => Some(content.as_str()),
-                _ => None,
-            })
-            .unwrap_or_default();
+        let command = newest_command(history).unwrap_or_default();
         let before = commands(history).nth(1).map(str::to_owned);
         let said = with_registry(self.home, |r| {
             Parsed::new(
@@ -137,8 +132,9 @@ impl Agent<'_> {
             };
             return self.end(history, state, end);
         }
-        state.check_named = self.cfg.named_targets;
-        state.check_verb = true;
+        state.caller = Caller::Model {
+            named: self.cfg.named_targets,
+        };
         let mut turn = Turn::default();
         if with_registry(self.home, |r| state.said.wants_tools(r)) {
             state
@@ -494,20 +490,6 @@ impl Agent<'_> {
     }
 }
 
-/// The person's commands in `history`, newest first (HomeClaw's own notes excluded): "turn it
-/// off" names what the command before it named.
-fn commands(history: &[Message]) -> impl Iterator<Item = &str> {
-    history.iter().rev().filter_map(|m| match m {
-        Message::User { content } if !content.starts_with("[HomeClaw]") => Some(content.as_str()),
-        _ => None,
-    })
-}
-
-/// The newest of the person's commands in `history`.
-pub(crate) fn newest_command(history: &[Message]) -> Option<&str> {
-    commands(history).next()
-}
-
 /// Whether Home Assistant answered a call of this command's run with an error of its own (bad
 /// service data, say): the model's mistake, which another call can correct. A lost
 /// connection is not one.
@@ -515,9 +497,7 @@ fn home_refused_a_call(history: &[Message]) -> bool {
     history
         .iter()
         .rev()
-        .take_while(
-            |m| !matches!(m, Message::User { content } if !content.starts_with("[HomeClaw]")),
-        )
+        .take_while(|m| command_in(m).is_none())
         .any(|m| {
             matches!(m, Message::Tool { is_error: true, content, .. }
                 if content.contains("Home Assistant error "))

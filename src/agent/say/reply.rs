@@ -5,7 +5,6 @@
 use crate::agent::act::approval::{ApprovalError, ExecuteError, PendingAction};
 use crate::agent::act::verify::ActionReport;
 use crate::agent::capability::{self, Asks};
-use crate::agent::plan::FastCall;
 use crate::agent::understand::{Lang, Unmatched};
 use crate::ha::registry::Hidden;
 use crate::lang::{Held, NotRun, Ways};
@@ -288,8 +287,8 @@ fn did_words(key: &str, lang: Lang) -> &'static str {
 
 /// The value a call sets, as the person would say it ("50%", "21°", "heat mode"), if it sets
 /// one.
-fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
-    let (row, value) = capability::setting(&call.domain, &call.service, &call.data)?;
+fn setting_of(domain: &str, service: &str, data: &serde_json::Value, lang: Lang) -> Option<String> {
+    let (row, value) = capability::setting(domain, service, data)?;
     let says = lang.lexicon().says;
     match row.asks.first()? {
         Asks::Percent if row.field == Some("volume_level") => {
@@ -323,47 +322,26 @@ fn setting_of(call: &FastCall, lang: Lang) -> Option<String> {
     }
 }
 
-/// The reply for the actions a run made, each said from what Home Assistant showed afterwards.
+/// The reply for the actions a run made (the own reading's, the recogniser's or the model's),
+/// each said from what Home Assistant showed afterwards, in the person's language. `name` gives
+/// an entity's friendly name.
 pub fn from_actions(
-    actions: &[ActionReport],
-    name: impl Fn(&str) -> Option<String>,
-    lang: Lang,
-) -> String {
-    let calls: Vec<FastCall> = actions
-        .iter()
-        .map(|a| FastCall {
-            domain: a.domain.clone(),
-            service: a.service.clone(),
-            entity_ids: a.entity_ids.clone(),
-            data: a.data.clone().unwrap_or_else(|| serde_json::json!({})),
-        })
-        .collect();
-    from_verification(&calls, actions, name, lang)
-}
-
-/// The reply to a command the fast path carried out, written from what Home Assistant showed
-/// afterwards, in the person's language. `name` gives an entity's friendly name.
-pub fn from_verification(
-    calls: &[FastCall],
     actions: &[ActionReport],
     name: impl Fn(&str) -> Option<String>,
     lang: Lang,
 ) -> String {
     let says = lang.lexicon().says;
     let mut out = Vec::new();
-    for (call, action) in calls.iter().zip(actions) {
+    let nothing = serde_json::json!({});
+    for action in actions {
+        let data = action.data.as_ref().unwrap_or(&nothing);
         let names: Vec<String> = action
             .entity_ids
             .iter()
             .map(|id| name(id).unwrap_or_else(|| readable(id)))
             .collect();
         let list = names.join(", ");
-        let dry = !action.observed_state.is_empty()
-            && action
-                .observed_state
-                .values()
-                .all(|s| s == crate::agent::act::execute::DRY_RUN_STATE);
-        if dry {
+        if action.is_dry_run() {
             let key = service_key(&action.domain, &action.service);
             out.push((says.dry_run)(&(says.to_do)(key, &list)));
             continue;
@@ -385,24 +363,25 @@ pub fn from_verification(
             out.push((says.not_confirmed)(&list, &seen));
             continue;
         }
-        if let Some(item) = call.data.get("item").and_then(serde_json::Value::as_str) {
+        if let Some(item) = data.get("item").and_then(serde_json::Value::as_str) {
             out.push((says.added)(item, &list));
             continue;
         }
         // A step of brightness is said as one, not as turning on.
-        let step = call
-            .data
+        let step = data
             .get("brightness_step_pct")
             .and_then(serde_json::Value::as_i64);
         let key = match step {
             Some(s) if s > 0 => "brighten",
             Some(_) => "dim",
-            None => capability::key_of(&call.domain, &call.service).unwrap_or(&call.service),
+            None => capability::key_of(&action.domain, &action.service).unwrap_or(&action.service),
         };
-        out.push(match setting_of(call, lang) {
-            Some(value) => (says.set_value)(&list, &value),
-            None => (says.did)(did_words(key, lang), &list),
-        });
+        out.push(
+            match setting_of(&action.domain, &action.service, data, lang) {
+                Some(value) => (says.set_value)(&list, &value),
+                None => (says.did)(did_words(key, lang), &list),
+            },
+        );
     }
     out.join(" ")
 }

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::*;
+use crate::agent::plan::FastCall;
 
 fn call() -> FastCall {
     FastCall {
@@ -13,6 +14,17 @@ fn call() -> FastCall {
         service: "turn_on".into(),
         entity_ids: vec!["light.bed_light".into()],
         data: json!({}),
+    }
+}
+
+/// The report of `call` run: what the reply is written from.
+fn ran(call: &FastCall, report: ActionReport) -> ActionReport {
+    ActionReport {
+        domain: call.domain.clone(),
+        service: call.service.clone(),
+        entity_ids: call.entity_ids.clone(),
+        data: Some(call.data.clone()),
+        ..report
     }
 }
 
@@ -42,7 +54,7 @@ const PHONE: Ways = Ways {
 
 fn say(action: ActionReport, lang: Lang) -> String {
     let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
-    from_verification(&[call()], &[action], name, lang)
+    from_actions(&[ran(&call(), action)], name, lang)
 }
 
 #[test]
@@ -197,21 +209,21 @@ fn a_colour_without_a_word_in_the_language_is_not_said_in_english() {
     let name = |id: &str| (id == "light.bed_light").then(|| "Bed Light".to_owned());
     let mut coloured = call();
     coloured.data = json!({"color_name": "turquoise"});
-    let said = |lang| from_verification(&[coloured.clone()], &[report(true, "on")], name, lang);
+    let said = |lang| from_actions(&[ran(&coloured, report(true, "on"))], name, lang);
     assert_eq!(said(Lang::De), "Eingeschaltet: Bed Light.");
     assert_eq!(said(Lang::En), "Set Bed Light to turquoise.");
     coloured.data = json!({"color_name": "red"});
-    let said = |lang| from_verification(&[coloured.clone()], &[report(true, "on")], name, lang);
+    let said = |lang| from_actions(&[ran(&coloured, report(true, "on"))], name, lang);
     assert_eq!(said(Lang::Pl), "Ustawiono Bed Light na czerwony.");
     // A mode without a word of ours is said as words, not as Home Assistant's key.
     let mut mode = call();
     mode.domain = "climate".into();
     mode.service = "set_hvac_mode".into();
     mode.data = json!({"hvac_mode": "fan_only"});
-    let said = from_verification(&[mode], &[report(true, "on")], name, Lang::En);
+    let said = from_actions(&[ran(&mode, report(true, "on"))], name, Lang::En);
     assert_eq!(said, "Set Bed Light to fan only.");
     // An entity Home Assistant gives no name is read as words.
-    let said = from_verification(&[call()], &[report(true, "on")], |_| None, Lang::En);
+    let said = from_actions(&[ran(&call(), report(true, "on"))], |_| None, Lang::En);
     assert_eq!(said, "Turned on Bed light.");
 }
 
@@ -234,7 +246,7 @@ fn a_colour_set_is_said_as_the_colour() {
         (Lang::Pl, "Ustawiono Bed Light na czerwony."),
         (Lang::De, "Bed Light auf rot eingestellt."),
     ] {
-        let reply = from_verification(&[red.clone()], &[report(true, "on")], name, lang);
+        let reply = from_actions(&[ran(&red, report(true, "on"))], name, lang);
         assert_eq!(reply, said);
     }
 }
@@ -242,7 +254,7 @@ fn a_colour_set_is_said_as_the_colour() {
 #[test]
 fn a_dry_run_never_says_home_assistant_accepted_anything() {
     let reply = say(
-        report(false, crate::agent::act::execute::DRY_RUN_STATE),
+        report(false, crate::agent::act::verify::DRY_RUN_STATE),
         Lang::En,
     );
     assert_eq!(

@@ -262,12 +262,7 @@ pub(crate) fn status_of(actions: &[ActionReport]) -> RunStatus {
 }
 
 fn confirmed(action: &ActionReport) -> bool {
-    action.verified
-        || (!action.observed_state.is_empty()
-            && action
-                .observed_state
-                .values()
-                .all(|s| s == crate::agent::act::execute::DRY_RUN_STATE))
+    action.verified || action.is_dry_run()
 }
 
 /// The visible entities a text names: by id, or by every word of a name (of two words or
