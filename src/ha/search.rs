@@ -27,8 +27,6 @@ pub struct Haystack {
     /// matches none of them, so a search skips this entity's words for it without comparing
     /// any (most entities, for most words of a command).
     stems: u128,
-    /// The [`domain_bit`] of its domain: a query naming no kind with this bit names not its.
-    domain_bit: u64,
 }
 
 /// One bit of 128 for what a word must share with any word it matches ([`word_score`]): its
@@ -42,15 +40,6 @@ pub fn stem_bit(word: &str) -> u128 {
         .take(4)
         .fold(bytes.len().min(4) as u32, |k, &b| (k << 8) | u32::from(b));
     1 << (key.wrapping_mul(0x9E37_79B9) >> 25)
-}
-
-/// One bit of 64 for a domain: two domains with different bits are different; two that share
-/// one only may be the same (the exact comparison follows).
-fn domain_bit(domain: &str) -> u64 {
-    let hash = domain.bytes().fold(0x811c_9dc5_u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    });
-    1 << (hash >> 26)
 }
 
 impl Haystack {
@@ -79,7 +68,6 @@ impl Haystack {
             name,
             object_id,
             area,
-            domain_bit: domain_bit(domain),
             domain: domain.to_owned(),
             stems,
         }
@@ -106,10 +94,7 @@ impl Haystack {
         // Which name words matched (names longer than 64 words only lose the bonus precision).
         let mut name_hits: u64 = 0;
         // Most entities share no stem with any query word and are of no kind it names.
-        if self.stems & query.stems == 0
-            && (self.domain_bit & query.domain_bits == 0
-                || !query.domains.contains(&Some(self.domain.as_str())))
-        {
+        if self.stems & query.stems == 0 && !query.domains.contains(&Some(self.domain.as_str())) {
             return 0.0;
         }
         for ((q, q_domain), q_stem) in query.words.iter().zip(&query.domains).zip(&query.bits) {
@@ -159,26 +144,19 @@ pub struct Query {
     /// Each word's [`stem_bit`], and all of them together.
     bits: Vec<u128>,
     stems: u128,
-    /// The [`domain_bit`]s of the kinds its words name.
-    domain_bits: u64,
 }
 
 impl Query {
     pub fn new(text: &str) -> Self {
         let words = tokens(text);
-        let domains: Vec<Option<&'static str>> = words.iter().map(|w| domain_of_word(w)).collect();
+        let domains = words.iter().map(|w| domain_of_word(w)).collect();
         let bits: Vec<u128> = words.iter().map(|w| stem_bit(w)).collect();
         let stems = bits.iter().fold(0, |all, b| all | b);
-        let domain_bits = domains
-            .iter()
-            .flatten()
-            .fold(0, |all, d| all | domain_bit(d));
         Self {
             words,
             domains,
             bits,
             stems,
-            domain_bits,
         }
     }
 
