@@ -68,8 +68,9 @@ pub enum Needs {
 /// One capability. Build rows with [`row`] and the setters below, so a row reads as one line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Capability {
-    /// The intents that ask for it, the first the one Home Assistant's recognition is read as.
-    pub asks: &'static [Asks],
+    /// The kinds of intent that ask for it (each of any value), the first the one Home
+    /// Assistant's recognition is read as.
+    pub asks: &'static [Intent],
     /// The kinds of device it is for; `"*"` is any.
     pub domains: &'static [&'static str],
     pub service: &'static str,
@@ -88,97 +89,31 @@ pub struct Capability {
     pub key: &'static str,
 }
 
-/// An intent without its value: what a row answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Asks {
-    On,
-    Off,
-    Open,
-    Close,
-    Lock,
-    Unlock,
-    Start,
-    Dock,
-    Pause,
-    Resume,
-    Next,
-    Previous,
-    Mute,
-    Toggle,
-    Stop,
-    Brighter,
-    Dimmer,
-    Louder,
-    Quieter,
-    Percent,
-    Degrees,
-    Mode,
-    Color,
-    White,
+/// What a row answers: an intent of this kind, whatever its value (the value is the words').
+pub fn same_kind(a: Intent, b: Intent) -> bool {
+    std::mem::discriminant(&a) == std::mem::discriminant(&b)
 }
 
-impl Asks {
-    pub fn of(intent: Intent) -> Self {
-        match intent {
-            On => Self::On,
-            Off => Self::Off,
-            Open => Self::Open,
-            Close => Self::Close,
-            Lock => Self::Lock,
-            Unlock => Self::Unlock,
-            Start => Self::Start,
-            Dock => Self::Dock,
-            Pause => Self::Pause,
-            Resume => Self::Resume,
-            Next => Self::Next,
-            Previous => Self::Previous,
-            Mute => Self::Mute,
-            Toggle => Self::Toggle,
-            Stop => Self::Stop,
-            Brighter => Self::Brighter,
-            Dimmer => Self::Dimmer,
-            Louder => Self::Louder,
-            Quieter => Self::Quieter,
-            Percent(_) => Self::Percent,
-            Degrees(_) => Self::Degrees,
-            Mode(_) => Self::Mode,
-            Color(_) => Self::Color,
-            White(_) => Self::White,
-        }
-    }
-
-    /// The intent, for the kinds that carry no value.
-    pub fn bare(self) -> Option<Intent> {
-        Some(match self {
-            Self::On => On,
-            Self::Off => Off,
-            Self::Open => Open,
-            Self::Close => Close,
-            Self::Lock => Lock,
-            Self::Unlock => Unlock,
-            Self::Start => Start,
-            Self::Dock => Dock,
-            Self::Pause => Pause,
-            Self::Resume => Resume,
-            Self::Next => Next,
-            Self::Previous => Previous,
-            Self::Mute => Mute,
-            Self::Toggle => Toggle,
-            Self::Stop => Stop,
-            Self::Brighter => Brighter,
-            Self::Dimmer => Dimmer,
-            Self::Louder => Louder,
-            Self::Quieter => Quieter,
-            Self::Percent | Self::Degrees | Self::Mode | Self::Color | Self::White => return None,
-        })
-    }
+/// Whether an intent carries a value (a percentage, a temperature, a mode, a colour).
+pub fn carries_value(intent: Intent) -> bool {
+    matches!(
+        intent,
+        Percent(_) | Degrees(_) | Mode(_) | Color(_) | White(_)
+    )
 }
+
+/// The table's intents that carry a value, each standing for any value of its kind.
+const PERCENT: Intent = Percent(0);
+const DEGREES: Intent = Degrees(0);
+const MODE: Intent = Mode(crate::lang::HvacMode::Auto);
+const COLOR: Intent = Color("");
+const WHITE: Intent = White(0);
 
 /// A row: these intents, on these kinds of device, by this service. The rest defaults to no
 /// value, about the device, no needs, nothing heard, nothing to check, no reply of Home
 /// Assistant's, the service's own name as the key.
 const fn row(
-    asks: &'static [Asks],
+    asks: &'static [Intent],
     domains: &'static [&'static str],
     service: &'static str,
 ) -> Capability {
@@ -233,7 +168,6 @@ impl Capability {
     }
 }
 
-use Asks as A;
 use Expect::{AttributeEqualsField as Attr, Settles, StateChanged, StateEqualsField, StateIn};
 use Expect::{StateNotIn, Updated};
 
@@ -280,51 +214,51 @@ const fn armed(done: &'static [&'static str]) -> Expect {
 #[rustfmt::skip]
 pub const CAPABILITIES: &[Capability] = &[
     // Switching on and off.
-    row(&[A::On], ON_MANY_WAYS, "turn_on").heard(&["HassTurnOn"], None).expect(StateNotIn(&["off", "unavailable"])).says("HassTurnOn", "default"),
-    row(&[A::Off], ON_MANY_WAYS, "turn_off").heard(&["HassTurnOff"], None).expect(StateIn(&["off"])).says("HassTurnOff", "default"),
-    row(&[A::On], SWITCHED, "turn_on").heard(&["HassTurnOn"], None).expect(StateIn(&["on"])).says("HassTurnOn", "default"),
-    row(&[A::Off], SWITCHED, "turn_off").heard(&["HassTurnOff"], None).expect(StateIn(&["off"])).says("HassTurnOff", "default"),
-    row(&[A::Toggle], TOGGLED, "toggle").expect(StateChanged),
+    row(&[On], ON_MANY_WAYS, "turn_on").heard(&["HassTurnOn"], None).expect(StateNotIn(&["off", "unavailable"])).says("HassTurnOn", "default"),
+    row(&[Off], ON_MANY_WAYS, "turn_off").heard(&["HassTurnOff"], None).expect(StateIn(&["off"])).says("HassTurnOff", "default"),
+    row(&[On], SWITCHED, "turn_on").heard(&["HassTurnOn"], None).expect(StateIn(&["on"])).says("HassTurnOn", "default"),
+    row(&[Off], SWITCHED, "turn_off").heard(&["HassTurnOff"], None).expect(StateIn(&["off"])).says("HassTurnOff", "default"),
+    row(&[Toggle], TOGGLED, "toggle").expect(StateChanged),
     // Lights: brightness, colour, white, a step.
-    row(&[A::Percent], &["light"], "turn_on").field("brightness_pct").heard(&["HassLightSet"], Some("brightness")).expect(StateIn(&["on"])).says("HassLightSet", "brightness"),
-    row(&[A::Color], &["light"], "turn_on").field("color_name").needs(Needs::Colours).heard(&["HassLightSet"], Some("color")).expect(StateIn(&["on"])).says("HassLightSet", "color"),
-    row(&[A::White], &["light"], "turn_on").field("color_temp_kelvin").needs(Needs::WhiteTemperature).expect(StateIn(&["on"])).says("HassTurnOn", "default"),
-    row(&[A::Brighter], &["light"], "turn_on").field("brightness_step_pct").needs(Needs::Dimming).expect(StateIn(&["on"])).says("HassTurnOn", "default"),
-    row(&[A::Dimmer], &["light"], "turn_on").field("brightness_step_pct").needs(Needs::Dimming).expect(StateIn(&["on"])).says("HassTurnOn", "default"),
+    row(&[PERCENT], &["light"], "turn_on").field("brightness_pct").heard(&["HassLightSet"], Some("brightness")).expect(StateIn(&["on"])).says("HassLightSet", "brightness"),
+    row(&[COLOR], &["light"], "turn_on").field("color_name").needs(Needs::Colours).heard(&["HassLightSet"], Some("color")).expect(StateIn(&["on"])).says("HassLightSet", "color"),
+    row(&[WHITE], &["light"], "turn_on").field("color_temp_kelvin").needs(Needs::WhiteTemperature).expect(StateIn(&["on"])).says("HassTurnOn", "default"),
+    row(&[Brighter], &["light"], "turn_on").field("brightness_step_pct").needs(Needs::Dimming).expect(StateIn(&["on"])).says("HassTurnOn", "default"),
+    row(&[Dimmer], &["light"], "turn_on").field("brightness_step_pct").needs(Needs::Dimming).expect(StateIn(&["on"])).says("HassTurnOn", "default"),
     // Covers and valves.
-    row(&[A::Open], &["cover"], "open_cover").heard(&["HassTurnOn"], None).expect(OPENED).says("HassTurnOn", "cover").key("open"),
-    row(&[A::Close], &["cover"], "close_cover").heard(&["HassTurnOff"], None).expect(CLOSED).says("HassTurnOff", "cover").key("close"),
-    row(&[A::Percent], &["cover"], "set_cover_position").field("position").heard(&["HassSetPosition"], Some("position")).expect(Attr { attribute: "current_position", field: "position" }).says("HassSetPosition", "default"),
-    row(&[A::Open, A::On], &["valve"], "open_valve").heard(&["HassTurnOn"], None).expect(OPENED).says("HassTurnOn", "valve").key("open"),
-    row(&[A::Close, A::Off], &["valve"], "close_valve").heard(&["HassTurnOff"], None).expect(CLOSED).says("HassTurnOff", "valve").key("close"),
-    row(&[A::Percent], &["valve"], "set_valve_position").field("position").heard(&["HassSetPosition"], Some("position")).expect(Attr { attribute: "current_position", field: "position" }).says("HassSetPosition", "default"),
+    row(&[Open], &["cover"], "open_cover").heard(&["HassTurnOn"], None).expect(OPENED).says("HassTurnOn", "cover").key("open"),
+    row(&[Close], &["cover"], "close_cover").heard(&["HassTurnOff"], None).expect(CLOSED).says("HassTurnOff", "cover").key("close"),
+    row(&[PERCENT], &["cover"], "set_cover_position").field("position").heard(&["HassSetPosition"], Some("position")).expect(Attr { attribute: "current_position", field: "position" }).says("HassSetPosition", "default"),
+    row(&[Open, On], &["valve"], "open_valve").heard(&["HassTurnOn"], None).expect(OPENED).says("HassTurnOn", "valve").key("open"),
+    row(&[Close, Off], &["valve"], "close_valve").heard(&["HassTurnOff"], None).expect(CLOSED).says("HassTurnOff", "valve").key("close"),
+    row(&[PERCENT], &["valve"], "set_valve_position").field("position").heard(&["HassSetPosition"], Some("position")).expect(Attr { attribute: "current_position", field: "position" }).says("HassSetPosition", "default"),
     // Locks.
-    row(&[A::Lock], &["lock"], "lock").heard(&["HassTurnOn"], None).expect(Settles { done: &["locked"], moving: &["locking"] }).says("HassTurnOn", "lock"),
-    row(&[A::Unlock], &["lock"], "unlock").heard(&["HassTurnOff"], None).expect(Settles { done: &["unlocked", "open"], moving: &["unlocking", "opening"] }).says("HassTurnOff", "lock"),
+    row(&[Lock], &["lock"], "lock").heard(&["HassTurnOn"], None).expect(Settles { done: &["locked"], moving: &["locking"] }).says("HassTurnOn", "lock"),
+    row(&[Unlock], &["lock"], "unlock").heard(&["HassTurnOff"], None).expect(Settles { done: &["unlocked", "open"], moving: &["unlocking", "opening"] }).says("HassTurnOff", "lock"),
     row(&[], &["lock"], "open").expect(Settles { done: &["open", "unlocked"], moving: &["opening"] }),
     // Fans and humidifiers.
-    row(&[A::Percent], &["fan"], "set_percentage").field("percentage").heard(&["HassFanSetSpeed"], Some("percentage")).expect(attr("percentage")).says("HassFanSetSpeed", "default"),
-    row(&[A::Percent], &["humidifier"], "set_humidity").field("humidity").heard(&["HassHumidifierSetpoint"], Some("humidity")).expect(attr("humidity")),
+    row(&[PERCENT], &["fan"], "set_percentage").field("percentage").heard(&["HassFanSetSpeed"], Some("percentage")).expect(attr("percentage")).says("HassFanSetSpeed", "default"),
+    row(&[PERCENT], &["humidifier"], "set_humidity").field("humidity").heard(&["HassHumidifierSetpoint"], Some("humidity")).expect(attr("humidity")),
     // Climate and water heaters.
-    row(&[A::Degrees], &["climate"], "set_temperature").field("temperature").needs(Needs::TargetTemperature).heard(&["HassClimateSetTemperature"], Some("temperature")).expect(attr("temperature")).says("HassClimateSetTemperature", "default"),
-    row(&[A::Degrees], &["water_heater"], "set_temperature").field("temperature").expect(attr("temperature")),
-    row(&[A::Mode], &["climate"], "set_hvac_mode").field("hvac_mode").needs(Needs::HvacMode).expect(StateEqualsField("hvac_mode")),
+    row(&[DEGREES], &["climate"], "set_temperature").field("temperature").needs(Needs::TargetTemperature).heard(&["HassClimateSetTemperature"], Some("temperature")).expect(attr("temperature")).says("HassClimateSetTemperature", "default"),
+    row(&[DEGREES], &["water_heater"], "set_temperature").field("temperature").expect(attr("temperature")),
+    row(&[MODE], &["climate"], "set_hvac_mode").field("hvac_mode").needs(Needs::HvacMode).expect(StateEqualsField("hvac_mode")),
     // Vacuums: told to stop or turn off, a robot is done cleaning; left where it stopped it is
     // in the way and away from its charger, so it goes home (what the leaderboard expects too).
-    row(&[A::Start, A::Resume, A::On], &["vacuum"], "start").heard(&["HassVacuumStart", "HassTurnOn"], None).expect(StateIn(&["cleaning"])).says("HassVacuumStart", "default"),
-    row(&[A::Dock, A::Stop, A::Off], &["vacuum"], "return_to_base").heard(&["HassVacuumReturnToBase", "HassTurnOff"], None).expect(Settles { done: &["docked"], moving: &["returning"] }).says("HassVacuumReturnToBase", "default"),
-    row(&[A::Pause], &["vacuum"], "pause").expect(StateIn(&["paused"])),
+    row(&[Start, Resume, On], &["vacuum"], "start").heard(&["HassVacuumStart", "HassTurnOn"], None).expect(StateIn(&["cleaning"])).says("HassVacuumStart", "default"),
+    row(&[Dock, Stop, Off], &["vacuum"], "return_to_base").heard(&["HassVacuumReturnToBase", "HassTurnOff"], None).expect(Settles { done: &["docked"], moving: &["returning"] }).says("HassVacuumReturnToBase", "default"),
+    row(&[Pause], &["vacuum"], "pause").expect(StateIn(&["paused"])),
     row(&[], &["vacuum"], "stop").expect(StateNotIn(&["cleaning"])),
     // Media players.
-    row(&[A::Percent], &["media_player"], "volume_set").field("volume_level").about(About::Volume).heard(&["HassSetVolume"], Some("volume_level")).expect(attr("volume_level")).says("HassSetVolume", "default"),
-    row(&[A::Mute], &["media_player"], "volume_mute").field("is_volume_muted").about(About::Either).expect(attr("is_volume_muted")),
-    row(&[A::Louder], &["media_player"], "volume_up").about(About::Either).expect(Updated),
-    row(&[A::Quieter], &["media_player"], "volume_down").about(About::Either).expect(Updated),
-    row(&[A::Stop], &["media_player"], "media_stop").expect(StateIn(&["idle", "off", "paused"])).says("HassMediaPause", "default"),
-    row(&[A::Pause], &["media_player"], "media_pause").heard(&["HassMediaPause"], None).expect(StateIn(&["paused", "idle", "off"])).says("HassMediaPause", "default").key("pause"),
-    row(&[A::Resume, A::Start], &["media_player"], "media_play").heard(&["HassMediaUnpause"], None).expect(StateIn(&["playing"])).says("HassMediaUnpause", "default"),
-    row(&[A::Next], &["media_player"], "media_next_track").heard(&["HassMediaNext"], None).expect(Updated).says("HassMediaNext", "default"),
-    row(&[A::Previous], &["media_player"], "media_previous_track").heard(&["HassMediaPrevious"], None).expect(Updated).says("HassMediaPrevious", "default"),
+    row(&[PERCENT], &["media_player"], "volume_set").field("volume_level").about(About::Volume).heard(&["HassSetVolume"], Some("volume_level")).expect(attr("volume_level")).says("HassSetVolume", "default"),
+    row(&[Mute], &["media_player"], "volume_mute").field("is_volume_muted").about(About::Either).expect(attr("is_volume_muted")),
+    row(&[Louder], &["media_player"], "volume_up").about(About::Either).expect(Updated),
+    row(&[Quieter], &["media_player"], "volume_down").about(About::Either).expect(Updated),
+    row(&[Stop], &["media_player"], "media_stop").expect(StateIn(&["idle", "off", "paused"])).says("HassMediaPause", "default"),
+    row(&[Pause], &["media_player"], "media_pause").heard(&["HassMediaPause"], None).expect(StateIn(&["paused", "idle", "off"])).says("HassMediaPause", "default").key("pause"),
+    row(&[Resume, Start], &["media_player"], "media_play").heard(&["HassMediaUnpause"], None).expect(StateIn(&["playing"])).says("HassMediaUnpause", "default"),
+    row(&[Next], &["media_player"], "media_next_track").heard(&["HassMediaNext"], None).expect(Updated).says("HassMediaNext", "default"),
+    row(&[Previous], &["media_player"], "media_previous_track").heard(&["HassMediaPrevious"], None).expect(Updated).says("HassMediaPrevious", "default"),
     // What only the model calls.
     row(&[], &["input_number", "number"], "set_value").expect(StateEqualsField("value")),
     row(&[], &["input_select", "select"], "select_option").expect(StateEqualsField("option")),
@@ -351,9 +285,8 @@ pub const CAPABILITIES: &[Capability] = &[
 /// The row `intent` means for a kind of device, if one does: `volume` when the words are about
 /// the volume ("volume" names what to change: only a media player has one).
 pub fn for_intent(intent: Intent, domain: &str, volume: bool) -> Option<&'static Capability> {
-    let asks = Asks::of(intent);
     CAPABILITIES.iter().find(|c| {
-        c.asks.contains(&asks)
+        c.asks.iter().any(|a| same_kind(*a, intent))
             && c.is_for(domain)
             && match c.about {
                 About::Device => !volume,
@@ -406,7 +339,7 @@ fn value_of(intent: Intent, field: &str) -> Value {
 pub fn supports(intent: Intent, entity: &Entity) -> bool {
     let needs = CAPABILITIES
         .iter()
-        .find(|c| c.asks.contains(&Asks::of(intent)) && c.is_for(entity.domain()))
+        .find(|c| c.asks.iter().any(|a| same_kind(*a, intent)) && c.is_for(entity.domain()))
         .map_or(Needs::Nothing, |c| c.needs);
     let attribute = |name: &str| entity.attributes.get(name);
     let colour_modes = |fits: &dyn Fn(&str) -> bool| {
@@ -517,26 +450,25 @@ pub fn heard(
 /// Services that undo what each intent asks (what the person said, for the refusal); a
 /// service not listed is left to the other guards.
 #[rustfmt::skip]
-pub const OPPOSITES: &[(Asks, &str, &[&str])] = &[
-    (A::On, "to turn something on", &["turn_off", "close_cover", "close_valve", "lock"]),
-    (A::Off, "to turn something off", &["turn_on", "open_cover", "open_valve", "start", "unlock", "open"]),
-    (A::Open, "to open something", &["close_cover", "close_valve", "lock", "turn_off"]),
-    (A::Close, "to close something", &["open_cover", "open_valve", "unlock", "open", "turn_on"]),
-    (A::Lock, "to lock something", &["unlock", "open", "open_cover", "open_valve"]),
-    (A::Unlock, "to unlock something", &["lock", "close_cover", "close_valve"]),
-    (A::Start, "to start something", &["return_to_base", "stop", "pause", "media_pause", "media_stop", "turn_off"]),
-    (A::Dock, "to stop something", &["start", "media_play", "turn_on"]),
-    (A::Stop, "to stop something", &["start", "media_play", "turn_on"]),
-    (A::Pause, "to pause something", &["media_play", "start", "turn_on"]),
-    (A::Resume, "to resume something", &["media_pause", "media_stop", "pause", "stop", "turn_off"]),
+pub const OPPOSITES: &[(Intent, &str, &[&str])] = &[
+    (On, "to turn something on", &["turn_off", "close_cover", "close_valve", "lock"]),
+    (Off, "to turn something off", &["turn_on", "open_cover", "open_valve", "start", "unlock", "open"]),
+    (Open, "to open something", &["close_cover", "close_valve", "lock", "turn_off"]),
+    (Close, "to close something", &["open_cover", "open_valve", "unlock", "open", "turn_on"]),
+    (Lock, "to lock something", &["unlock", "open", "open_cover", "open_valve"]),
+    (Unlock, "to unlock something", &["lock", "close_cover", "close_valve"]),
+    (Start, "to start something", &["return_to_base", "stop", "pause", "media_pause", "media_stop", "turn_off"]),
+    (Dock, "to stop something", &["start", "media_play", "turn_on"]),
+    (Stop, "to stop something", &["start", "media_play", "turn_on"]),
+    (Pause, "to pause something", &["media_play", "start", "turn_on"]),
+    (Resume, "to resume something", &["media_pause", "media_stop", "pause", "stop", "turn_off"]),
 ];
 
 /// What the person asked (for the refusal) when `service` undoes what `intent` asks.
 pub fn undoes(intent: Intent, service: &str) -> Option<&'static str> {
-    let asks = Asks::of(intent);
     OPPOSITES
         .iter()
-        .find(|(a, ..)| *a == asks)
+        .find(|(a, ..)| same_kind(*a, intent))
         .filter(|(.., against)| against.contains(&service))
         .map(|(_, asked, _)| *asked)
 }

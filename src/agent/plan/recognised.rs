@@ -12,7 +12,7 @@
 use serde_json::{Value, json};
 
 use super::{FastCall, ReadState, add_call, allowed_service, answer_from_reads};
-use crate::agent::capability::{self, About, Asks};
+use crate::agent::capability::{self, About, carries_value};
 use crate::agent::understand::parsed::Parsed;
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::recognise::{Recognition, Source};
@@ -117,21 +117,23 @@ fn intent_for(rec: &Recognition, domain: &str) -> Option<(Intent, bool)> {
     let row = capability::heard(&rec.intent, domain, |slot| rec.slot(slot).is_some())?;
     let asks = row.asks[0];
     let intent = match row.slot.and_then(|slot| rec.slot(slot)) {
-        None => asks.bare()?,
+        None if carries_value(asks) => return None,
+        None => asks,
         Some(slot) => match asks {
-            Asks::Percent => Intent::Percent(
+            Intent::Percent(_) => Intent::Percent(
                 slot.number()
                     .filter(|n| (0.0..=100.0).contains(n))
                     .map(|n| n.round() as u8)?,
             ),
-            Asks::Degrees => {
+            Intent::Degrees(_) => {
                 Intent::Degrees((slot.number()? * 10.0).round().clamp(0.0, 2550.0) as u16)
             }
-            Asks::Color => {
+            Intent::Color(_) => {
                 let colour = slot.as_text().to_ascii_lowercase();
                 Intent::Color(COLOURS.iter().find(|c| **c == colour)?)
             }
-            _ => asks.bare()?,
+            other if carries_value(other) => return None,
+            other => other,
         },
     };
     Some((intent, row.about == About::Volume))

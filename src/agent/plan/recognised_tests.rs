@@ -246,6 +246,41 @@ fn values_become_the_attribute_they_set_and_volume_goes_to_the_one_playing() {
     );
 }
 
+/// The capability the table's one row added: Home Assistant's `HassHumidifierSetpoint` (its
+/// 2025.4 ships no sentence for it; a household's own sentences, or a later release, can say
+/// it) becomes the humidifier's `set_humidity`, on the humidifier it named.
+#[test]
+fn a_humidifiers_setpoint_from_home_assistant_sets_its_humidity() {
+    let registry = home_in_states(&[
+        (
+            "humidifier.bedroom",
+            "Bedroom Humidifier",
+            "bedroom",
+            "on",
+            json!({"humidity": 40, "min_humidity": 0, "max_humidity": 100}),
+        ),
+        ("fan.bedroom", "Bedroom Fan", "bedroom", "on", json!({})),
+    ]);
+    let setpoint = rec(
+        "HassHumidifierSetpoint",
+        &[
+            ("name", json!("Bedroom Humidifier")),
+            ("humidity", json!(45)),
+        ],
+        &["humidifier.bedroom"],
+        true,
+    );
+    assert_eq!(
+        calls(&plan(&setpoint, &registry)),
+        [(
+            "humidifier".to_owned(),
+            "set_humidity".to_owned(),
+            vec!["humidifier.bedroom".to_owned()],
+            json!({"humidity": 45})
+        )]
+    );
+}
+
 #[test]
 fn nothing_satisfying_every_slot_is_said_not_widened() {
     let registry = two_floors();

@@ -57,7 +57,7 @@ pub(crate) fn home_on_floors(
         "lock": {"lock": {}, "unlock": {}, "open": {}},
         "vacuum": {"start": {}, "pause": {}, "return_to_base": {}},
         "todo": {"add_item": {}},
-        "humidifier": {"turn_on": {}, "turn_off": {}},
+        "humidifier": {"turn_on": {}, "turn_off": {}, "set_humidity": {}},
         "climate": {"turn_on": {}, "turn_off": {}, "set_hvac_mode": {}, "set_temperature": {}},
         "media_player": {"media_play": {}, "media_pause": {}, "media_stop": {}, "media_next_track": {}, "media_previous_track": {},
             "volume_set": {}, "volume_mute": {}, "volume_up": {}, "volume_down": {},

@@ -4,9 +4,10 @@
 
 use crate::agent::act::approval::{ApprovalError, ExecuteError, PendingAction};
 use crate::agent::act::verify::ActionReport;
-use crate::agent::capability::{self, Asks};
+use crate::agent::capability;
 use crate::agent::understand::{Lang, Unmatched};
 use crate::ha::registry::Hidden;
+use crate::lang::Intent;
 use crate::lang::{Held, NotRun, Ways};
 
 /// What to say when the model gave no final text: what ran, each said from what Home
@@ -291,12 +292,12 @@ fn setting_of(domain: &str, service: &str, data: &serde_json::Value, lang: Lang)
     let (row, value) = capability::setting(domain, service, data)?;
     let says = lang.lexicon().says;
     match row.asks.first()? {
-        Asks::Percent if row.field == Some("volume_level") => {
+        Intent::Percent(_) if row.field == Some("volume_level") => {
             value.as_f64().map(|v| format!("{}%", (v * 100.0).round()))
         }
-        Asks::Percent => value.as_u64().map(|n| format!("{n}%")),
-        Asks::Degrees => value.as_f64().map(|t| format!("{t}°")),
-        Asks::White => {
+        Intent::Percent(_) => value.as_u64().map(|n| format!("{n}%")),
+        Intent::Degrees(_) => value.as_f64().map(|t| format!("{t}°")),
+        Intent::White(_) => {
             let white = if value.as_u64()? <= 4000 {
                 "warm_white"
             } else {
@@ -306,7 +307,7 @@ fn setting_of(domain: &str, service: &str, data: &serde_json::Value, lang: Lang)
         }
         // A colour the language has no word for is not said in English: the light is said
         // to be on instead (true, and in the person's words).
-        Asks::Color => {
+        Intent::Color(_) => {
             let css = value.as_str()?;
             match said(says.colour_names, css) {
                 Some(word) => Some(word.to_owned()),
@@ -314,7 +315,7 @@ fn setting_of(domain: &str, service: &str, data: &serde_json::Value, lang: Lang)
                 None => None,
             }
         }
-        Asks::Mode => {
+        Intent::Mode(_) => {
             let mode = value.as_str()?;
             Some(said(says.mode_names, mode).map_or_else(|| mode.replace('_', " "), str::to_owned))
         }
