@@ -237,9 +237,6 @@ pub struct Pointing {
     places: Vec<String>,
     /// Per word of the query, once asked: whether it names anything in this home.
     names_something: Vec<std::sync::OnceLock<bool>>,
-    /// Per word of the query, the stem bits of it and of its translations: an entity none of
-    /// whose words has one of them is skipped without comparing a word (most of the home).
-    reach: Vec<u128>,
     /// Per word of the query, once asked: whether it is the whole name of a device here ("the
     /// HVAC" is the device named "Hvac", not any thermostat).
     whole_names: Vec<std::sync::OnceLock<bool>>,
@@ -277,13 +274,7 @@ impl Pointing {
         let query = query_of(&rest, registry);
         let names_something = vec![std::sync::OnceLock::new(); query.words.len()];
         let whole_names = vec![std::sync::OnceLock::new(); query.words.len()];
-        let reach = query
-            .words
-            .iter()
-            .map(|q| translated(q).fold(stem_bit(q), |bits, w| bits | stem_bit(w)))
-            .collect();
         Self {
-            reach,
             watering: watering(words),
             media: words
                 .iter()
@@ -358,9 +349,12 @@ impl Pointing {
             let q = query.words[i].as_str();
             in_hay(entity, q)
                 || *self.names_something[i].get_or_init(|| {
+                    // Only entities with a word sharing the stem bits of this word or of one
+                    // of its translations can match it: the rest are skipped unread.
+                    let reach = translated(q).fold(stem_bit(q), |bits, w| bits | stem_bit(w));
                     registry
                         .entities()
-                        .any(|e| e.haystack.may_match(self.reach[i]) && in_hay(e, q))
+                        .any(|e| e.haystack.may_match(reach) && in_hay(e, q))
                 })
         };
         let whole_name = |i: usize| {
