@@ -19,6 +19,16 @@ fn translated(word: &str) -> impl Iterator<Item = &'static str> + '_ {
         .map(|(english, _)| *english)
 }
 
+/// Whether a word names `e`: a word of its name, its id or its room.
+fn in_hay(e: &Entity, q: &str) -> bool {
+    let hay = &e.haystack;
+    hay.name
+        .iter()
+        .chain(&hay.object_id)
+        .chain(&hay.area)
+        .any(|w| word_matches(q, w))
+}
+
 /// A query word matches a name word, itself or as the English room word it translates to.
 pub(crate) fn word_matches(query: &str, word: &str) -> bool {
     word_score(query, word) > 0.0
@@ -335,38 +345,8 @@ impl Pointing {
         // Words that name something in this home (a device or a room): one of them must name
         // this entity or its room ("the desk lamp" is not the floor lamp). Words naming nothing
         // here ("please", "sauna") say nothing either way.
-        let in_hay = |e: &Entity, q: &str| {
-            let hay = &e.haystack;
-            hay.name
-                .iter()
-                .chain(&hay.object_id)
-                .chain(&hay.area)
-                .any(|w| word_matches(q, w))
-        };
-        // Whether word `i` names anything here: this entity first (the usual case, and then
-        // no scan of the home is needed), then every other, once per word.
-        let names_something = |i: usize| {
-            let q = query.words[i].as_str();
-            in_hay(entity, q)
-                || *self.names_something[i].get_or_init(|| {
-                    // Only entities with a word sharing the stem bits of this word or of one
-                    // of its translations can match it: the rest are skipped unread.
-                    let reach = translated(q).fold(stem_bit(q), |bits, w| bits | stem_bit(w));
-                    registry
-                        .entities()
-                        .any(|e| e.haystack.may_match(reach) && in_hay(e, q))
-                })
-        };
-        let whole_name = |i: usize| {
-            let q = query.words[i].as_str();
-            *self.whole_names[i].get_or_init(|| {
-                let bit = stem_bit(q);
-                registry.entities().any(|e| {
-                    e.haystack.may_match(bit)
-                        && matches!(e.haystack.name.as_slice(), [only] if only == q)
-                })
-            })
-        };
+        let names_something = |i: usize| self.names_something(i, entity, registry);
+        let whole_name = |i: usize| self.whole_name(i, registry);
         let informative: Vec<&String> = query
             .words
             .iter()
@@ -393,5 +373,32 @@ impl Pointing {
             return informative.iter().any(|q| in_hay(entity, q));
         }
         query.words.iter().any(|q| in_name(q)) || !kinds.is_empty()
+    }
+
+    /// Whether word `i` names anything here: `entity` first (the usual case, and then no scan
+    /// of the home is needed), then every other, once per word.
+    fn names_something(&self, i: usize, entity: &Entity, registry: &Registry) -> bool {
+        let q = self.query.words[i].as_str();
+        in_hay(entity, q)
+            || *self.names_something[i].get_or_init(|| {
+                // Only entities with a word sharing the stem bits of this word or of one of
+                // its translations can match it: the rest are skipped unread.
+                let reach = translated(q).fold(stem_bit(q), |bits, w| bits | stem_bit(w));
+                registry
+                    .entities()
+                    .any(|e| e.haystack.may_match(reach) && in_hay(e, q))
+            })
+    }
+
+    /// Whether word `i` is the whole name of a device here, once per word.
+    fn whole_name(&self, i: usize, registry: &Registry) -> bool {
+        let q = self.query.words[i].as_str();
+        *self.whole_names[i].get_or_init(|| {
+            let bit = stem_bit(q);
+            registry.entities().any(|e| {
+                e.haystack.may_match(bit)
+                    && matches!(e.haystack.name.as_slice(), [only] if only == q)
+            })
+        })
     }
 }
