@@ -8,6 +8,10 @@
 //! it is here so that verification and the reply know it too. Rows are tried in order; the
 //! first that fits wins, so a kind of device with its own rule comes before the catch-all.
 
+use std::collections::HashMap;
+use std::mem::{Discriminant, discriminant};
+use std::sync::LazyLock;
+
 use serde_json::{Value, json};
 
 use crate::ha::registry::Entity;
@@ -90,8 +94,8 @@ pub struct Capability {
 }
 
 /// What a row answers: an intent of this kind, whatever its value (the value is the words').
-pub fn same_kind(a: Intent, b: Intent) -> bool {
-    std::mem::discriminant(&a) == std::mem::discriminant(&b)
+fn same_kind(a: Intent, b: Intent) -> bool {
+    discriminant(&a) == discriminant(&b)
 }
 
 /// Whether an intent carries a value (a percentage, a temperature, a mode, a colour).
@@ -282,12 +286,29 @@ pub const CAPABILITIES: &[Capability] = &[
     row(&[], &["*"], "toggle").expect(StateChanged),
 ];
 
+/// The rows an intent of this kind asks for, in the table's order: looked up once per kind,
+/// as the own reading asks it of every entity of the home.
+fn asking(intent: Intent) -> &'static [&'static Capability] {
+    type ByKind = HashMap<Discriminant<Intent>, Vec<&'static Capability>>;
+    static BY_KIND: LazyLock<ByKind> = LazyLock::new(|| {
+        let mut by_kind = ByKind::new();
+        for c in CAPABILITIES {
+            for a in c.asks {
+                by_kind.entry(discriminant(a)).or_default().push(c);
+            }
+        }
+        by_kind
+    });
+    BY_KIND
+        .get(&discriminant(&intent))
+        .map_or(&[], Vec::as_slice)
+}
+
 /// The row `intent` means for a kind of device, if one does: `volume` when the words are about
 /// the volume ("volume" names what to change: only a media player has one).
 pub fn for_intent(intent: Intent, domain: &str, volume: bool) -> Option<&'static Capability> {
-    CAPABILITIES.iter().find(|c| {
-        c.asks.iter().any(|a| same_kind(*a, intent))
-            && c.is_for(domain)
+    asking(intent).iter().copied().find(|c| {
+        c.is_for(domain)
             && match c.about {
                 About::Device => !volume,
                 About::Volume => volume,
@@ -337,9 +358,9 @@ fn value_of(intent: Intent, field: &str) -> Value {
 /// Whether the entity can do what the intent asks, as its own attributes say: an HVAC mode
 /// it lists, a target temperature it takes. Other intents are settled by the domain's services.
 pub fn supports(intent: Intent, entity: &Entity) -> bool {
-    let needs = CAPABILITIES
+    let needs = asking(intent)
         .iter()
-        .find(|c| c.asks.iter().any(|a| same_kind(*a, intent)) && c.is_for(entity.domain()))
+        .find(|c| c.is_for(entity.domain()))
         .map_or(Needs::Nothing, |c| c.needs);
     let attribute = |name: &str| entity.attributes.get(name);
     let colour_modes = |fits: &dyn Fn(&str) -> bool| {
