@@ -226,6 +226,7 @@ mod tests {
             last_updated: updated.into(),
             visible: true,
             haystack: Default::default(),
+            search_slot: None,
         }
     }
 

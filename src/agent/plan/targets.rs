@@ -488,7 +488,7 @@ fn ask_which(of_kind: &[&Able<'_>], kind: &str, lang: Lang, registry: &Registry)
     let saying: Vec<&Able<'_>> = of_kind
         .iter()
         .copied()
-        .filter(|(e, ..)| e.haystack.name.iter().any(|w| word_matches(kind, w)))
+        .filter(|(e, ..)| e.haystack.name().any(|w| word_matches(kind, w)))
         .collect();
     let candidates = if saying.len() >= 2 { &saying } else { of_kind };
     if candidates.len() < 2 {

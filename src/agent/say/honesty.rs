@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 use regex::{Regex, RegexSet};
 
 use crate::ha::registry::Registry;
+use crate::ha::search::Haystack;
 use crate::text::fold;
 
 pub use crate::lang::Claim;
@@ -122,15 +123,18 @@ pub fn needs_tools(command: &str, registry: &Registry) -> bool {
     // Entity names as the registry holds them, already folded into words: a run of them in
     // the command's words (this runs for every entity, so nothing is folded again).
     let said = crate::text::tokens(command);
-    let in_command = |name: &[String]| {
+    let in_command = |hay: &Haystack| {
+        let len = hay.name_len();
         // Two letters are a name as a whole word ("the AC").
-        name.iter().map(String::len).sum::<usize>() + name.len().saturating_sub(1) >= 2
-            && said.windows(name.len().max(1)).any(|run| run == name)
+        hay.name().map(str::len).sum::<usize>() + len.saturating_sub(1) >= 2
+            && said
+                .windows(len.max(1))
+                .any(|run| run.iter().map(String::as_str).eq(hay.name()))
     };
     registry
         .areas()
         .any(|a| named(&a.name) || a.aliases.iter().any(|al| named(al)))
-        || registry.entities().any(|e| in_command(&e.haystack.name))
+        || registry.entities().any(|e| in_command(&e.haystack))
 }
 
 #[cfg(test)]

@@ -277,27 +277,30 @@ pub(crate) fn named_in<'r>(text: &str, registry: &'r Registry) -> Vec<&'r Entity
         .iter()
         .map(|w| plural_stem(w).to_owned())
         .collect();
-    let has = |w: &String| said.iter().any(|s| s == plural_stem(w));
+    let has = |w: &str| said.iter().any(|s| s == plural_stem(w));
     // The search words of each name are already folded in the registry.
     let mut found: Vec<&Entity> = registry
         .entities()
         .filter(|e| {
-            let words = &e.haystack.name;
-            let by_name = match words.as_slice() {
-                [] => false,
-                [one] => one.chars().count() >= 4 && has(one),
-                _ => words.iter().all(has),
+            let mut words = e.haystack.name();
+            let by_name = match e.haystack.name_len() {
+                0 => false,
+                1 => words
+                    .next()
+                    .is_some_and(|one| one.chars().count() >= 4 && has(one)),
+                _ => words.all(has),
             };
             by_name || lower.contains(&e.entity_id)
         })
         .collect();
-    found.sort_by_key(|e| std::cmp::Reverse(e.haystack.name.len()));
+    found.sort_by_key(|e| std::cmp::Reverse(e.haystack.name_len()));
     let mut kept: Vec<&Entity> = Vec::new();
     for entity in found {
-        let words = &entity.haystack.name;
+        let words = &entity.haystack;
         let inside = kept.iter().any(|longer| {
-            let longer = &longer.haystack.name;
-            words.len() < longer.len() && words.iter().all(|w| longer.contains(w))
+            let longer = &longer.haystack;
+            words.name_len() < longer.name_len()
+                && words.name().all(|w| longer.name().any(|l| l == w))
         });
         if !inside {
             kept.push(entity);
@@ -306,8 +309,8 @@ pub(crate) fn named_in<'r>(text: &str, registry: &'r Registry) -> Vec<&'r Entity
     // In the order the text names them.
     let at = |e: &Entity| {
         e.haystack
-            .name
-            .first()
+            .name()
+            .next()
             .and_then(|first| said.iter().position(|w| w == plural_stem(first)))
             .unwrap_or(usize::MAX)
     };

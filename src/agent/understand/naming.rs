@@ -85,9 +85,6 @@ pub(crate) fn names_by_translation(text: &str, registry: &Registry) -> bool {
     !english.is_empty()
         && registry.entities().any(|e| {
             let hay = &e.haystack;
-            hay.name
-                .iter()
-                .chain(&hay.area)
-                .any(|n| english.contains(&n.as_str()))
+            hay.name_and_place().any(|n| english.contains(&n))
         })
 }

@@ -22,11 +22,7 @@ fn translated(word: &str) -> impl Iterator<Item = &'static str> + '_ {
 /// Whether a word names `e`: a word of its name, its id or its room.
 fn in_hay(e: &Entity, q: &str) -> bool {
     let hay = &e.haystack;
-    hay.name
-        .iter()
-        .chain(&hay.object_id)
-        .chain(&hay.area)
-        .any(|w| word_matches(q, w))
+    hay.words().any(|w| word_matches(q, w))
 }
 
 /// A query word matches a name word, itself or as the English room word it translates to.
@@ -58,11 +54,7 @@ pub(crate) fn split_compound(word: &str, registry: &Registry) -> Option<[String;
     }
     let named_so = registry.entities().any(|e| {
         let hay = &e.haystack;
-        hay.name
-            .iter()
-            .chain(&hay.object_id)
-            .chain(&hay.area)
-            .any(|w| word_score(word, w) > 0.0)
+        hay.words().any(|w| word_score(word, w) > 0.0)
     });
     if named_so {
         return None;
@@ -101,16 +93,12 @@ pub(crate) fn query_of(rest: &[&str], registry: &Registry) -> Query {
 pub(crate) fn covers(entity: &Entity, query: &Query) -> bool {
     let hay = &entity.haystack;
     query.words.iter().all(|q| {
-        hay.name
-            .iter()
-            .chain(&hay.object_id)
-            .chain(&hay.area)
-            .any(|w| word_matches(q, w))
+        hay.words().any(|w| word_matches(q, w))
             || domain_of_word(q).is_some_and(|kind| {
                 // "Beleuchtung" explains a switch named "Decorative Lights": its name says the
                 // kind. It does not *name* it (a kind word never picks one device alone).
                 kind == entity.domain()
-                    || hay.name.iter().any(|w| word_score(kind, w) > 0.0)
+                    || hay.name().any(|w| word_score(kind, w) > 0.0)
                     // A thermostat shows a temperature and is set to one.
                     || (kind == "sensor"
                         && entity.domain() == "climate"
@@ -134,11 +122,10 @@ fn measured_by(word: &str) -> Option<&'static str> {
 
 /// Every word of the entity's name is in the query.
 pub(crate) fn named(entity: &Entity, query: &Query) -> bool {
-    !entity.haystack.name.is_empty()
+    entity.haystack.name_len() > 0
         && entity
             .haystack
-            .name
-            .iter()
+            .name()
             .all(|w| query.words.iter().any(|q| word_matches(q, w)))
 }
 
@@ -187,7 +174,7 @@ pub(crate) fn of_specific_kind(entity: &Entity, words: &[String], query: &Query)
             Some(wanted) => {
                 domain_of_word(q) != Some(entity.domain())
                     || of_class(wanted, class)
-                    || entity.haystack.name.iter().any(|n| word_matches(q, n))
+                    || entity.haystack.name().any(|n| word_matches(q, n))
             }
         })
 }
@@ -301,12 +288,7 @@ impl Pointing {
     pub fn at(&self, entity: &Entity, registry: &Registry) -> bool {
         let query = &self.query;
         let hay = &entity.haystack;
-        let in_name = |q: &str| {
-            hay.name
-                .iter()
-                .chain(&hay.object_id)
-                .any(|w| word_matches(q, w))
-        };
+        let in_name = |q: &str| hay.named().any(|w| word_matches(q, w));
         let device_class = entity
             .attributes
             .get("device_class")
@@ -319,7 +301,7 @@ impl Pointing {
                 && !["sensor", "czujnik"].contains(&word);
             let kind = measured
                 || domain == entity.domain()
-                || hay.name.iter().any(|w| word_score(domain, w) > 0.0);
+                || hay.name().any(|w| word_score(domain, w) > 0.0);
             let specific = specific_class(word).is_none_or(|class| of_class(class, device_class));
             kind && specific
         };
@@ -397,7 +379,8 @@ impl Pointing {
             let bit = stem_bit(q);
             registry.entities().any(|e| {
                 e.haystack.may_match(bit)
-                    && matches!(e.haystack.name.as_slice(), [only] if only == q)
+                    && e.haystack.name_len() == 1
+                    && e.haystack.name().next() == Some(q)
             })
         })
     }

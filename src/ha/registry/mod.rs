@@ -24,7 +24,7 @@ pub use wire::{
 };
 
 use super::exposure::{AssistExposure, ExposurePolicy, ServiceDecision};
-use super::search::Haystack;
+use super::search::{Haystack, WordIndex};
 use crate::text::tokens;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +41,8 @@ pub struct Entity {
     pub visible: bool,
     /// Folded words of the name, id and area, prepared once for free-text search.
     pub haystack: Haystack,
+    /// Where the registry's word index holds this entity (visible entities only).
+    pub(crate) search_slot: Option<u32>,
 }
 
 impl Entity {
@@ -124,9 +126,10 @@ pub struct Registry {
     entities: BTreeMap<String, Entity>,
     /// Visible entities per domain, kept in step with `entities` (asked for on every request).
     domain_counts: BTreeMap<String, usize>,
-    /// How many visible entities' names hold each word, kept in step with `entities`: a word
-    /// said is looked up here, not in every name ([`Registry::names_word`]).
-    name_words: HashMap<String, usize>,
+    /// Every visible entity's search words, kept in step with `entities`: a search, or a
+    /// word said ([`Registry::names_word`]), reads the entities holding its words, not every
+    /// entity of the home.
+    index: WordIndex,
     areas: BTreeMap<String, Area>,
     floors: BTreeMap<String, Floor>,
     services: BTreeMap<String, BTreeMap<String, ServiceInfo>>,
@@ -168,7 +171,7 @@ impl Registry {
             time_zone: None,
             entities: BTreeMap::new(),
             domain_counts: BTreeMap::new(),
-            name_words: HashMap::new(),
+            index: WordIndex::default(),
             areas: BTreeMap::new(),
             floors: BTreeMap::new(),
             services: BTreeMap::new(),
@@ -210,7 +213,7 @@ impl Registry {
             time_zone,
             entities: BTreeMap::new(),
             domain_counts: BTreeMap::new(),
-            name_words: HashMap::new(),
+            index: WordIndex::default(),
             areas: areas.into_iter().map(|a| (a.area_id.clone(), a)).collect(),
             floors: floors
                 .into_iter()
@@ -257,7 +260,7 @@ impl Registry {
             area_words.extend(floor.words());
         }
         let haystack = Haystack::placed(&state.entity_id, &name, area_words);
-        let entity = Entity {
+        let mut entity = Entity {
             name,
             entity_id: state.entity_id,
             area_id,
@@ -270,6 +273,7 @@ impl Registry {
             last_changed: state.last_changed,
             last_updated: state.last_updated,
             visible,
+            search_slot: None,
             haystack,
         };
         if entity.visible {
@@ -277,16 +281,14 @@ impl Registry {
                 .domain_counts
                 .entry(entity.domain().to_owned())
                 .or_insert(0) += 1;
-            for word in &entity.haystack.name {
-                *self.name_words.entry(word.clone()).or_insert(0) += 1;
-            }
+            entity.search_slot = self.index.add(&entity.entity_id, &entity.haystack);
         }
         if let Some(old) = self.entities.insert(entity.entity_id.clone(), entity) {
             self.forget(&old);
         }
     }
 
-    /// Keeps the domain counts and the name words in step when an entity leaves.
+    /// Keeps the domain counts and the word index in step when an entity leaves.
     fn forget(&mut self, old: &Entity) {
         if !old.visible {
             return;
@@ -297,19 +299,27 @@ impl Registry {
                 self.domain_counts.remove(old.domain());
             }
         }
-        for word in &old.haystack.name {
-            if let Some(n) = self.name_words.get_mut(word) {
-                *n -= 1;
-                if *n == 0 {
-                    self.name_words.remove(word);
-                }
-            }
+        if let Some(slot) = old.search_slot {
+            self.index.remove(slot, &old.haystack);
+            self.compact_index();
+        }
+    }
+
+    /// Builds the word index again when most of it is of entities gone (each rename or
+    /// removal leaves its words behind in the index's text).
+    fn compact_index(&mut self) {
+        if !self.index.is_mostly_garbage() {
+            return;
+        }
+        self.index = WordIndex::default();
+        for entity in self.entities.values_mut().filter(|e| e.visible) {
+            entity.search_slot = self.index.add(&entity.entity_id, &entity.haystack);
         }
     }
 
     /// Whether the name of a visible entity holds `word` (folded) as one of its words.
     pub fn names_word(&self, word: &str) -> bool {
-        self.name_words.contains_key(word)
+        self.index.names_word(word)
     }
 
     /// Applies the `data` of a `state_changed` event.
@@ -406,7 +416,20 @@ impl Registry {
     /// Derives every entity again from its state (after a device, area or floor change, any
     /// entity may have moved or been renamed by where it is).
     fn derive_all(&mut self) {
-        let states: Vec<StateObject> = self.entities.values().map(Entity::state_object).collect();
+        // Built again from empty: taking each entity out of the index in turn would walk the
+        // entities sharing each of its words, for every entity.
+        let states: Vec<StateObject> = std::mem::take(&mut self.entities)
+            .into_values()
+            .map(|e| StateObject {
+                entity_id: e.entity_id,
+                state: e.state,
+                attributes: e.attributes,
+                last_changed: e.last_changed,
+                last_updated: e.last_updated,
+            })
+            .collect();
+        self.domain_counts.clear();
+        self.index = WordIndex::default();
         for state in states {
             self.insert(state);
         }

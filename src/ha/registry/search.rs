@@ -1,6 +1,6 @@
 //! Finding entities by free-text name, ranked: the tool's search, the prompt's candidates.
 
-use super::{Candidate, Entity, Registry};
+use super::{Candidate, Registry};
 use crate::ha::search::Query;
 
 impl Registry {
@@ -20,26 +20,27 @@ impl Registry {
             },
             None => None,
         };
+        let of_domain =
+            |id: &str| domain.is_none_or(|d| id.split_once('.').is_some_and(|(of, _)| of == d));
+        let in_area = |id: &str| {
+            area_id
+                .is_none_or(|a| self.entities.get(id).and_then(|e| e.area_id.as_deref()) == Some(a))
+        };
         // Scored first, described after: only the best `limit` become candidates (a word
         // that names a domain scores every entity of it, thousands in a large home).
-        let mut scored: Vec<(f64, &Entity)> = self
-            .entities()
-            .filter(|e| domain.is_none_or(|d| e.domain() == d))
-            .filter(|e| area_id.is_none_or(|a| e.area_id.as_deref() == Some(a)))
-            .filter_map(|e| {
-                // With only filters and no words, every entity in scope is a candidate.
-                let score = if query.is_empty() {
-                    1.0
-                } else {
-                    e.haystack.score(&query)
-                };
-                (score > 0.0).then_some((score, e))
-            })
-            .collect();
-        let best_first = |a: &(f64, &Entity), b: &(f64, &Entity)| {
-            b.0.total_cmp(&a.0)
-                .then_with(|| a.1.entity_id.cmp(&b.1.entity_id))
+        let mut scored: Vec<(f64, &str)> = if query.is_empty() {
+            // With only filters and no words, every entity in scope is a candidate.
+            self.entities()
+                .map(|e| (1.0, e.entity_id.as_str()))
+                .filter(|(_, id)| of_domain(id) && in_area(id))
+                .collect()
+        } else {
+            let mut scored = self.index.scores(&query);
+            scored.retain(|(_, id)| of_domain(id) && in_area(id));
+            scored
         };
+        let best_first =
+            |a: &(f64, &str), b: &(f64, &str)| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1));
         if limit < scored.len() {
             if limit == 0 {
                 return Vec::new();
@@ -50,16 +51,19 @@ impl Registry {
         scored.sort_by(best_first);
         scored
             .into_iter()
-            .map(|(score, e)| Candidate {
-                entity_id: e.entity_id.clone(),
-                name: e.name.clone(),
-                area: e
-                    .area_id
-                    .as_deref()
-                    .and_then(|a| self.areas.get(a))
-                    .map(|a| a.name.clone()),
-                state: e.state.clone(),
-                score,
+            .filter_map(|(score, id)| {
+                let e = self.entities.get(id)?;
+                Some(Candidate {
+                    entity_id: e.entity_id.clone(),
+                    name: e.name.clone(),
+                    area: e
+                        .area_id
+                        .as_deref()
+                        .and_then(|a| self.areas.get(a))
+                        .map(|a| a.name.clone()),
+                    state: e.state.clone(),
+                    score,
+                })
             })
             .collect()
     }

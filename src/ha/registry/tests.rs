@@ -517,13 +517,16 @@ fn the_visible_count_follows_every_change() {
     // The count, and the name words kept for "is this a word of a name here": both as a walk
     // over the visible entities finds them, after every kind of change.
     let walked = |r: &Registry| {
-        let named = |w: &str| r.entities().any(|e| e.haystack.name.iter().any(|n| n == w));
+        let named = |w: &str| r.entities().any(|e| e.haystack.name().any(|n| n == w));
         let words: Vec<String> = [
             "bed", "light", "lights", "kitchen", "new", "lamp", "ceiling",
         ]
         .iter()
         .map(|w| w.to_string())
-        .chain(r.hidden_entities().flat_map(|e| e.haystack.name.clone()))
+        .chain(
+            r.hidden_entities()
+                .flat_map(|e| e.haystack.name().map(str::to_owned).collect::<Vec<_>>()),
+        )
         .collect();
         for word in &words {
             assert_eq!(r.names_word(word), named(word), "{word}");

@@ -6,40 +6,84 @@
 //! "lights" ~ "light"), and common words for a domain ("lamp", "światło", "Licht") count as a
 //! match on that domain.
 
+use std::sync::LazyLock;
+
 use crate::text::tokens;
+
+mod index;
+
 pub use crate::text::word_score;
+pub use index::WordIndex;
 
 /// The domain a word names, if any.
 pub fn domain_of_word(word: &str) -> Option<&'static str> {
     crate::lang::named_by(|l| l.kinds, word)
 }
 
-/// What one entity offers to match against, prepared once per entity.
+/// The domains any word names, in one order: an entity's domain is kept as its place here
+/// (a [`Kind`]), so a search compares a number per entity, not the domain's text behind a
+/// pointer (every entity, for every word of a query).
+static NAMED_DOMAINS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let mut all: Vec<&'static str> = crate::lang::LEXICONS
+        .iter()
+        .flat_map(|l| l.kinds.iter().map(|(domain, _)| *domain))
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    all
+});
+
+/// A domain some word names, or [`Kind::UNNAMED`] for one no word names (no query word then
+/// matches an entity by its kind).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Kind(u8);
+
+impl Kind {
+    pub const UNNAMED: Self = Self(0);
+
+    pub fn of(domain: &str) -> Self {
+        NAMED_DOMAINS
+            .binary_search(&domain)
+            .ok()
+            .and_then(|i| u8::try_from(i + 1).ok())
+            .map_or(Self::UNNAMED, Self)
+    }
+}
+
+/// What one entity offers to match against, prepared once per entity: the words of its name,
+/// then those of its id and of where it is (its area's name, its floor's) that are not words
+/// of its name (readers take any word of the three, so none is kept twice).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Haystack {
-    pub name: Vec<String>,
-    /// The words of the entity id and of where it is (its area's name, its floor's) that are
-    /// not words of its name: readers take any word of the three, so none is kept twice.
-    pub object_id: Vec<String>,
-    pub area: Vec<String>,
-    pub domain: String,
+    /// Every word, each followed by a space: one allocation per entity, not one per word (a
+    /// large home's memory), read in one run by every walk of the home's words.
+    words: Box<str>,
+    name_len: u16,
+    id_len: u16,
+    kind: Kind,
     /// The [`stem_bit`]s of all those words: a query word whose bit is not among them
     /// matches none of them, so a search skips this entity's words for it without comparing
     /// any (most entities, for most words of a command).
     stems: u128,
 }
 
-/// One bit of 128 for what a word must share with any word it matches ([`word_score`]): its
-/// first four bytes, or the whole of a shorter word (which only matches itself). Words that
-/// differ there never match; two that share a bit only may (a false "maybe", never a false
-/// "no").
-pub fn stem_bit(word: &str) -> u128 {
+/// What a word must share with any word it matches ([`word_score`]): its first four bytes,
+/// or the whole of a shorter word (which only matches itself), as one number. Words with
+/// different keys never match; two with one key may.
+pub fn stem_key(word: &str) -> u32 {
     let bytes = word.as_bytes();
-    let key = bytes
+    // A shorter word keeps its length in the high bits, so it never shares a key with a
+    // longer word (whose first byte fills them).
+    bytes
         .iter()
         .take(4)
-        .fold(bytes.len().min(4) as u32, |k, &b| (k << 8) | u32::from(b));
-    1 << (key.wrapping_mul(0x9E37_79B9) >> 25)
+        .fold(bytes.len().min(4) as u32, |k, &b| (k << 8) | u32::from(b))
+}
+
+/// One bit of 128 for a word's [`stem_key`]: words that differ there mostly differ here too,
+/// and two that share a bit only may match (a false "maybe", never a false "no").
+pub fn stem_bit(word: &str) -> u128 {
+    1 << (stem_key(word).wrapping_mul(0x9E37_79B9) >> 25)
 }
 
 impl Haystack {
@@ -59,18 +103,61 @@ impl Haystack {
             .filter(|w| !name.contains(w))
             .collect();
         let area: Vec<String> = area.into_iter().filter(|w| !name.contains(w)).collect();
-        let stems = name
-            .iter()
-            .chain(&object_id)
-            .chain(&area)
-            .fold(0, |set, w| set | stem_bit(w));
+        Self::of_words(domain, &name, &object_id, &area)
+    }
+
+    /// The haystack of exactly these words.
+    fn of_words(domain: &str, name: &[String], object_id: &[String], area: &[String]) -> Self {
+        let all = || name.iter().chain(object_id).chain(area);
+        let stems = all().fold(0, |set, w| set | stem_bit(w));
+        let mut words = String::with_capacity(all().map(|w| w.len() + 1).sum());
+        for w in all() {
+            words.push_str(w);
+            words.push(' ');
+        }
+        // Names of more than 65,535 words are cut there (no name is near it).
+        let count = |list: &[String]| u16::try_from(list.len()).unwrap_or(u16::MAX);
         Self {
-            name,
-            object_id,
-            area,
-            domain: domain.to_owned(),
+            words: words.into(),
+            name_len: count(name),
+            id_len: count(object_id),
+            kind: Kind::of(domain),
             stems,
         }
+    }
+
+    /// Every word: the name's, the id's, the place's.
+    pub fn words(&self) -> impl Iterator<Item = &str> + Clone {
+        self.words.split_terminator(' ')
+    }
+
+    /// The words of the name, in order.
+    pub fn name(&self) -> impl Iterator<Item = &str> + Clone {
+        self.words().take(self.name_len.into())
+    }
+
+    pub fn name_len(&self) -> usize {
+        self.name_len.into()
+    }
+
+    /// The words of the name and the id (not of the place).
+    pub fn named(&self) -> impl Iterator<Item = &str> + Clone {
+        self.words()
+            .take(usize::from(self.name_len) + usize::from(self.id_len))
+    }
+
+    /// The words of the id and the place that are not words of the name.
+    pub fn beside_name(&self) -> impl Iterator<Item = &str> + Clone {
+        self.words().skip(self.name_len.into())
+    }
+
+    /// The words of the name and the place (not of the id).
+    pub fn name_and_place(&self) -> impl Iterator<Item = &str> + Clone {
+        let place = usize::from(self.name_len) + usize::from(self.id_len);
+        self.words()
+            .enumerate()
+            .filter(move |(i, _)| *i < usize::from(self.name_len) || *i >= place)
+            .map(|(_, w)| w)
     }
 
     /// Whether any of this entity's words may match a word whose [`stem_bit`]s are `bits`:
@@ -79,13 +166,16 @@ impl Haystack {
         self.stems & bits != 0
     }
 
-    /// Score of a query against this entity; 0 means no match.
+    /// Score of a query against this entity; 0 means no match. The rule written plainly, one
+    /// entity at a time: searches run it through the [`WordIndex`], which is held to this to
+    /// the bit.
     ///
     /// Each query word takes its best match among name, entity-id and area words, or counts as
     /// matched when it names this entity's domain. The total is divided by the number of query
     /// words, so "kitchen light" prefers the kitchen's light over every light. A small bonus
     /// grows with the share of the name the query covers, so the exact name ranks first.
-    pub fn score(&self, query: &Query) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn score(&self, query: &Query) -> f64 {
         if query.words.is_empty() {
             return 0.0;
         }
@@ -93,27 +183,24 @@ impl Haystack {
         let mut specific = false;
         // Which name words matched (names longer than 64 words only lose the bonus precision).
         let mut name_hits: u64 = 0;
-        // Most entities share no stem with any query word and are of no kind it names.
-        if self.stems & query.stems == 0 && !query.domains.contains(&Some(self.domain.as_str())) {
-            return 0.0;
-        }
-        for ((q, q_domain), q_stem) in query.words.iter().zip(&query.domains).zip(&query.bits) {
+        let named = self.kind != Kind::UNNAMED && query.kinds.contains(&self.kind);
+        for (q, q_kind) in query.words.iter().zip(&query.kinds) {
             let mut best = 0.0_f64;
-            if self.stems & q_stem != 0 {
-                for (i, w) in self.name.iter().enumerate() {
+            if self.may_match(stem_bit(q)) {
+                for (i, w) in self.name().enumerate() {
                     let s = word_score(q, w);
                     if s > 0.0 && i < 64 {
                         name_hits |= 1 << i;
                     }
                     best = best.max(s);
                 }
-                for w in self.object_id.iter().chain(&self.area) {
+                for w in self.beside_name() {
                     best = best.max(word_score(q, w));
                 }
             }
             if best > 0.0 {
                 specific = true;
-            } else if *q_domain == Some(self.domain.as_str()) {
+            } else if named && *q_kind == self.kind {
                 best = 0.9;
             }
             total += best;
@@ -126,11 +213,11 @@ impl Haystack {
             // Only the domain matched ("lights"): a candidate, but below any named match.
             score *= 0.5;
         }
-        if !self.name.is_empty() {
+        if self.name_len > 0 {
             // Prefer names the query covers best: "kitchen" ranks "Kitchen Lights" above
             // "Kitchen light 12".
             let covered = f64::from(name_hits.count_ones());
-            score += 0.1 * covered / self.name.len() as f64;
+            score += 0.1 * covered / f64::from(self.name_len);
         }
         score
     }
@@ -140,24 +227,18 @@ impl Haystack {
 #[derive(Debug, Clone, Default)]
 pub struct Query {
     pub words: Vec<String>,
-    domains: Vec<Option<&'static str>>,
-    /// Each word's [`stem_bit`], and all of them together.
-    bits: Vec<u128>,
-    stems: u128,
+    /// The domain each word names ([`Kind::UNNAMED`] for none).
+    kinds: Vec<Kind>,
 }
 
 impl Query {
     pub fn new(text: &str) -> Self {
         let words = tokens(text);
-        let domains = words.iter().map(|w| domain_of_word(w)).collect();
-        let bits: Vec<u128> = words.iter().map(|w| stem_bit(w)).collect();
-        let stems = bits.iter().fold(0, |all, b| all | b);
-        Self {
-            words,
-            domains,
-            bits,
-            stems,
-        }
+        let kinds = words
+            .iter()
+            .map(|w| domain_of_word(w).map_or(Kind::UNNAMED, Kind::of))
+            .collect();
+        Self { words, kinds }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -187,11 +268,7 @@ mod tests {
         #[test]
         fn words_kept_once_change_no_score(query in "[a-e]{1,6}( [a-e]{1,6}){0,3}", name in "[a-e]{1,4}( [a-e]{1,4}){0,2}", id in "[a-e]{1,4}(_[a-e]{1,4}){0,2}", area in "[a-e]{1,4}( [a-e]{1,4})?") {
             let hay = Haystack::placed(&format!("light.{id}"), &name, tokens(&area));
-            let full = Haystack {
-                object_id: tokens(&id.replace('_', " ")),
-                area: tokens(&area),
-                ..hay.clone()
-            };
+            let full = Haystack::of_words("light", &tokens(&name), &tokens(&id.replace('_', " ")), &tokens(&area));
             let query = Query::new(&query);
             proptest::prop_assert_eq!(hay.score(&query).to_bits(), full.score(&query).to_bits());
         }
