@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::config::ExposureConfig;
+use crate::ha::search::Query;
 use pretty_assertions::assert_eq;
 use serde_json::json;
 
@@ -578,4 +579,71 @@ fn a_satellite_names_where_a_person_speaks_though_it_is_not_exposed() {
     assert_eq!(r.satellite_of("dev-other"), None);
     // A light's device is no satellite; a disabled entity names nothing.
     assert!(r.speaker("switch.gone").is_none());
+}
+
+#[test]
+fn searches_follow_every_change() {
+    let mut r = home();
+    // The index's ranked answers, against the rule run over every visible entity as it is.
+    let check = |r: &Registry, step: &str| {
+        for text in [
+            "kitchen light",
+            "lamp",
+            "front door hall",
+            "bed",
+            "window kitchen",
+        ] {
+            let query = Query::new(text);
+            let mut scanned: Vec<(String, u64)> = r
+                .entities()
+                .map(|e| (e.entity_id.clone(), e.haystack.score(&query)))
+                .filter(|(_, s)| *s > 0.0)
+                .map(|(id, s)| (id, s.to_bits()))
+                .collect();
+            scanned.sort();
+            let mut found: Vec<(String, u64)> = r
+                .search(text, None, None, usize::MAX)
+                .into_iter()
+                .map(|c| (c.entity_id, c.score.to_bits()))
+                .collect();
+            found.sort();
+            assert_eq!(found, scanned, "{text} after {step}");
+        }
+    };
+    check(&r, "the snapshot");
+    // Renamed many times over: each rename leaves its words behind in the index's text, which
+    // is built again once most of it is left behind.
+    for i in 0..400 {
+        r.apply_state_changed(&json!({"entity_id": "light.bed_light",
+            "new_state": {"entity_id": "light.bed_light", "state": "on",
+              "attributes": {"friendly_name": format!("Reading lamp number {i} by the bed")},
+              "last_updated": format!("2026-01-02T00:{:02}:{:02}", i / 60, i % 60)}}));
+    }
+    check(&r, "renames");
+    r.apply_state_changed(&json!({"entity_id": "light.hall_lamp",
+        "new_state": {"entity_id": "light.hall_lamp", "state": "on",
+          "attributes": {"friendly_name": "Hall Lamp"}, "last_updated": "z"}}));
+    check(&r, "a new entity");
+    r.set_entity_entry(
+        "light.kitchen_lights",
+        Some(EntityRegistryEntry {
+            entity_id: "light.kitchen_lights".into(),
+            area_id: Some("hall".into()),
+            ..Default::default()
+        }),
+    );
+    check(&r, "a move");
+    r.set_entity_entry(
+        "cover.kitchen_window",
+        Some(EntityRegistryEntry {
+            entity_id: "cover.kitchen_window".into(),
+            disabled_by: Some("user".into()),
+            ..Default::default()
+        }),
+    );
+    check(&r, "a disabled entity");
+    r.apply_state_changed(&json!({"entity_id": "light.hall_lamp", "new_state": null}));
+    check(&r, "a removal");
+    r.set_areas(Vec::new());
+    check(&r, "the areas gone");
 }
