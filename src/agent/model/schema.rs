@@ -49,11 +49,12 @@ pub fn reply_schema(
         }
     }
     if *choice == ToolChoice::Auto {
-        branches.push(closed(
-            json!({"answer": {"type": "string", "minLength": 1}}),
-        ));
+        branches.push(closed([(
+            "answer",
+            json!({"type": "string", "minLength": 1}),
+        )]));
     }
-    (!branches.is_empty()).then(|| json!({"anyOf": branches}))
+    (!branches.is_empty()).then(|| object([("anyOf", Value::Array(branches))]))
 }
 
 /// The reply schemas a run has built. A run asks for one per sampling, nearly always for the
@@ -84,22 +85,38 @@ impl Schemas {
     }
 }
 
+/// An object of these members, in this order. The parts are moved in: `json!` would copy
+/// each part it is given, through the serializer, at every level of nesting (most of the
+/// time a request took to build).
+fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
+fn strings(items: &[&str]) -> Value {
+    Value::Array(items.iter().map(|s| Value::from(*s)).collect())
+}
+
 /// An object with exactly these properties, all required, in this order.
-fn closed(properties: Value) -> Value {
-    let required: Vec<&String> = properties
-        .as_object()
-        .map(|p| p.keys().collect())
-        .unwrap_or_default();
-    json!({
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": false,
-    })
+fn closed<const N: usize>(properties: [(&str, Value); N]) -> Value {
+    let required = Value::Array(properties.iter().map(|(k, _)| Value::from(*k)).collect());
+    object([
+        ("type", "object".into()),
+        ("properties", object(properties)),
+        ("required", required),
+        ("additionalProperties", false.into()),
+    ])
 }
 
 fn call(name: &str, arguments: Value) -> Value {
-    closed(json!({"name": {"const": name}, "arguments": arguments}))
+    closed([
+        ("name", object([("const", name.into())])),
+        ("arguments", arguments),
+    ])
 }
 
 /// One entity id (or a list of them): one of `ids`, else (`open`) any id of the right shape.
@@ -107,11 +124,19 @@ fn ids_schema(ids: &[&str], list: bool, open: bool) -> Value {
     let shape = json!({"type": "string", "pattern": ID_PATTERN});
     let one = match (ids.is_empty(), open) {
         (true, _) => shape,
-        (false, false) => json!({"enum": ids}),
-        (false, true) => json!({"anyOf": [{"enum": ids}, shape]}),
+        (false, false) => object([("enum", strings(ids))]),
+        (false, true) => object([(
+            "anyOf",
+            Value::Array(vec![object([("enum", strings(ids))]), shape]),
+        )]),
     };
     if list {
-        json!({"anyOf": [one.clone(), {"type": "array", "items": one, "minItems": 1}]})
+        let many = object([
+            ("type", "array".into()),
+            ("items", one.clone()),
+            ("minItems", 1.into()),
+        ]);
+        object([("anyOf", Value::Array(vec![one, many]))])
     } else {
         one
     }
@@ -120,17 +145,20 @@ fn ids_schema(ids: &[&str], list: bool, open: bool) -> Value {
 fn service_call(domain: Value, service: Value, entity_id: Value) -> Value {
     call(
         ToolKind::CallService.name(),
-        json!({
-            "type": "object",
-            "properties": {
-                "domain": domain,
-                "service": service,
-                "entity_id": entity_id,
-                "data": {"type": "object"},
-            },
-            "required": ["domain", "service", "entity_id"],
-            "additionalProperties": false,
-        }),
+        object([
+            ("type", "object".into()),
+            (
+                "properties",
+                object([
+                    ("domain", domain),
+                    ("service", service),
+                    ("entity_id", entity_id),
+                    ("data", json!({"type": "object"})),
+                ]),
+            ),
+            ("required", strings(&["domain", "service", "entity_id"])),
+            ("additionalProperties", false.into()),
+        ]),
     )
 }
 
@@ -139,7 +167,7 @@ fn tool_branches(kind: ToolKind, registry: &Registry, candidates: &[&str]) -> Ve
         ToolKind::GetState if registry.is_empty() => Vec::new(),
         ToolKind::GetState => vec![call(
             kind.name(),
-            closed(json!({"entity_id": ids_schema(candidates, false, true)})),
+            closed([("entity_id", ids_schema(candidates, false, true))]),
         )],
         // One branch per candidate domain: its own allowed services and its candidates, so a
         // light's id never goes with `lock.unlock`; then one branch for every other domain of
@@ -170,8 +198,8 @@ fn tool_branches(kind: ToolKind, registry: &Registry, candidates: &[&str]) -> Ve
                         .collect();
                     (!services.is_empty()).then(|| {
                         service_call(
-                            json!({"const": domain}),
-                            json!({"enum": services}),
+                            object([("const", (*domain).into())]),
+                            object([("enum", strings(&services))]),
                             ids_schema(&ids, true, false),
                         )
                     })
@@ -185,7 +213,7 @@ fn tool_branches(kind: ToolKind, registry: &Registry, candidates: &[&str]) -> Ve
                 .collect();
             if !others.is_empty() {
                 branches.push(service_call(
-                    json!({"enum": others}),
+                    object([("enum", strings(&others))]),
                     json!({"type": "string", "pattern": SERVICE_PATTERN}),
                     ids_schema(&[], true, true),
                 ));

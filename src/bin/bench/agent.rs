@@ -16,11 +16,12 @@ use serde_json::json;
 
 use crate::{percentile, print_quantiles};
 
-/// Records when each sampling starts; the gaps are the agent's own time (the model answers at
-/// once).
+/// Records when each sampling starts and when the model has answered; the gaps between an
+/// answer and the next sampling are the agent's own time (the model answers at once, and what
+/// the scripted model does with a request — keeping a copy for tests — is not the agent's).
 struct TimedModel {
     inner: ScriptedModel,
-    stamps: Mutex<Vec<Instant>>,
+    stamps: Mutex<Vec<(Instant, Instant)>>,
 }
 
 impl ChatModel for TimedModel {
@@ -34,11 +35,13 @@ impl ChatModel for TimedModel {
         &'a self,
         request: &'a ChatRequest,
     ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+        let asked = Instant::now();
+        let answer = self.inner.chat(request);
         self.stamps
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(Instant::now());
-        self.inner.chat(request)
+            .push((asked, Instant::now()));
+        answer
     }
 }
 
@@ -85,14 +88,19 @@ pub fn run(entities: usize, runs: usize) -> anyhow::Result<()> {
         if result.status != RunStatus::Done {
             bail!("run {i} ended {:?}", result.status);
         }
-        let mut stamps =
+        let samplings =
             std::mem::take(&mut *model.stamps.lock().unwrap_or_else(PoisonError::into_inner));
-        stamps.insert(0, start);
-        stamps.push(end);
-        for (step, w) in steps.iter_mut().zip(stamps.windows(2)) {
-            step.push(w[1] - w[0]);
+        // From the start (or the model's last answer) to the next sampling (or the end).
+        let resumed = std::iter::once(start).chain(samplings.iter().map(|&(_, answered)| answered));
+        let paused = samplings
+            .iter()
+            .map(|&(asked, _)| asked)
+            .chain(std::iter::once(end));
+        let gaps: Vec<Duration> = resumed.zip(paused).map(|(from, to)| to - from).collect();
+        for (step, gap) in steps.iter_mut().zip(&gaps) {
+            step.push(*gap);
         }
-        iterations.extend(stamps.windows(2).map(|w| w[1] - w[0]));
+        iterations.extend(gaps);
     }
     iterations.sort();
     println!(
