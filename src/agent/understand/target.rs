@@ -4,7 +4,7 @@
 use super::intent::{LIGHTS, intent, is_cleaning, is_filler, lighting, watering};
 use super::mood::Reading;
 use crate::ha::registry::{Entity, Registry};
-use crate::ha::search::{Query, domain_of_word, stem_bit, word_score};
+use crate::ha::search::{Query, domain_of_word, word_score};
 use crate::lang::{LEXICONS, any_has, named_by};
 use crate::text::tokens;
 
@@ -363,25 +363,14 @@ impl Pointing {
         let q = self.query.words[i].as_str();
         in_hay(entity, q)
             || *self.names_something[i].get_or_init(|| {
-                // Only entities with a word sharing the stem bits of this word or of one of
-                // its translations can match it: the rest are skipped unread.
-                let reach = translated(q).fold(stem_bit(q), |bits, w| bits | stem_bit(w));
-                registry
-                    .entities()
-                    .any(|e| e.haystack.may_match(reach) && in_hay(e, q))
+                registry.matches_word(q)
+                    || translated(q).any(|english| registry.matches_word(english))
             })
     }
 
     /// Whether word `i` is the whole name of a device here, once per word.
     fn whole_name(&self, i: usize, registry: &Registry) -> bool {
         let q = self.query.words[i].as_str();
-        *self.whole_names[i].get_or_init(|| {
-            let bit = stem_bit(q);
-            registry.entities().any(|e| {
-                e.haystack.may_match(bit)
-                    && e.haystack.name_len() == 1
-                    && e.haystack.name().next() == Some(q)
-            })
-        })
+        *self.whole_names[i].get_or_init(|| registry.is_whole_name(q))
     }
 }

@@ -322,6 +322,17 @@ impl Registry {
         self.index.names_word(word)
     }
 
+    /// Whether a word of a visible entity (of its name, id or place) is `word` or a form of it
+    /// (folded; the search's rule for "the same word").
+    pub fn matches_word(&self, word: &str) -> bool {
+        self.index.matches_word(word)
+    }
+
+    /// Whether `word` (folded) is the whole name of a visible entity ("Sonos").
+    pub fn is_whole_name(&self, word: &str) -> bool {
+        self.index.is_whole_name(word)
+    }
+
     /// Applies the `data` of a `state_changed` event.
     pub fn apply_state_changed(&mut self, data: &Value) -> StateUpdate {
         let Some(entity_id) = data.get("entity_id").and_then(Value::as_str) else {

@@ -160,6 +160,26 @@ impl WordIndex {
         })
     }
 
+    /// Whether some entity has a word that `word` matches ([`word_score`] above 0).
+    pub fn matches_word(&self, word: &str) -> bool {
+        self.postings.get(&stem_key(word)).is_some_and(|group| {
+            group
+                .iter()
+                .any(|p| word_score(word, self.read(p.word)) > 0.0)
+        })
+    }
+
+    /// Whether `word` (folded) is the whole name of some entity.
+    pub fn is_whole_name(&self, word: &str) -> bool {
+        self.postings.get(&stem_key(word)).is_some_and(|group| {
+            group.iter().any(|p| {
+                p.at == 0
+                    && self.slots[p.slot as usize].is_some_and(|s| s.name_len == 1)
+                    && self.read(p.word) == word
+            })
+        })
+    }
+
     /// Every entity the query matches, with its [`Haystack::score`] (> 0), in no order.
     pub fn scores(&self, query: &Query) -> Vec<(f64, &str)> {
         TALLIES.with_borrow_mut(|tallies| {
