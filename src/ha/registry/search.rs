@@ -3,6 +3,30 @@
 use super::{Candidate, Registry};
 use crate::ha::search::Query;
 
+/// Up to this many candidates are picked by [`best_few`].
+const FEW: usize = 16;
+
+/// The first `limit` of `all` in `order`, kept in order while reading `all` once: most are
+/// not better than the last kept and cost one comparison (many entities score alike — every
+/// "kitchen light N" for "kitchen light" — and a partition compares their ids again and
+/// again).
+fn best_few<T: Copy>(
+    all: Vec<T>,
+    limit: usize,
+    order: impl Fn(&T, &T) -> std::cmp::Ordering,
+) -> Vec<T> {
+    let mut kept: Vec<T> = Vec::with_capacity(limit + 1);
+    for item in all {
+        if kept.len() == limit && kept.last().is_none_or(|last| order(&item, last).is_ge()) {
+            continue;
+        }
+        let at = kept.partition_point(|k| order(k, &item).is_le());
+        kept.insert(at, item);
+        kept.truncate(limit);
+    }
+    kept
+}
+
 impl Registry {
     /// Ranked candidates for a free-text name, optionally within a domain and an area.
     pub fn search(
@@ -41,10 +65,9 @@ impl Registry {
         };
         let best_first =
             |a: &(f64, &str), b: &(f64, &str)| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1));
-        if limit < scored.len() {
-            if limit == 0 {
-                return Vec::new();
-            }
+        if limit <= FEW {
+            scored = best_few(scored, limit, best_first);
+        } else if limit < scored.len() {
             scored.select_nth_unstable_by(limit - 1, best_first);
             scored.truncate(limit);
         }

@@ -88,7 +88,7 @@ impl WordIndex {
             return None;
         }
         let slot = Slot {
-            entity_id: self.write(entity_id),
+            entity_id: write(&mut self.text, entity_id),
             name_len: u32::try_from(hay.name_len()).unwrap_or(u32::MAX),
         };
         let at = match self.free.pop() {
@@ -103,15 +103,18 @@ impl WordIndex {
             }
         };
         for (word, place) in placed_words(hay) {
-            let span = self.write(word);
-            self.postings
-                .entry(stem_key(word))
-                .or_default()
-                .push(Posting {
-                    word: span,
-                    slot: at,
-                    at: place,
-                });
+            let group = self.postings.entry(stem_key(word)).or_default();
+            // A word like the group's last ("light" after "light") is not written again: runs
+            // of one word are then told by their place in the text, not by comparing it.
+            let span = match group.last() {
+                Some(last) if read(&self.text, last.word) == word => last.word,
+                _ => write(&mut self.text, word),
+            };
+            group.push(Posting {
+                word: span,
+                slot: at,
+                at: place,
+            });
         }
         if hay.kind != Kind::UNNAMED {
             self.kinds.entry(hay.kind).or_default().push(at);
@@ -214,16 +217,15 @@ impl WordIndex {
         touched: &mut Vec<u32>,
     ) {
         let mut matched: Vec<u32> = Vec::new();
-        // Postings of one word mostly come in runs ("light" of every light): its score is
-        // worked out once per run.
-        let mut last: Option<(&str, f64)> = None;
+        // Postings of one word mostly come in runs ("light" of every light), written once:
+        // its score is worked out once per run.
+        let mut last: Option<(Span, f64)> = None;
         for p in self.postings.get(&stem_key(q)).into_iter().flatten() {
-            let text = self.read(p.word);
             let s = match last {
-                Some((seen, s)) if seen == text => s,
+                Some((span, s)) if span == p.word => s,
                 _ => {
-                    let s = word_score(q, text);
-                    last = Some((text, s));
+                    let s = word_score(q, self.read(p.word));
+                    last = Some((p.word, s));
                     s
                 }
             };
@@ -267,19 +269,23 @@ impl WordIndex {
         }
     }
 
-    fn write(&mut self, piece: &str) -> Span {
-        // `add` checked that the text stays under 4 GiB.
-        let span = Span {
-            start: self.text.len() as u32,
-            len: piece.len() as u32,
-        };
-        self.text.push_str(piece);
-        span
-    }
-
     fn read(&self, span: Span) -> &str {
-        &self.text[span.start as usize..(span.start + span.len) as usize]
+        read(&self.text, span)
     }
+}
+
+/// Appends `piece` to the index's text; `add` checked that the text stays under 4 GiB.
+fn write(text: &mut String, piece: &str) -> Span {
+    let span = Span {
+        start: text.len() as u32,
+        len: piece.len() as u32,
+    };
+    text.push_str(piece);
+    span
+}
+
+fn read(text: &str, span: Span) -> &str {
+    &text[span.start as usize..(span.start + span.len) as usize]
 }
 
 /// [`Haystack::score`]'s last steps, on what the index gathered.
