@@ -207,7 +207,10 @@ mod tests {
         assert_ne!(result_hash(a), result_hash(c));
         assert_eq!(result_hash(" plain "), result_hash("plain"));
         // Nesting and types are part of the value.
-        assert_ne!(result_hash(r#"{"a": {}, "b": 1}"#), result_hash(r#"{"a": {"b": 1}}"#));
+        assert_ne!(
+            result_hash(r#"{"a": {}, "b": 1}"#),
+            result_hash(r#"{"a": {"b": 1}}"#)
+        );
         assert_ne!(result_hash(r#"["1"]"#), result_hash("[1]"));
         assert_ne!(result_hash(r#"[[1], 2]"#), result_hash("[[1, 2]]"));
     }
