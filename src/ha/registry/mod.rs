@@ -305,34 +305,6 @@ impl Registry {
         }
     }
 
-    /// Builds the word index again when most of it is of entities gone (each rename or
-    /// removal leaves its words behind in the index's text).
-    fn compact_index(&mut self) {
-        if !self.index.is_mostly_garbage() {
-            return;
-        }
-        self.index = WordIndex::default();
-        for entity in self.entities.values_mut().filter(|e| e.visible) {
-            entity.search_slot = self.index.add(&entity.entity_id, &entity.haystack);
-        }
-    }
-
-    /// Whether the name of a visible entity holds `word` (folded) as one of its words.
-    pub fn names_word(&self, word: &str) -> bool {
-        self.index.names_word(word)
-    }
-
-    /// Whether a word of a visible entity (of its name, id or place) is `word` or a form of it
-    /// (folded; the search's rule for "the same word").
-    pub fn matches_word(&self, word: &str) -> bool {
-        self.index.matches_word(word)
-    }
-
-    /// Whether `word` (folded) is the whole name of a visible entity ("Sonos").
-    pub fn is_whole_name(&self, word: &str) -> bool {
-        self.index.is_whole_name(word)
-    }
-
     /// Applies the `data` of a `state_changed` event.
     pub fn apply_state_changed(&mut self, data: &Value) -> StateUpdate {
         let Some(entity_id) = data.get("entity_id").and_then(Value::as_str) else {
@@ -613,5 +585,7 @@ impl Registry {
     }
 }
 
+#[cfg(test)]
+mod search_tests;
 #[cfg(test)]
 mod tests;

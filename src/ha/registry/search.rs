@@ -1,7 +1,8 @@
-//! Finding entities by free-text name, ranked: the tool's search, the prompt's candidates.
+//! Finding entities by free-text name, ranked (the tool's search, the prompt's candidates), and the
+//! word index behind it, kept in step with the visible entities.
 
 use super::{Candidate, Registry};
-use crate::ha::search::Query;
+use crate::ha::search::{Query, WordIndex};
 
 /// Up to this many candidates are picked by [`best_few`].
 const FEW: usize = 16;
@@ -28,6 +29,34 @@ fn best_few<T: Copy>(
 }
 
 impl Registry {
+    /// Whether the name of a visible entity holds `word` (folded) as one of its words.
+    pub fn names_word(&self, word: &str) -> bool {
+        self.index.names_word(word)
+    }
+
+    /// Whether a word of a visible entity (of its name, id or place) is `word` or a form of it
+    /// (folded; the search's rule for "the same word").
+    pub fn matches_word(&self, word: &str) -> bool {
+        self.index.matches_word(word)
+    }
+
+    /// Whether `word` (folded) is the whole name of a visible entity ("Sonos").
+    pub fn is_whole_name(&self, word: &str) -> bool {
+        self.index.is_whole_name(word)
+    }
+
+    /// Builds the word index again when most of it is of entities gone (each rename or
+    /// removal leaves its words behind in the index's text).
+    pub(super) fn compact_index(&mut self) {
+        if !self.index.is_mostly_garbage() {
+            return;
+        }
+        self.index = WordIndex::default();
+        for entity in self.entities.values_mut().filter(|e| e.visible) {
+            entity.search_slot = self.index.add(&entity.entity_id, &entity.haystack);
+        }
+    }
+
     /// Ranked candidates for a free-text name, optionally within a domain and an area.
     pub fn search(
         &self,

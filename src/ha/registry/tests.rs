@@ -3,11 +3,10 @@
 
 use super::*;
 use crate::config::ExposureConfig;
-use crate::ha::search::Query;
 use pretty_assertions::assert_eq;
 use serde_json::json;
 
-fn state(id: &str, st: &str, name: &str, updated: &str) -> StateObject {
+pub(super) fn state(id: &str, st: &str, name: &str, updated: &str) -> StateObject {
     StateObject {
         entity_id: id.into(),
         state: st.into(),
@@ -17,7 +16,7 @@ fn state(id: &str, st: &str, name: &str, updated: &str) -> StateObject {
     }
 }
 
-fn home() -> Registry {
+pub(super) fn home() -> Registry {
     let snapshot = Snapshot {
         ha_version: "2025.4.4".into(),
         time_zone: Some("Europe/Warsaw".into()),
@@ -240,27 +239,6 @@ fn a_resync_keeps_states_newer_than_its_snapshot() {
 }
 
 #[test]
-fn search_ranks_by_name_area_and_domain_words() {
-    let r = home();
-    let got: Vec<String> = r
-        .search("kitchen light", None, None, 3)
-        .into_iter()
-        .map(|c| c.entity_id)
-        .collect();
-    assert_eq!(got[0], "light.kitchen_lights");
-    assert!(got.contains(&"cover.kitchen_window".to_string()));
-
-    let in_kitchen = r.search("", None, Some("kuchnia"), 10);
-    assert_eq!(in_kitchen.len(), 1);
-    assert_eq!(in_kitchen[0].entity_id, "light.kitchen_lights");
-    assert!(r.search("", None, Some("attic"), 10).is_empty());
-
-    let lights = r.search("lamp", Some("light"), None, 10);
-    assert_eq!(lights.len(), 2);
-    assert!(r.search("front door", Some("light"), None, 10).is_empty());
-}
-
-#[test]
 fn service_decisions_combine_existence_and_policy() {
     let r = home();
     assert_eq!(
@@ -339,7 +317,7 @@ fn a_floor_names_the_entities_of_its_areas() {
     assert_eq!(r.floor_of(r.area("kitchen").unwrap()), None);
 }
 
-fn top(r: &Registry, query: &str) -> Option<String> {
+pub(super) fn top(r: &Registry, query: &str) -> Option<String> {
     r.search(query, None, None, 1)
         .into_iter()
         .next()
@@ -441,20 +419,6 @@ fn an_entity_outside_the_configured_filter_says_so() {
         Some(Hidden::Filtered)
     );
     assert_eq!(r.hidden("lock.back_door"), None, "unknown is not hidden");
-}
-
-#[test]
-fn a_new_friendly_name_is_found_by_search() {
-    let mut r = home();
-    let renamed = json!({"entity_id": "light.bed_light",
-        "new_state": {"entity_id": "light.bed_light", "state": "off",
-          "attributes": {"friendly_name": "Reading Lamp"}, "last_updated": "2026-01-01T00:00:09",
-          "last_changed": "2026-01-01T00:00:01"}});
-    assert!(r.names_word("bed"));
-    r.apply_state_changed(&renamed);
-    assert_eq!(r.get("light.bed_light").unwrap().name, "Reading Lamp");
-    assert!(r.names_word("reading") && !r.names_word("bed"));
-    assert_eq!(top(&r, "reading lamp").as_deref(), Some("light.bed_light"));
 }
 
 #[test]
@@ -579,71 +543,4 @@ fn a_satellite_names_where_a_person_speaks_though_it_is_not_exposed() {
     assert_eq!(r.satellite_of("dev-other"), None);
     // A light's device is no satellite; a disabled entity names nothing.
     assert!(r.speaker("switch.gone").is_none());
-}
-
-#[test]
-fn searches_follow_every_change() {
-    let mut r = home();
-    // The index's ranked answers, against the rule run over every visible entity as it is.
-    let check = |r: &Registry, step: &str| {
-        for text in [
-            "kitchen light",
-            "lamp",
-            "front door hall",
-            "bed",
-            "window kitchen",
-        ] {
-            let query = Query::new(text);
-            let mut scanned: Vec<(String, u64)> = r
-                .entities()
-                .map(|e| (e.entity_id.clone(), e.haystack.score(&query)))
-                .filter(|(_, s)| *s > 0.0)
-                .map(|(id, s)| (id, s.to_bits()))
-                .collect();
-            scanned.sort();
-            let mut found: Vec<(String, u64)> = r
-                .search(text, None, None, usize::MAX)
-                .into_iter()
-                .map(|c| (c.entity_id, c.score.to_bits()))
-                .collect();
-            found.sort();
-            assert_eq!(found, scanned, "{text} after {step}");
-        }
-    };
-    check(&r, "the snapshot");
-    // Renamed many times over: each rename leaves its words behind in the index's text, which
-    // is built again once most of it is left behind.
-    for i in 0..400 {
-        r.apply_state_changed(&json!({"entity_id": "light.bed_light",
-            "new_state": {"entity_id": "light.bed_light", "state": "on",
-              "attributes": {"friendly_name": format!("Reading lamp number {i} by the bed")},
-              "last_updated": format!("2026-01-02T00:{:02}:{:02}", i / 60, i % 60)}}));
-    }
-    check(&r, "renames");
-    r.apply_state_changed(&json!({"entity_id": "light.hall_lamp",
-        "new_state": {"entity_id": "light.hall_lamp", "state": "on",
-          "attributes": {"friendly_name": "Hall Lamp"}, "last_updated": "z"}}));
-    check(&r, "a new entity");
-    r.set_entity_entry(
-        "light.kitchen_lights",
-        Some(EntityRegistryEntry {
-            entity_id: "light.kitchen_lights".into(),
-            area_id: Some("hall".into()),
-            ..Default::default()
-        }),
-    );
-    check(&r, "a move");
-    r.set_entity_entry(
-        "cover.kitchen_window",
-        Some(EntityRegistryEntry {
-            entity_id: "cover.kitchen_window".into(),
-            disabled_by: Some("user".into()),
-            ..Default::default()
-        }),
-    );
-    check(&r, "a disabled entity");
-    r.apply_state_changed(&json!({"entity_id": "light.hall_lamp", "new_state": null}));
-    check(&r, "a removal");
-    r.set_areas(Vec::new());
-    check(&r, "the areas gone");
 }
