@@ -66,7 +66,8 @@ thread_local! {
 #[derive(Debug, Default)]
 pub struct WordIndex {
     text: String,
-    /// Bytes of `text` no entity refers to any more (of entities taken out).
+    /// Bytes of `text` of entities taken out: an upper bound (a word written once for a run
+    /// of entities counts for each of them), so a rebuild may come early, never late.
     garbage: usize,
     slots: Vec<Option<Slot>>,
     free: Vec<u32>,
