@@ -60,6 +60,17 @@ impl Entity {
             last_updated: self.last_updated.clone(),
         }
     }
+
+    /// [`Entity::state_object`], taking the entity apart instead of copying it.
+    fn into_state_object(self) -> StateObject {
+        StateObject {
+            entity_id: self.entity_id,
+            state: self.state,
+            attributes: self.attributes,
+            last_changed: self.last_changed,
+            last_updated: self.last_updated,
+        }
+    }
 }
 
 /// Why an entity Home Assistant has is kept from the agent.
@@ -403,13 +414,7 @@ impl Registry {
         // entities sharing each of its words, for every entity.
         let states: Vec<StateObject> = std::mem::take(&mut self.entities)
             .into_values()
-            .map(|e| StateObject {
-                entity_id: e.entity_id,
-                state: e.state,
-                attributes: e.attributes,
-                last_changed: e.last_changed,
-                last_updated: e.last_updated,
-            })
+            .map(Entity::into_state_object)
             .collect();
         self.domain_counts.clear();
         self.index = WordIndex::default();

@@ -36,12 +36,12 @@ static NAMED_DOMAINS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
 /// A domain some word names, or [`Kind::UNNAMED`] for one no word names (no query word then
 /// matches an entity by its kind).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Kind(u8);
+struct Kind(u8);
 
 impl Kind {
-    pub const UNNAMED: Self = Self(0);
+    const UNNAMED: Self = Self(0);
 
-    pub fn of(domain: &str) -> Self {
+    fn of(domain: &str) -> Self {
         NAMED_DOMAINS
             .binary_search(&domain)
             .ok()
@@ -135,7 +135,8 @@ impl Haystack {
     }
 
     /// The words of the id and the place that are not words of the name.
-    pub fn beside_name(&self) -> impl Iterator<Item = &str> + Clone {
+    #[cfg(test)]
+    fn beside_name(&self) -> impl Iterator<Item = &str> + Clone {
         self.words().skip(self.name_len.into())
     }
 
