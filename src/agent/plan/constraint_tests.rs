@@ -484,13 +484,17 @@ fn plural_kinds_lighting_verbs_the_whole_house_and_the_weathers_it() {
     }
     // A word that is both an article and a stand-in does not hide the device it names.
     assert_eq!(
-        crate::agent::understand::unmatched::unmatched(&["Schalte die Sauna ein".into()], &r),
+        crate::agent::understand::unmatched::unmatched(
+            &Reading::new("Schalte die Sauna ein"),
+            None,
+            &r
+        ),
         Some(crate::agent::understand::unmatched::Unmatched::Nothing {
             words: "Sauna".into()
         })
     );
     assert_eq!(
-        crate::agent::understand::unmatched::unmatched(&["Schalte sie ein".into()], &r),
+        crate::agent::understand::unmatched::unmatched(&Reading::new("Schalte sie ein"), None, &r),
         None
     );
 }

@@ -467,7 +467,7 @@ impl Agent<'_> {
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Ended {
-        let asks = command.contains('?') || state.said.only_asks();
+        let asks = state.said.question;
         if lang.is_some() || !asks || !self.cfg.ha_recogniser.hand_off {
             return None;
         }

@@ -123,7 +123,7 @@ pub fn plan_reading_in(
     let reading = match here::place(&reading.text, registry, device_id) {
         here::Here::Unsaid => reading,
         here::Here::Placed { words, .. } => {
-            placed = Reading::new(&words);
+            placed = reading.reworded(&words);
             &placed
         }
         here::Here::Unplaced(lang) => {
@@ -150,7 +150,7 @@ pub fn plan_reading_in(
     if let Some(answered) = answer(reading, registry, answer_in) {
         return answered;
     }
-    if let Some(read) = read::plan(reading, registry) {
+    if let Some(read) = read::plan(reading, registry, answer_in) {
         return read;
     }
     if let Some(plan) = all_but(text, registry, device_id) {

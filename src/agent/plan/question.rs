@@ -5,7 +5,6 @@ use crate::agent::understand::intent::{
     Lang, is_every, is_filler, is_question_word, is_state_word, state_named, words_of,
 };
 use crate::agent::understand::mood::Reading;
-use crate::agent::understand::mood::question_lang_in;
 use crate::agent::understand::target::{covers, named, of_specific_kind, query_of, word_matches};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
@@ -261,13 +260,12 @@ pub(super) fn answer(
     } else {
         words_of(text).0
     };
-    let told_to_tell = drop_courtesy(&mut words);
-    with_a_key(&mut words);
-    let first = words.first()?;
-    if !(text.trim_end().ends_with('?') || is_question_word(first) || told_to_tell) {
+    if !reading.is_question() {
         return None;
     }
-    let lang = answer_in.unwrap_or_else(|| question_lang_in(&words));
+    drop_courtesy(&mut words);
+    with_a_key(&mut words);
+    let lang = answer_in.unwrap_or_else(|| reading.language());
     if let Some(counted) = count(&words, lang, registry) {
         return Some(counted);
     }
@@ -363,15 +361,12 @@ fn with_a_key(words: &mut Vec<String>) {
 }
 
 /// "Please tell me, are the sprinklers on?": the courtesy before the question asks nothing.
-/// Whether what was dropped asks by itself ("tell me …", not a lone "please").
-fn drop_courtesy(words: &mut Vec<String>) -> bool {
+fn drop_courtesy(words: &mut Vec<String>) {
     if let Some((lead, _)) = leading_phrase(|l| l.question_courtesy, words)
         && lead < words.len()
     {
         words.drain(..lead);
-        return lead >= 2;
     }
-    false
 }
 
 /// The one state a yes/no question asks about; only a yes/no question is answered yes or no

@@ -10,9 +10,8 @@ use serde_json::json;
 
 use super::todo::add_item;
 use super::{FastCall, Plan};
-use crate::agent::understand::intent::{Lang, intent, is_question_word};
+use crate::agent::understand::intent::{Lang, intent};
 use crate::agent::understand::mood::Reading;
-use crate::agent::understand::mood::question_lang;
 use crate::ha::registry::{Entity, Registry};
 use crate::text::tokens;
 
@@ -45,18 +44,22 @@ fn any(list: fn(&crate::lang::Lexicon) -> crate::lang::Words, word: &str) -> boo
 }
 
 /// The plan for a question answered by reads, if it is one (`None` leaves it to the rest of
-/// the fast path, then the model).
-pub(super) fn plan(reading: &Reading, registry: &Registry) -> Option<Plan> {
+/// the fast path, then the model). Answered in `answer_in` when the request says the language.
+pub(super) fn plan(
+    reading: &Reading,
+    registry: &Registry,
+    answer_in: Option<Lang>,
+) -> Option<Plan> {
     let text = reading.text.trim();
     let (words, percent_at) = (&reading.words, reading.percent_at);
-    let first = words.first()?;
-    let question =
-        text.trim_end().ends_with('?') || is_question_word(first) || any(|l| l.read_openers, first);
     // A request ("add milk to the list", "turn on the light?") is not a read.
-    if !question || intent(words, percent_at).is_some() || add_item(text, registry).is_some() {
+    if !reading.is_question()
+        || intent(words, percent_at).is_some()
+        || add_item(text, registry).is_some()
+    {
         return None;
     }
-    let lang = language(first);
+    let lang = answer_in.unwrap_or_else(|| reading.language());
     let has =
         |list: fn(&crate::lang::Lexicon) -> crate::lang::Words| words.iter().any(|w| any(list, w));
     let of = |domain: &str| -> Vec<&Entity> {
@@ -99,13 +102,6 @@ pub(super) fn plan(reading: &Reading, registry: &Registry) -> Option<Plan> {
         return Some(events_plan(&chosen, day, counting, lang));
     }
     None
-}
-
-/// The language of a question by its first word.
-fn language(first: &str) -> Lang {
-    crate::lang::lang_having(|l| l.more_question_openers, first)
-        .filter(|lang| *lang != Lang::En)
-        .unwrap_or_else(|| question_lang(first))
 }
 
 /// The entities whose name the question says (every word of a name that is not the kind).

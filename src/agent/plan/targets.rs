@@ -9,9 +9,7 @@ use super::question::{self, same_place};
 use super::todo::add_item;
 use super::{FastCall, Plan};
 use crate::agent::capability::{service_for, supports};
-use crate::agent::understand::intent::{
-    Intent::*, intent, is_every, is_question_word, lighting, watering,
-};
+use crate::agent::understand::intent::{Intent::*, intent, is_every, lighting, watering};
 use crate::agent::understand::intent::{LIGHTS, is_cleaning, is_filler};
 use crate::agent::understand::mood::Reading;
 use crate::agent::understand::target::{covers, named, of_specific_kind, query_of, word_matches};
@@ -41,16 +39,13 @@ pub(super) fn plan_reading(
     }
     // A question was answered (or left to the model) by `plan_from`, which looks at the whole
     // text before any part of it.
-    if trimmed.ends_with('?') {
+    if reading.is_question() {
         return Plan::Model;
     }
     if let Some(plan) = add_item(trimmed, registry) {
         return plan;
     }
     let (words, percent_at) = (&reading.words, reading.percent_at);
-    if words.first().is_some_and(|w| is_question_word(w)) {
-        return Plan::Model;
-    }
     let Some((intent, lang, used)) = intent(words, percent_at) else {
         return Plan::Model;
     };

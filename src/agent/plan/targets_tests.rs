@@ -10,6 +10,15 @@ use crate::agent::understand::*;
 use crate::config::ExposureConfig;
 use crate::ha::registry::Registry;
 
+/// The words of `said` (the newest first, then the one before) that point at nothing.
+fn unmatched(said: &[String], registry: &Registry) -> Option<Unmatched> {
+    crate::agent::understand::unmatched::unmatched(
+        &crate::agent::understand::mood::Reading::new(&said[0]),
+        said.get(1).map(String::as_str),
+        registry,
+    )
+}
+
 #[test]
 fn polish_and_german_device_words_and_compounds_find_english_names() {
     let cases: &[(&str, &str, &str)] = &[

@@ -528,6 +528,8 @@ fn demand_tools(state: &mut RunState, history: &mut Vec<Message>, why: &str, not
 #[cfg(test)]
 mod bounds_tests;
 #[cfg(test)]
+mod once_tests;
+#[cfg(test)]
 mod recognised_tests;
 #[cfg(test)]
 pub(crate) mod tests;

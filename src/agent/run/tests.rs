@@ -581,38 +581,3 @@ async fn the_last_word_after_the_round_budget_is_held_to_the_same_rules() {
     assert_eq!(result.reply, "I did not change anything.");
     assert!(home.calls().is_empty());
 }
-
-/// The command is read once: split into words once for the mood, the language, the guards
-/// and the plan, whichever path it takes (counted by `text::splits` in test builds).
-#[tokio::test]
-async fn a_command_is_split_into_words_once() {
-    let home = MemoryHome::new(synthetic_home(50));
-    home.set_state("light.kitchen_lights", "on");
-    // The fast path: HomeClaw's own reading plans the call.
-    crate::text::splits::take();
-    let mut history = vec![Message::user("turn off the kitchen lights")];
-    let result = run_with(
-        &ScriptedModel::new(vec![]),
-        &home,
-        &AgentConfig::default(),
-        &mut history,
-    )
-    .await;
-    assert_eq!(result.reply, "Turned off Kitchen Lights.");
-    assert_eq!(crate::text::splits::take(), 1);
-    // The model's path: the guards check the model's call against the same reading.
-    let model = ScriptedModel::new(vec![
-        calls_reply(
-            "1",
-            &[(
-                "call_service",
-                json!({"domain": "light", "service": "turn_on", "entity_id": "light.kitchen_lights"}),
-            )],
-        ),
-        text_reply("On."),
-    ]);
-    let mut history = vec![Message::user("turn on the kitchen lights")];
-    let result = run_with(&model, &home, &cfg(), &mut history).await;
-    assert_eq!(result.reply, "Turned on Kitchen Lights.");
-    assert_eq!(crate::text::splits::take(), 1);
-}

@@ -1,11 +1,15 @@
 //! The mood of a command and its language: whether it asks or tells, holds one request or
-//! several, and which language the words are in when the request carries no tag.
+//! several, and which language the words are in when the request carries no tag. Each is
+//! decided here, once per reading, by one rule; every stage (the own reading, the questions
+//! answered from the registry, the reads, the recogniser's language) asks the reading.
+
+use std::sync::OnceLock;
 
 use crate::lang::{Lang, Lexicon, Words, any_has, lang_having, lang_of_words, leading_phrase};
 
 use crate::text::fold;
 
-use super::intent::{add_item_verb, intent, is_joiner, is_question_word, state_named, words_of};
+use super::intent::{add_item_verb, intent, is_joiner, state_named, words_of};
 
 /// A text split into words once, and what its words say of its mood and language: every
 /// question below reads these words, none splits the text again.
@@ -15,7 +19,20 @@ pub struct Reading {
     pub words: Vec<String>,
     /// The word a `%` followed (see [`words_of`]).
     pub percent_at: Option<usize>,
+    asks: OnceLock<bool>,
+    lang: OnceLock<Lang>,
 }
+
+/// The lists of words that open a question, strongest first: a word two languages share is
+/// the first list's language ("ist" asks in German before anything else).
+const OPENERS: [fn(&Lexicon) -> Words; 6] = [
+    |l| l.question_openers,
+    |l| l.which,
+    |l| l.more_question_openers,
+    |l| l.read_openers,
+    |l| l.state_verbs,
+    |l| l.yes_no_openers,
+];
 
 impl Reading {
     pub fn new(text: &str) -> Self {
@@ -24,22 +41,47 @@ impl Reading {
             text: text.to_owned(),
             words,
             percent_at,
+            asks: OnceLock::new(),
+            lang: OnceLock::new(),
         }
     }
 
-    /// Whether the person asks rather than tells: a question mark, or a question word first.
-    pub fn is_question(&self) -> bool {
-        if self.text.trim_end().ends_with('?') {
-            return true;
+    /// The same command in other words (compound names joined, "here" put as the room): its
+    /// mood and language, where decided already, are the person's words', not decided again.
+    pub fn reworded(&self, text: &str) -> Self {
+        let reading = Self::new(text);
+        if let Some(asks) = self.asks.get() {
+            reading.asks.get_or_init(|| *asks);
         }
+        if let Some(lang) = self.lang.get() {
+            reading.lang.get_or_init(|| *lang);
+        }
+        reading
+    }
+
+    /// The words after a courtesy that opens a question ("please tell me", "sag mir",
+    /// "bitte"), and whether that courtesy asks by itself ("tell me …", not a lone "please").
+    pub fn after_courtesy(&self) -> (&[String], bool) {
         let words = &self.words;
-        // "Tell me the outside temperature" asks, politely (a lone "please" asks nothing).
-        let told_to_tell = leading_phrase(|l| l.question_courtesy, words)
-            .is_some_and(|(n, _)| n >= 2 && n < words.len());
-        told_to_tell
-            || words
-                .first()
-                .is_some_and(|w| is_question_word(w) || any_has(|l| l.more_question_openers, w))
+        match leading_phrase(|l| l.question_courtesy, words) {
+            Some((n, _)) if n < words.len() => (&words[n..], n >= 2),
+            _ => (words, false),
+        }
+    }
+
+    /// Whether the person asks rather than tells, the one rule every stage reads: a question
+    /// mark, a "tell me …", or a word that opens questions first (after any courtesy).
+    pub fn is_question(&self) -> bool {
+        *self.asks.get_or_init(|| {
+            #[cfg(test)]
+            decisions::add(decisions::MOOD);
+            let (opening, told_to_tell) = self.after_courtesy();
+            self.text.contains('?')
+                || told_to_tell
+                || opening
+                    .first()
+                    .is_some_and(|w| OPENERS[..4].iter().any(|list| any_has(*list, w)))
+        })
     }
 
     /// Whether it asks for an action (one intent, not a question), whatever its target.
@@ -47,13 +89,14 @@ impl Reading {
         if let Some(request) = unwrapped_request(&self.text) {
             return Reading::new(&request).is_action();
         }
-        if self.text.trim().ends_with('?') {
+        if self.is_question() {
             return false;
         }
-        let words = &self.words;
-        let question = words.first().is_some_and(|w| is_question_word(w));
-        let adds = words.first().is_some_and(|w| add_item_verb(w).is_some());
-        !question && (adds || intent(words, self.percent_at).is_some())
+        let adds = self
+            .words
+            .first()
+            .is_some_and(|w| add_item_verb(w).is_some());
+        adds || self.intent().is_some()
     }
 
     /// One action and nothing more: no second request joined on, no question.
@@ -88,50 +131,59 @@ impl Reading {
         intent(&self.words, self.percent_at)
     }
 
-    /// The language its question word or intent words are in (English when none is
-    /// recognised).
+    /// The language the words are in, the one rule every stage reads: a question word's
+    /// first ("ist", "czy"), else the intent's words', else an item's verb's ("füge … hinzu"),
+    /// else the language of a word that opens a question, else the one most of the words are
+    /// in; English when nothing tells.
     pub fn language(&self) -> Lang {
-        let words = &self.words;
-        if let Some(first) = words.first().filter(|w| is_question_word(w)) {
-            return question_lang(first);
-        }
-        if let Some((_, lang, _)) = intent(words, self.percent_at) {
-            return lang;
-        }
-        words
-            .first()
-            .and_then(|w| add_item_verb(w))
-            .map_or(Lang::En, |(_, lang)| lang)
+        *self.lang.get_or_init(|| {
+            #[cfg(test)]
+            decisions::add(decisions::LANGUAGE);
+            let (opening, _) = self.after_courtesy();
+            let first = opening.first().map_or("", String::as_str);
+            let opener = |lists: &[fn(&Lexicon) -> Words]| {
+                lists.iter().find_map(|list| lang_having(*list, first))
+            };
+            opener(&OPENERS[..2])
+                .or_else(|| self.intent().map(|(_, lang, _)| lang))
+                .or_else(|| add_item_verb(first).map(|(_, lang)| lang))
+                .or_else(|| opener(&OPENERS[2..]))
+                .or_else(|| lang_of_words(&self.words))
+                .unwrap_or(Lang::En)
+        })
+    }
+}
+
+/// How often a mood and a language were decided, per thread, in test builds: a command's
+/// are decided once whichever stages read them.
+#[cfg(test)]
+pub(crate) mod decisions {
+    use std::cell::Cell;
+
+    pub(crate) const MOOD: usize = 0;
+    pub(crate) const LANGUAGE: usize = 1;
+
+    thread_local! {
+        static COUNTS: Cell<[usize; 2]> = const { Cell::new([0; 2]) };
+    }
+
+    pub(crate) fn add(what: usize) {
+        COUNTS.with(|c| {
+            let mut counts = c.get();
+            counts[what] += 1;
+            c.set(counts);
+        });
+    }
+
+    /// The counts so far (mood, language), which then start again from zero.
+    pub(crate) fn take() -> [usize; 2] {
+        COUNTS.with(|c| c.replace([0; 2]))
     }
 }
 
 /// Whether the person asks rather than tells (see [`Reading::is_question`]).
 pub fn is_question(text: &str) -> bool {
     Reading::new(text).is_question()
-}
-
-/// The language a question is in: its first word's, else the one most of its words are in.
-pub(crate) fn question_lang_in(words: &[String]) -> Lang {
-    match words.first() {
-        Some(first) if is_question_word(first) || any_has(|l| l.which, first) => {
-            question_lang(first)
-        }
-        _ => lang_of_words(words).unwrap_or_else(|| question_lang(words.first().map_or("", |w| w))),
-    }
-}
-
-/// The language a question is in, from its first word.
-pub(crate) fn question_lang(first: &str) -> Lang {
-    let lists: [fn(&Lexicon) -> Words; 4] = [
-        |l| l.question_openers,
-        |l| l.which,
-        |l| l.state_verbs,
-        |l| l.yes_no_openers,
-    ];
-    lists
-        .iter()
-        .find_map(|list| lang_having(*list, first))
-        .unwrap_or(Lang::En)
 }
 
 /// Whether a command asks for an action (see [`Reading::is_action`]).
@@ -222,4 +274,76 @@ fn desired(rest: &[&str], lang: Lang) -> Option<String> {
 /// The language a command's question word or intent words are in (see [`Reading::language`]).
 pub fn language_of(text: &str) -> Lang {
     Reading::new(text).language()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One rule for the language, whichever stage asks: a question without a question word
+    /// is in the language of its other words ("Laufen die Sprinkler?" is German, not English).
+    #[test]
+    fn the_language_is_the_words_whatever_opens_them() {
+        for (text, lang) in [
+            ("Laufen die Sprinkler?", Lang::De),
+            ("Läuft der Fernseher?", Lang::De),
+            ("Spielt die Musik im Wohnzimmer?", Lang::De),
+            ("Sag mir, ist das Licht an", Lang::De),
+            ("Was steht heute in meinem Kalender?", Lang::De),
+            ("Co mam dziś w kalendarzu?", Lang::Pl),
+            ("Czy światło w kuchni jest włączone?", Lang::Pl),
+            ("Qui est à la maison ?", Lang::Fr),
+            ("is the kitchen light on", Lang::En),
+            ("turn off the kitchen lights", Lang::En),
+            ("Schalte bitte das Licht in der Küche aus", Lang::De),
+            ("add milk to the shopping list", Lang::En),
+            ("xyzzy", Lang::En),
+        ] {
+            assert_eq!(Reading::new(text).language(), lang, "{text}");
+        }
+    }
+
+    /// One rule for "is it a question": a question mark, a "tell me", or a word that opens
+    /// questions (after a courtesy); a question is never an action, even with a verb in it.
+    #[test]
+    fn a_question_is_told_by_its_mark_its_opening_or_a_tell_me() {
+        for text in [
+            "is the kitchen light on",
+            "turn on the light?",
+            "tell me the outside temperature",
+            "bitte ist das Licht an",
+            "who turned on the kitchen light",
+            "wer hat das Licht eingeschaltet",
+            "kto włączył światło",
+            "which lights are on",
+            "what's on my shopping list",
+        ] {
+            let reading = Reading::new(text);
+            assert!(reading.is_question(), "{text}");
+            assert!(!reading.is_action(), "{text}");
+        }
+        for text in [
+            "turn on the light",
+            "please turn on the light",
+            "bitte schalte das Licht ein",
+            "can you turn on the light",
+        ] {
+            let reading = Reading::new(text);
+            assert!(!reading.is_question() || reading.is_action(), "{text}");
+            assert!(reading.is_action(), "{text}");
+        }
+    }
+
+    /// The same command in other words keeps the mood and language decided for it.
+    #[test]
+    fn a_reworded_command_keeps_its_mood_and_language() {
+        let said = Reading::new("Ist Kitchen Lights an?");
+        assert_eq!(said.language(), Lang::De);
+        assert!(said.is_question());
+        let placed = said.reworded("Ist Kitchen Lights in the attic an");
+        decisions::take();
+        assert_eq!(placed.language(), Lang::De);
+        assert!(placed.is_question());
+        assert_eq!(decisions::take(), [0, 0]);
+    }
 }

@@ -3,18 +3,20 @@
 //! (whether the run needs the tools) and of the model's words when the run ends (whether they
 //! may reach the person).
 
-use super::{is_cleaning, is_question, state_named, translations};
+use super::mood::Reading;
+use super::{is_cleaning, state_named, translations};
 use crate::ha::registry::Registry;
 use crate::text::{compound_cuts, plural_stem, tokens};
 
 /// Whether the words speak of this home: a kind of device it has, one of its areas, a name
 /// said in another language, or a question about a state. The run then needs the tools from
 /// its first round, and the model's words about it are never passed on.
-pub(crate) fn about_the_home(text: &str, registry: &Registry) -> bool {
+pub(crate) fn about_the_home(said: &Reading, registry: &Registry) -> bool {
+    let text = said.text.as_str();
     names_a_kind(text, registry)
         || names_an_area(text, registry)
         || names_by_translation(text, registry)
-        || asks_about_a_state(text)
+        || asks_about_a_state(said)
         || speaks_of_the_household(text)
 }
 
@@ -43,11 +45,8 @@ pub(crate) fn names_an_area(text: &str, registry: &Registry) -> bool {
 
 /// A question about a state ("is guest mode on?", "czy … jest otwarte?") asks about the home,
 /// whatever it names: a yes or no to it is a sentence about the home, so only a read answers it.
-fn asks_about_a_state(command: &str) -> bool {
-    is_question(command)
-        && crate::text::fold(command)
-            .split(' ')
-            .any(|w| state_named(w).is_some())
+fn asks_about_a_state(said: &Reading) -> bool {
+    said.is_question() && said.words.iter().any(|w| state_named(w).is_some())
 }
 
 /// Whether the text speaks of a kind of device this home has ("the lights", "the song",

@@ -94,14 +94,15 @@ impl Parsed {
         };
         // The words, split once: the mood, the language and the condition read them.
         let reading = Reading::new(text);
+        let (acts, question) = (reading.is_action(), reading.is_question());
+        let lang = tag.map_or_else(|| reading.language(), Lang::from_tag);
         let joined = if joined == text {
             reading.clone()
         } else {
-            Reading::new(&joined)
+            reading.reworded(&joined)
         };
-        let (acts, question) = (reading.is_action(), reading.is_question());
         Self {
-            lang: tag.map_or_else(|| reading.language(), Lang::from_tag),
+            lang,
             tag: tag.map(str::to_owned),
             acts,
             question,
@@ -138,9 +139,9 @@ impl Parsed {
 
     fn home(&self, registry: &Registry) -> Home {
         *self.home.get_or_init(|| {
-            let joined = about_the_home(&self.joined.text, registry);
+            let joined = about_the_home(&self.joined, registry);
             Home {
-                named: joined || about_the_home(&self.reading.text, registry),
+                named: joined || about_the_home(&self.reading, registry),
                 wants_tools: self.acts || needs_tools(&self.joined.text, registry) || joined,
             }
         })
@@ -246,13 +247,15 @@ impl Parsed {
 
     /// Why the command acts on nothing the home has, when it plainly does not.
     pub(crate) fn unmatched(&self, registry: &Registry) -> Option<Unmatched> {
-        let mut said = vec![
-            self.placed
-                .as_ref()
-                .map_or_else(|| self.reading.text.clone(), |(own, _)| own.clone()),
-        ];
-        said.extend(self.before.clone());
-        unmatched(&said, registry)
+        let placed;
+        let command = match &self.placed {
+            Some((own, _)) => {
+                placed = self.reading.reworded(own);
+                &placed
+            }
+            None => &self.reading,
+        };
+        unmatched(command, self.before.as_deref(), registry)
     }
 
     /// The request's condition, read from the registry (see [`plan::condition`]).

@@ -4,8 +4,8 @@
 //! the same "nothing found": the answer is given at once, naming the words, or saying why a
 //! device Home Assistant has is kept from HomeClaw.
 
-use super::intent::{Intent, intent, is_every, is_filler, words_of};
-use super::mood::is_single_action;
+use super::intent::{Intent, intent, is_every, is_filler};
+use super::mood::Reading;
 use super::target::Pointing;
 use crate::ha::registry::{Hidden, Registry};
 use crate::text::fold;
@@ -18,16 +18,19 @@ pub enum Unmatched {
     Nothing { words: String },
 }
 
-/// Why the newest command (`said[0]`; the ones before it may name what "it" is) can act on
-/// nothing, or `None` when something might be meant. Only single actions with target words of
+/// Why the command can act on nothing (`before`, the command said before it, may name what
+/// "it" is), or `None` when something might be meant. Only single actions with target words of
 /// their own qualify; "send" may mean a message, which needs no device.
-pub fn unmatched(said: &[String], registry: &Registry) -> Option<Unmatched> {
-    let command = said.first()?;
-    if !is_single_action(command) {
+pub fn unmatched(
+    command: &Reading,
+    before: Option<&str>,
+    registry: &Registry,
+) -> Option<Unmatched> {
+    if !command.is_single_action() {
         return None;
     }
-    let (words, percent_at) = words_of(command);
-    let (verb, _, used) = intent(&words, percent_at)?;
+    let words = &command.words;
+    let (verb, _, used) = intent(words, command.percent_at)?;
     if matches!(verb, Intent::Dock) {
         return None;
     }
@@ -46,7 +49,9 @@ pub fn unmatched(said: &[String], registry: &Registry) -> Option<Unmatched> {
     {
         return None;
     }
-    let pointing: Vec<Pointing> = said.iter().map(|t| Pointing::new(t, registry)).collect();
+    let pointing: Vec<Pointing> = std::iter::once(Pointing::of_reading(command, registry))
+        .chain(before.map(|t| Pointing::new(t, registry)))
+        .collect();
     let pointed = registry
         .entities()
         .any(|e| pointing.iter().any(|p| p.at(e, registry)));
@@ -69,7 +74,7 @@ pub fn unmatched(said: &[String], registry: &Registry) -> Option<Unmatched> {
         .find(|&i| !crate::lang::any_has(|l| l.stand_ins, &words[i]))
         .unwrap_or(target[0]);
     Some(Unmatched::Nothing {
-        words: span(command, first, target[target.len() - 1]),
+        words: span(&command.text, first, target[target.len() - 1]),
     })
 }
 

@@ -1,0 +1,79 @@
+//! A command is read once, whichever path it takes: its words split once, its mood and its
+//! language decided once (counted in test builds by `text::splits` and `mood::decisions`).
+
+use serde_json::json;
+
+use super::tests::{cfg, run_at, run_with};
+use crate::agent::selfcheck::home::{MemoryHome, synthetic_home};
+use crate::agent::testkit::{ScriptedModel, calls_reply, text_reply};
+use crate::agent::understand::mood::decisions;
+use crate::config::AgentConfig;
+use crate::llm::Message;
+
+/// The command is read once: split into words once for the mood, the language, the guards
+/// and the plan, whichever path it takes (counted by `text::splits` in test builds).
+#[tokio::test]
+async fn a_command_is_split_into_words_once() {
+    let home = MemoryHome::new(synthetic_home(50));
+    home.set_state("light.kitchen_lights", "on");
+    // The fast path: HomeClaw's own reading plans the call.
+    crate::text::splits::take();
+    let mut history = vec![Message::user("turn off the kitchen lights")];
+    let result = run_with(
+        &ScriptedModel::new(vec![]),
+        &home,
+        &AgentConfig::default(),
+        &mut history,
+    )
+    .await;
+    assert_eq!(result.reply, "Turned off Kitchen Lights.");
+    assert_eq!(crate::text::splits::take(), 1);
+    // The model's path: the guards check the model's call against the same reading.
+    let model = ScriptedModel::new(vec![
+        calls_reply(
+            "1",
+            &[(
+                "call_service",
+                json!({"domain": "light", "service": "turn_on", "entity_id": "light.kitchen_lights"}),
+            )],
+        ),
+        text_reply("On."),
+    ]);
+    let mut history = vec![Message::user("turn on the kitchen lights")];
+    let result = run_with(&model, &home, &cfg(), &mut history).await;
+    assert_eq!(result.reply, "Turned on Kitchen Lights.");
+    assert_eq!(crate::text::splits::take(), 1);
+}
+
+/// Whether it asks and which language it is in are decided once per command (and its words
+/// split once), by one rule,
+/// whichever stages read them: the own reading, the questions answered from the registry, the
+/// reads, the recogniser's language, the reply.
+#[tokio::test]
+async fn a_commands_mood_and_language_are_decided_once() {
+    let home = MemoryHome::new(synthetic_home(50));
+    home.set_state("light.kitchen_lights", "on");
+    let fast = AgentConfig::default();
+    let said = [
+        ("turn off the kitchen lights", "Turned off Kitchen Lights."),
+        ("is the kitchen lights on?", "No: Kitchen Lights is off."),
+        ("Ist Kitchen Lights an?", "Nein"),
+        ("who turned off the kitchen lights", ""),
+    ];
+    decisions::take();
+    crate::text::splits::take();
+    for (command, reply) in said {
+        let mut history = vec![Message::user(command)];
+        let model = ScriptedModel::new(vec![text_reply("I cannot tell.")]);
+        let result = run_at(&model, &home, &fast, &mut history, None).await;
+        if !reply.is_empty() {
+            assert!(
+                result.reply.starts_with(reply),
+                "{command}: {}",
+                result.reply
+            );
+        }
+        assert_eq!(decisions::take(), [1, 1], "{command}");
+        assert_eq!(crate::text::splits::take(), 1, "{command}");
+    }
+}
