@@ -304,9 +304,9 @@ fn report(outcome: &CommandOutcome, show: Show) -> ExitCode {
             println!(
                 "  {} {}.{} {:?} -> {:?}",
                 if action.verified { "✓" } else { "✗" },
-                action.domain,
-                action.service,
-                action.entity_ids,
+                action.call.domain,
+                action.call.service,
+                action.call.entity_ids,
                 action.observed_state
             );
         }

@@ -243,12 +243,15 @@ mod tests {
             actions: verified
                 .iter()
                 .map(|v| ActionReport {
-                    domain: "light".into(),
-                    service: "turn_on".into(),
-                    entity_ids: vec!["light.x".into()],
+                    call: crate::agent::plan::PlannedCall {
+                        domain: "light".into(),
+                        service: "turn_on".into(),
+                        entity_ids: vec!["light.x".into()],
+                        data: serde_json::Value::Null,
+                    },
                     verified: *v,
                     observed_state: Default::default(),
-                    data: None,
+                    dry_run: false,
                 })
                 .collect(),
             ..Record::answer(Source::Panel, "command", "", status.into())

@@ -295,7 +295,7 @@ impl Shared {
             execute_approved(deps.home.as_ref(), &deps.approvals, approval_id, timeout).await?;
         let note = format!(
             "[HomeClaw] The user approved {} ({approval_id}).",
-            report.describe()
+            report.call.describe()
         );
         // Said in the language of the "yes", else in the one the action was asked in.
         let text = reply::approved(&report, &action, lang.unwrap_or(action.lang));

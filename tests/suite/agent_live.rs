@@ -254,11 +254,11 @@ async fn a_humidifiers_target_humidity_is_set_in_every_language_without_the_mode
         assert_eq!(result.actions.len(), 1, "{text}: {:?}", result.actions);
         let action = &result.actions[0];
         assert_eq!(
-            (action.domain.as_str(), action.service.as_str()),
+            (action.call.domain.as_str(), action.call.service.as_str()),
             ("humidifier", "set_humidity"),
             "{text}"
         );
-        assert_eq!(action.entity_ids, ["humidifier.humidifier"], "{text}");
+        assert_eq!(action.call.entity_ids, ["humidifier.humidifier"], "{text}");
         assert!(action.verified, "{text}: {action:?}");
         assert_eq!(result.reply, reply, "{text}");
         let (_, state) = ha

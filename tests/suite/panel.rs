@@ -984,6 +984,7 @@ async fn the_stats_tab_sums_up_a_day_of_commands() {
 /// A week of a household's commands, as the journal keeps them across restarts: each day
 /// some answered without the model, some with it, a few slower, one failed, one declined.
 fn a_week_of_activity(sessions: &std::path::Path) -> usize {
+    use homeclaw::agent::act::call::PlannedCall;
     use homeclaw::agent::act::verify::ActionReport;
     use homeclaw::command::activity::{Record, Source};
     let now = std::time::SystemTime::now()
@@ -992,12 +993,15 @@ fn a_week_of_activity(sessions: &std::path::Path) -> usize {
         .as_millis() as u64;
     let day = 86_400_000;
     let light = |verified: bool| ActionReport {
-        domain: "light".into(),
-        service: "turn_on".into(),
-        entity_ids: vec!["light.kitchen_lights".into()],
+        call: PlannedCall {
+            domain: "light".into(),
+            service: "turn_on".into(),
+            entity_ids: vec!["light.kitchen_lights".into()],
+            data: serde_json::Value::Null,
+        },
         verified,
         observed_state: [("light.kitchen_lights".to_owned(), "on".to_owned())].into(),
-        data: None,
+        dry_run: false,
     };
     let mut lines = String::new();
     let mut commands = 0;

@@ -10,10 +10,11 @@ use serde_json::Value;
 use tracing::debug;
 
 use super::approval::{Hold, PendingAction, needs_approval};
+use super::call::PlannedCall;
 use super::guards::Verdict;
 use super::normalize::{call_hash, normalise_args, result_hash};
 use super::tools::{ToolKind, ToolOutput, ValidCall};
-use super::verify::{ActionReport, DRY_RUN_STATE, before_states, target_entities, verify};
+use super::verify::{ActionReport, before_states, target_entities, verify};
 use crate::agent::home::with_registry;
 use crate::agent::model::truncate::truncate;
 use crate::agent::state::{Agent, CallEnd, Observed, RunState};
@@ -64,7 +65,7 @@ impl Agent<'_> {
         }
         state.trace.push(format!(
             "called {} via {}: verified={} observed={:?}",
-            report.describe(),
+            report.call.describe(),
             call.name,
             report.verified,
             report.observed_state
@@ -415,17 +416,11 @@ fn dry_run(
         "dry run: would call {}.{} on {:?}",
         checked.domain, checked.service, targets
     ));
-    state.actions.push(ActionReport {
-        domain: checked.domain.clone(),
-        service: checked.service.clone(),
-        entity_ids: targets.to_vec(),
-        verified: false,
-        observed_state: targets
-            .iter()
-            .map(|t| (t.clone(), DRY_RUN_STATE.to_owned()))
-            .collect(),
-        data: checked.data.clone(),
-    });
+    state
+        .actions
+        .push(ActionReport::held_back(PlannedCall::checked(
+            checked, targets,
+        )));
     ToolOutput {
         content: serde_json::json!({
             "dry_run": true,

@@ -119,10 +119,16 @@ async fn dry_runs_validate_and_plan_without_calling() {
     let mut history = vec![Message::user("turn on the bed light")];
     let result = agent.run(&mut history).await;
     assert!(home.calls().is_empty());
+    assert!(result.actions[0].dry_run);
     assert_eq!(
         result.actions[0].observed_state["light.bed_light"],
         "dry run: not called"
     );
+    // The API says so in the report it sends; a report of a real call does not carry it.
+    let sent = serde_json::to_value(&result.actions[0]).unwrap();
+    assert_eq!(sent["dry_run"], true);
+    assert_eq!(sent["service"], "turn_on");
+    assert!(sent.get("data").is_none());
 }
 
 #[tokio::test]

@@ -4,6 +4,7 @@
 //! the home shows what was asked.
 
 pub mod approval;
+pub mod call;
 pub mod confirm;
 pub mod execute;
 pub mod guards;

@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::call::PlannedCall;
 use crate::agent::home::{Home, with_registry};
 use crate::ha::registry::Entity;
 use crate::ha::services::CheckedCall;
@@ -82,41 +83,38 @@ pub fn satisfied(
     }
 }
 
-/// One performed action, as reported to the user and the API.
+/// One performed action, as reported to the user and the API: the call as planned (its
+/// service data kept for the reply, "Set Bed Light to 50%", and never sent out) and what Home
+/// Assistant showed after it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ActionReport {
-    pub domain: String,
-    pub service: String,
-    pub entity_ids: Vec<String>,
+    #[serde(flatten)]
+    pub call: PlannedCall,
     pub verified: bool,
     /// Entity id → the state seen after the call (or why nothing could be checked).
     pub observed_state: BTreeMap<String, String>,
-    /// The call's service data, for the reply ("Set Bed Light to 50%"); never sent out, as
-    /// it may hold a code.
-    #[serde(skip)]
-    pub data: Option<serde_json::Value>,
+    /// A dry run held the call back: nothing was sent.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dry_run: bool,
 }
 
 /// What a dry run's report says was seen of each target: nothing was called.
 pub const DRY_RUN_STATE: &str = "dry run: not called";
 
 impl ActionReport {
-    /// A call a dry run held back: reported with every target's state as [`DRY_RUN_STATE`].
-    pub fn is_dry_run(&self) -> bool {
-        !self.observed_state.is_empty() && self.observed_state.values().all(|s| s == DRY_RUN_STATE)
-    }
-
-    pub fn describe(&self) -> String {
-        format!(
-            "{}.{} on {}",
-            self.domain,
-            self.service,
-            if self.entity_ids.is_empty() {
-                "(no entities)".to_owned()
-            } else {
-                self.entity_ids.join(", ")
-            }
-        )
+    /// The report of a call a dry run held back: every target's state says so.
+    pub fn held_back(call: PlannedCall) -> Self {
+        let observed_state = call
+            .entity_ids
+            .iter()
+            .map(|t| (t.clone(), DRY_RUN_STATE.to_owned()))
+            .collect();
+        Self {
+            call,
+            verified: false,
+            observed_state,
+            dry_run: true,
+        }
     }
 }
 
@@ -166,12 +164,10 @@ pub async fn verify(
     timeout: Duration,
 ) -> ActionReport {
     let mut report = ActionReport {
-        domain: call.domain.clone(),
-        service: call.service.clone(),
-        entity_ids: targets.to_vec(),
+        call: PlannedCall::checked(call, targets),
         verified: false,
         observed_state: BTreeMap::new(),
-        data: call.data.clone(),
+        dry_run: false,
     };
     let Some(expect) = expectation(&call.domain, &call.service) else {
         for id in targets {

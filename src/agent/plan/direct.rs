@@ -5,7 +5,7 @@
 
 use super::condition::Checked;
 use super::recognised::{Understood, understood};
-use super::{Asked, FastCall, Lang, Plan};
+use super::{Asked, Lang, Plan, PlannedCall};
 use crate::agent::home::with_registry;
 use crate::agent::model::repair::unique_call_ids;
 use crate::agent::say::reading;
@@ -123,7 +123,7 @@ impl Agent<'_> {
     /// (`said`: the language tag and the sentence's intent, keys and slots).
     async fn act(
         &self,
-        calls: &[FastCall],
+        calls: &[PlannedCall],
         lang: Lang,
         said: Option<(&str, &Said<'_>)>,
         history: &mut Vec<Message>,
@@ -338,7 +338,7 @@ impl Agent<'_> {
     /// the question to the model, which sees nothing of it.
     async fn read_and_answer(
         &self,
-        reads: &[FastCall],
+        reads: &[PlannedCall],
         asked: &Asked,
         lang: Lang,
         history: &mut Vec<Message>,

@@ -20,7 +20,6 @@ mod targets;
 mod todo;
 
 use crate::agent::understand::mood::{Reading, unwrapped_request};
-use serde_json::{Value, json};
 
 use crate::agent::understand::intent::{intent, words_of};
 use crate::agent::understand::target::{covers, query_of};
@@ -37,29 +36,7 @@ pub use targets::{add_call, allowed_service};
 use targets::{plan_one, plan_reading};
 use todo::add_item;
 
-/// One service call the fast path makes.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FastCall {
-    pub domain: String,
-    pub service: String,
-    pub entity_ids: Vec<String>,
-    pub data: Value,
-}
-
-impl FastCall {
-    /// The `call_service` tool arguments for this call.
-    pub fn arguments(&self) -> Value {
-        let mut args = json!({
-            "domain": self.domain,
-            "service": self.service,
-            "entity_id": self.entity_ids,
-        });
-        if self.data.as_object().is_some_and(|d| !d.is_empty()) {
-            args["data"] = self.data.clone();
-        }
-        args
-    }
-}
+pub use crate::agent::act::call::PlannedCall;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Plan {
@@ -68,12 +45,12 @@ pub enum Plan {
     /// A question answered by reading through services that answer (to-do items, calendar
     /// events, forecasts); HomeClaw writes the answer from what they return.
     Read {
-        reads: Vec<FastCall>,
+        reads: Vec<PlannedCall>,
         asked: Asked,
         lang: Lang,
     },
     /// Run these calls (one per domain), then reply from their verification.
-    Act { calls: Vec<FastCall>, lang: Lang },
+    Act { calls: Vec<PlannedCall>, lang: Lang },
     /// A few equally good targets for a single-device command: ask which.
     Ask { question: String, lang: Lang },
     /// Not certain: the model decides.
@@ -164,7 +141,7 @@ pub fn plan_reading_in(
     // "The lights in the kitchen and the bedroom": the kind said first holds for the parts
     // after it that name none (the bedroom's lights, not a player named Bedroom).
     let first_kind = leading_kind(&parts[0]);
-    let mut calls: Vec<FastCall> = Vec::new();
+    let mut calls: Vec<PlannedCall> = Vec::new();
     let mut first_lang = None;
     let mut verb: Option<String> = None;
     for part in &parts {
@@ -263,7 +240,7 @@ fn all_but(text: &str, registry: &Registry, device_id: Option<&str>) -> Option<P
         // The exception names nothing the request would touch: it is not understood.
         return Some(Plan::Model);
     }
-    let calls: Vec<FastCall> = calls
+    let calls: Vec<PlannedCall> = calls
         .into_iter()
         .filter_map(|mut call| {
             call.entity_ids.retain(|id| !spared.contains(&id.as_str()));

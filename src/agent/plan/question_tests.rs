@@ -54,7 +54,7 @@ fn reading_home() -> Registry {
     ])
 }
 
-fn asked(text: &str, registry: &Registry) -> Option<(Vec<FastCall>, Asked, Lang)> {
+fn asked(text: &str, registry: &Registry) -> Option<(Vec<PlannedCall>, Asked, Lang)> {
     match plan(text, registry) {
         Plan::Read { reads, asked, lang } => Some((reads, asked, lang)),
         _ => None,

@@ -9,7 +9,7 @@
 use serde_json::json;
 
 use super::todo::add_item;
-use super::{FastCall, Plan};
+use super::{Plan, PlannedCall};
 use crate::agent::understand::intent::{Lang, intent};
 use crate::agent::understand::mood::Reading;
 use crate::ha::registry::{Entity, Registry};
@@ -137,7 +137,7 @@ fn content_words(words: &[String]) -> Vec<String> {
 
 fn weather_plan(entity: &Entity, tomorrow: bool, lang: Lang) -> Plan {
     let reads = if tomorrow {
-        vec![FastCall {
+        vec![PlannedCall {
             domain: "weather".into(),
             service: "get_forecasts".into(),
             entity_ids: vec![entity.entity_id.clone()],
@@ -158,7 +158,7 @@ fn weather_plan(entity: &Entity, tomorrow: bool, lang: Lang) -> Plan {
 
 fn items_plan(lists: &[&Entity], lang: Lang) -> Plan {
     Plan::Read {
-        reads: vec![FastCall {
+        reads: vec![PlannedCall {
             domain: "todo".into(),
             service: "get_items".into(),
             entity_ids: lists.iter().map(|e| e.entity_id.clone()).collect(),
@@ -185,7 +185,7 @@ fn events_plan(
         None => 7,
     };
     Plan::Read {
-        reads: vec![FastCall {
+        reads: vec![PlannedCall {
             domain: "calendar".into(),
             service: "get_events".into(),
             entity_ids: calendars.iter().map(|e| e.entity_id.clone()).collect(),

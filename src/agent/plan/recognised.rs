@@ -11,7 +11,7 @@
 
 use serde_json::{Value, json};
 
-use super::{FastCall, ReadState, add_call, allowed_service, answer_from_reads};
+use super::{PlannedCall, ReadState, add_call, allowed_service, answer_from_reads};
 use crate::agent::capability::{self, About, carries_value};
 use crate::agent::understand::parsed::Parsed;
 use crate::ha::exposure::ServiceDecision;
@@ -26,7 +26,7 @@ pub enum Understood {
     /// Run these calls, then say what was done: `intent` and `keys` choose Home Assistant's
     /// own sentence where HomeClaw has no lexicon for the language; `slots` fill it.
     Act {
-        calls: Vec<FastCall>,
+        calls: Vec<PlannedCall>,
         intent: String,
         keys: Vec<&'static str>,
         slots: Vec<(String, String)>,
@@ -394,7 +394,7 @@ pub(crate) fn understood(
     if let Some(said) = said {
         chosen.retain(|e| said.here_allows(e));
     }
-    let mut calls: Vec<FastCall> = Vec::new();
+    let mut calls: Vec<PlannedCall> = Vec::new();
     for entity in &chosen {
         if let Some((intent, volume)) = intent_for(rec, entity.domain())
             && let Some((service, data)) = allowed_service(intent, entity, volume, registry)
@@ -414,7 +414,7 @@ pub(crate) fn understood(
 
 /// HomeClaw's calls for what Home Assistant recognised, with the keys of Home Assistant's own
 /// sentence for it and the slots that fill it (the names of what was acted on first).
-fn act_on(rec: &Recognition, chosen: &[&Entity], calls: Vec<FastCall>) -> Understood {
+fn act_on(rec: &Recognition, chosen: &[&Entity], calls: Vec<PlannedCall>) -> Understood {
     let domain = calls[0].domain.as_str();
     let mut keys = sentence_keys(&rec.intent, domain, rec);
     // Many languages key their sentence by the domain ("light": "{name} se ha encendido").
@@ -492,7 +492,7 @@ fn list_item(rec: &Recognition, registry: &Registry) -> Understood {
         return Understood::Nothing;
     }
     Understood::Act {
-        calls: vec![FastCall {
+        calls: vec![PlannedCall {
             domain: "todo".into(),
             service: service.into(),
             entity_ids: vec![list.entity_id.clone()],

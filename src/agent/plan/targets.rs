@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::ask::{MAX_NAMED, which_one};
 use super::question::{self, same_place};
 use super::todo::add_item;
-use super::{FastCall, Plan};
+use super::{Plan, PlannedCall};
 use crate::agent::capability::{service_for, supports};
 use crate::agent::understand::intent::{Intent::*, intent, is_every, lighting, watering};
 use crate::agent::understand::intent::{LIGHTS, is_cleaning, is_filler};
@@ -315,8 +315,8 @@ fn alike(candidates: &[&Able<'_>]) -> bool {
 }
 
 /// One call per domain and service, for the chosen targets.
-fn calls_for(chosen: &[&Able<'_>]) -> Vec<FastCall> {
-    let mut calls: Vec<FastCall> = Vec::new();
+fn calls_for(chosen: &[&Able<'_>]) -> Vec<PlannedCall> {
+    let mut calls: Vec<PlannedCall> = Vec::new();
     for (entity, service, data) in chosen {
         add_call(&mut calls, entity, service, data.clone());
     }
@@ -325,13 +325,13 @@ fn calls_for(chosen: &[&Able<'_>]) -> Vec<FastCall> {
 
 /// Adds `service` on `entity` to the calls: to the call of the same domain, service and data
 /// if there is one (one call per kind of change, as a person's one request is).
-pub fn add_call(calls: &mut Vec<FastCall>, entity: &Entity, service: &str, data: Value) {
+pub fn add_call(calls: &mut Vec<PlannedCall>, entity: &Entity, service: &str, data: Value) {
     match calls
         .iter_mut()
         .find(|c| c.domain == entity.domain() && c.service == service && c.data == data)
     {
         Some(call) => call.entity_ids.push(entity.entity_id.clone()),
-        None => calls.push(FastCall {
+        None => calls.push(PlannedCall {
             domain: entity.domain().to_owned(),
             service: service.to_owned(),
             entity_ids: vec![entity.entity_id.clone()],
@@ -399,7 +399,7 @@ pub(super) fn everything_in(
     let [area] = areas.as_slice() else {
         return Plan::Model;
     };
-    let mut calls: Vec<FastCall> = Vec::new();
+    let mut calls: Vec<PlannedCall> = Vec::new();
     for entity in registry.entities().filter(|e| {
         e.area_id.as_deref() == Some(area.area_id.as_str())
             && EVERYTHING_KINDS.contains(&e.domain())

@@ -417,7 +417,7 @@ fn a_place_after_in_and_a_heating_verb_do_not_stand_for_a_device() {
     assert_eq!(
         plan("warm up the Hvac to 23 degrees", &thermostats()),
         Plan::Act {
-            calls: vec![FastCall {
+            calls: vec![PlannedCall {
                 domain: "climate".into(),
                 service: "set_temperature".into(),
                 entity_ids: vec!["climate.hvac".into()],

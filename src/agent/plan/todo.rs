@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::ask::{MAX_NAMED, which_one};
-use super::{FastCall, Plan};
+use super::{Plan, PlannedCall};
 use crate::agent::understand::intent::add_item_verb;
 use crate::agent::understand::target::covers;
 use crate::ha::exposure::ServiceDecision;
@@ -81,7 +81,7 @@ pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
         return None;
     };
     Some(Plan::Act {
-        calls: vec![FastCall {
+        calls: vec![PlannedCall {
             domain: "todo".into(),
             service: "add_item".into(),
             entity_ids: vec![list.entity_id.clone()],

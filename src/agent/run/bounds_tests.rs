@@ -182,7 +182,7 @@ async fn the_person_s_verb_bounds_the_service_the_model_may_call() {
     assert!(result.approval.is_none(), "{result:?}");
     assert_eq!(home.state(lock).as_deref(), Some("locked"));
     assert_eq!(result.actions.len(), 1);
-    assert_eq!(result.actions[0].service, "lock");
+    assert_eq!(result.actions[0].call.service, "lock");
 }
 
 /// The model's call refused by a guard, then its own account of a real device ("I could not

@@ -77,7 +77,7 @@ impl Agent<'_> {
                 state
                     .actions
                     .iter()
-                    .any(|a| a.entity_ids.iter().any(|e| e == id))
+                    .any(|a| a.call.entity_ids.iter().any(|e| e == id))
             };
             // The last read of each entity, in the order first read.
             let mut reads: Vec<&Observed> = Vec::new();

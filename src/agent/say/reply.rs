@@ -152,9 +152,9 @@ pub fn in_their_words(
     let sentences: Option<Vec<String>> = actions
         .iter()
         .map(|a| {
-            let data = a.data.clone().unwrap_or_default();
-            let (intent, key) = intent_of(&a.domain, &a.service, &data)?;
-            let names: Vec<String> = a.entity_ids.iter().filter_map(|id| name(id)).collect();
+            let data = &a.call.data;
+            let (intent, key) = intent_of(&a.call.domain, &a.call.service, data)?;
+            let names: Vec<String> = a.call.entity_ids.iter().filter_map(|id| name(id)).collect();
             let names = names.join(", ");
             let value = |field: &str| match &data[field] {
                 serde_json::Value::String(s) => s.clone(),
@@ -174,7 +174,7 @@ pub fn in_their_words(
                 ("brightness", brightness.as_str()),
                 ("color", color.as_str()),
             ];
-            ha_replies::done(tag, intent, &[key, a.domain.as_str()], &slots)
+            ha_replies::done(tag, intent, &[key, a.call.domain.as_str()], &slots)
         })
         .collect();
     sentences.map(|s| s.join(". "))
@@ -335,15 +335,16 @@ pub fn from_actions(
     let mut out = Vec::new();
     let nothing = serde_json::json!({});
     for action in actions {
-        let data = action.data.as_ref().unwrap_or(&nothing);
+        let data = action.call.data().unwrap_or(&nothing);
         let names: Vec<String> = action
+            .call
             .entity_ids
             .iter()
             .map(|id| name(id).unwrap_or_else(|| readable(id)))
             .collect();
         let list = names.join(", ");
-        if action.is_dry_run() {
-            let key = service_key(&action.domain, &action.service);
+        if action.dry_run {
+            let key = service_key(&action.call.domain, &action.call.service);
             out.push((says.dry_run)(&(says.to_do)(key, &list)));
             continue;
         }
@@ -375,10 +376,11 @@ pub fn from_actions(
         let key = match step {
             Some(s) if s > 0 => "brighten",
             Some(_) => "dim",
-            None => capability::key_of(&action.domain, &action.service).unwrap_or(&action.service),
+            None => capability::key_of(&action.call.domain, &action.call.service)
+                .unwrap_or(&action.call.service),
         };
         out.push(
-            match setting_of(&action.domain, &action.service, data, lang) {
+            match setting_of(&action.call.domain, &action.call.service, data, lang) {
                 Some(value) => (says.set_value)(&list, &value),
                 None => (says.did)(did_words(key, lang), &list),
             },

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::*;
-use crate::agent::plan::FastCall;
+use crate::agent::plan::PlannedCall;
 
-fn call() -> FastCall {
-    FastCall {
+fn call() -> PlannedCall {
+    PlannedCall {
         domain: "light".into(),
         service: "turn_on".into(),
         entity_ids: vec!["light.bed_light".into()],
@@ -18,24 +18,22 @@ fn call() -> FastCall {
 }
 
 /// The report of `call` run: what the reply is written from.
-fn ran(call: &FastCall, report: ActionReport) -> ActionReport {
+fn ran(call: &PlannedCall, report: ActionReport) -> ActionReport {
     ActionReport {
-        domain: call.domain.clone(),
-        service: call.service.clone(),
-        entity_ids: call.entity_ids.clone(),
-        data: Some(call.data.clone()),
+        call: call.clone(),
         ..report
     }
 }
 
 fn report(verified: bool, seen: &str) -> ActionReport {
     ActionReport {
-        domain: "light".into(),
-        service: "turn_on".into(),
-        entity_ids: vec!["light.bed_light".into()],
+        call: PlannedCall {
+            data: serde_json::Value::Null,
+            ..call()
+        },
         verified,
         observed_state: BTreeMap::from([("light.bed_light".into(), seen.into())]),
-        data: None,
+        dry_run: false,
     }
 }
 
@@ -93,9 +91,9 @@ fn held(domain: &str, service: &str, id: &str, name: &str, lang: Lang) -> Pendin
 fn unlocked(lang: Lang) -> String {
     let door = held("lock", "unlock", "lock.front_door", "Front Door", lang);
     let mut done = report(true, "unlocked");
-    done.domain = "lock".into();
-    done.service = "unlock".into();
-    done.entity_ids = vec!["lock.front_door".into()];
+    done.call.domain = "lock".into();
+    done.call.service = "unlock".into();
+    done.call.entity_ids = vec!["lock.front_door".into()];
     approved(&done, &door, lang)
 }
 
@@ -114,9 +112,9 @@ fn an_approval_in_a_language_without_a_lexicon_is_asked_and_reported_in_it() {
     let question = approval_question(&garage, PANEL);
     assert!(question.starts_with("Garagedeur open? "), "{question}");
     let mut done = report(true, "open");
-    done.domain = "cover".into();
-    done.service = "open_cover".into();
-    done.entity_ids = vec!["cover.garagedeur".into()];
+    done.call.domain = "cover".into();
+    done.call.service = "open_cover".into();
+    done.call.entity_ids = vec!["cover.garagedeur".into()];
     assert_eq!(approved(&done, &garage, Lang::En), "Geopend");
     done.verified = false;
     assert!(approved(&done, &garage, Lang::En).starts_with("Sorry"));
@@ -253,10 +251,7 @@ fn a_colour_set_is_said_as_the_colour() {
 
 #[test]
 fn a_dry_run_never_says_home_assistant_accepted_anything() {
-    let reply = say(
-        report(false, crate::agent::act::verify::DRY_RUN_STATE),
-        Lang::En,
-    );
+    let reply = say(ActionReport::held_back(call()), Lang::En);
     assert_eq!(
         reply,
         "Only a test: I would turn on Bed Light; nothing was changed."

@@ -262,7 +262,7 @@ pub(crate) fn status_of(actions: &[ActionReport]) -> RunStatus {
 }
 
 fn confirmed(action: &ActionReport) -> bool {
-    action.verified || action.is_dry_run()
+    action.verified || action.dry_run
 }
 
 /// The visible entities a text names: by id, or by every word of a name (of two words or

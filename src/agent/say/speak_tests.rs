@@ -8,12 +8,15 @@ use crate::agent::selfcheck::home::synthetic_home;
 
 fn action(id: &str, service: &str, verified: bool, seen: &str) -> ActionReport {
     ActionReport {
-        domain: id.split('.').next().unwrap().into(),
-        service: service.into(),
-        entity_ids: vec![id.into()],
+        call: crate::agent::plan::PlannedCall {
+            domain: id.split('.').next().unwrap().into(),
+            service: service.into(),
+            entity_ids: vec![id.into()],
+            data: serde_json::Value::Null,
+        },
         verified,
         observed_state: BTreeMap::from([(id.into(), seen.into())]),
-        data: None,
+        dry_run: false,
     }
 }
 

@@ -1,0 +1,69 @@
+//! The one shape of a service call, from the plan that makes it to the reply that says what
+//! it did: HomeClaw's own reading plans it, the recogniser's stage too, a model's checked call
+//! becomes one, and the report of what Home Assistant then showed carries it.
+//!
+//! Two other forms of a call are not shapes of this one: the transcript's `ToolCall` is what
+//! was asked in the conversation (a planned call is written there as the model would write it,
+//! so one validation judges both), and `[`CheckedCall`] is that request checked
+//! against the registry, as Home Assistant receives it (a target may still name areas).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::ha::services::CheckedCall;
+
+/// A service call on named entities, with its service data (`Null` for none).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlannedCall {
+    pub domain: String,
+    pub service: String,
+    pub entity_ids: Vec<String>,
+    /// Never sent out with a report: it may hold a code.
+    #[serde(skip)]
+    pub data: Value,
+}
+
+impl PlannedCall {
+    /// A checked call as planned, on the entities it reaches (`targets`: its ids and its
+    /// areas').
+    pub fn checked(call: &CheckedCall, targets: &[String]) -> Self {
+        Self {
+            domain: call.domain.clone(),
+            service: call.service.clone(),
+            entity_ids: targets.to_vec(),
+            data: call.data.clone().unwrap_or_default(),
+        }
+    }
+
+    /// The `call_service` tool arguments for this call: the same validation as a model's call.
+    pub fn arguments(&self) -> Value {
+        let mut args = json!({
+            "domain": self.domain,
+            "service": self.service,
+            "entity_id": self.entity_ids,
+        });
+        if self.data.as_object().is_some_and(|d| !d.is_empty()) {
+            args["data"] = self.data.clone();
+        }
+        args
+    }
+
+    /// The service data, when the call has any.
+    pub fn data(&self) -> Option<&Value> {
+        Some(&self.data).filter(|d| !d.is_null())
+    }
+
+    /// "light.turn_on on light.kitchen, light.hall", for traces and logs.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}.{} on {}",
+            self.domain,
+            self.service,
+            if self.entity_ids.is_empty() {
+                "(no entities)".to_owned()
+            } else {
+                self.entity_ids.join(", ")
+            }
+        )
+    }
+}
