@@ -8,102 +8,105 @@ use crate::agent::selfcheck::home::{home_of, link, state_object};
 use crate::agent::testkit::planned_calls;
 use crate::ha::registry::Registry;
 
+/// Home Assistant's demo home's devices: id, name, area, state, and attributes (JSON).
+const HOME: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "light.bed_light",
+        "Bed Light",
+        "bedroom",
+        "off",
+        r#"{"supported_color_modes": ["hs"]}"#,
+    ),
+    (
+        "light.ceiling_lights",
+        "Ceiling Lights",
+        "living_room",
+        "on",
+        r#"{}"#,
+    ),
+    (
+        "light.kitchen_lights",
+        "Kitchen Lights",
+        "kitchen",
+        "off",
+        r#"{}"#,
+    ),
+    ("switch.ac", "AC", "bedroom", "on", r#"{}"#),
+    (
+        "climate.heatpump",
+        "HeatPump",
+        "bedroom",
+        "heat",
+        r#"{"hvac_modes": ["heat", "off"], "supported_features": 385, "temperature": 20}"#,
+    ),
+    (
+        "cover.kitchen_window",
+        "Kitchen Window",
+        "kitchen",
+        "closed",
+        r#"{}"#,
+    ),
+    ("cover.hall_window", "Hall Window", "hall", "open", r#"{}"#),
+    (
+        "cover.garage_door",
+        "Garage Door",
+        "garage",
+        "closed",
+        r#"{"device_class": "garage"}"#,
+    ),
+    ("lock.front_door", "Front Door", "hall", "locked", r#"{}"#),
+    (
+        "lock.kitchen_door",
+        "Kitchen Door",
+        "kitchen",
+        "unlocked",
+        r#"{}"#,
+    ),
+    (
+        "media_player.living_room",
+        "Living Room",
+        "living_room",
+        "playing",
+        r#"{}"#,
+    ),
+    (
+        "media_player.kitchen",
+        "Kitchen",
+        "kitchen",
+        "playing",
+        r#"{}"#,
+    ),
+    (
+        "fan.living_room_fan",
+        "Living Room Fan",
+        "living_room",
+        "off",
+        r#"{}"#,
+    ),
+    (
+        "sensor.outside_temperature",
+        "Outside Temperature",
+        "garden",
+        "15.6",
+        r#"{"device_class": "temperature", "unit_of_measurement": "°C"}"#,
+    ),
+    (
+        "humidifier.dehumidifier",
+        "Dehumidifier",
+        "garage",
+        "on",
+        r#"{"device_class": "dehumidifier"}"#,
+    ),
+];
+
 fn home() -> Registry {
-    let entities: [(&str, &str, &str, &str, Value); 15] = [
-        (
-            "light.bed_light",
-            "Bed Light",
-            "bedroom",
-            "off",
-            json!({"supported_color_modes": ["hs"]}),
-        ),
-        (
-            "light.ceiling_lights",
-            "Ceiling Lights",
-            "living_room",
-            "on",
-            json!({}),
-        ),
-        (
-            "light.kitchen_lights",
-            "Kitchen Lights",
-            "kitchen",
-            "off",
-            json!({}),
-        ),
-        ("switch.ac", "AC", "bedroom", "on", json!({})),
-        (
-            "climate.heatpump",
-            "HeatPump",
-            "bedroom",
-            "heat",
-            json!({"hvac_modes": ["heat", "off"], "supported_features": 385, "temperature": 20}),
-        ),
-        (
-            "cover.kitchen_window",
-            "Kitchen Window",
-            "kitchen",
-            "closed",
-            json!({}),
-        ),
-        (
-            "cover.hall_window",
-            "Hall Window",
-            "hall",
-            "open",
-            json!({}),
-        ),
-        (
-            "cover.garage_door",
-            "Garage Door",
-            "garage",
-            "closed",
-            json!({"device_class": "garage"}),
-        ),
-        ("lock.front_door", "Front Door", "hall", "locked", json!({})),
-        (
-            "lock.kitchen_door",
-            "Kitchen Door",
-            "kitchen",
-            "unlocked",
-            json!({}),
-        ),
-        (
-            "media_player.living_room",
-            "Living Room",
-            "living_room",
-            "playing",
-            json!({}),
-        ),
-        (
-            "media_player.kitchen",
-            "Kitchen",
-            "kitchen",
-            "playing",
-            json!({}),
-        ),
-        (
-            "fan.living_room_fan",
-            "Living Room Fan",
-            "living_room",
-            "off",
-            json!({}),
-        ),
-        (
-            "sensor.outside_temperature",
-            "Outside Temperature",
-            "garden",
-            "15.6",
-            json!({"device_class": "temperature", "unit_of_measurement": "°C"}),
-        ),
-        (
-            "humidifier.dehumidifier",
-            "Dehumidifier",
-            "garage",
-            "on",
-            json!({"device_class": "dehumidifier"}),
-        ),
-    ];
+    let entities: Vec<(&str, &str, &str, &str, Value)> = HOME
+        .iter()
+        .map(|(id, name, area, state, attributes)| {
+            let attributes = serde_json::from_str(attributes).expect("a JSON object");
+            (*id, *name, *area, *state, attributes)
+        })
+        .collect();
     let states = entities
         .iter()
         .map(|(id, name, _, state, attributes)| {

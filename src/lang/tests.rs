@@ -230,12 +230,30 @@ fn counts_take_their_plural_form_in_every_language() {
 
 /// Every text of a lexicon's `Says`, filled with names as HomeClaw fills them; `true` marks a
 /// whole sentence (it ends as one). The destructuring names every field, so a new text cannot
-/// be left out of the checks below.
+/// be left out of the checks below (those bound to `_` are written by [`held_texts`],
+/// [`read_texts`] and [`parts`]).
 fn every_text(says: &Says) -> Vec<(String, bool)> {
     every_text_naming(says, "Front Door", "Kitchen Lights, Bed Light")
 }
 
 /// [`every_text`] with the names a household gave its devices: `one`, and `two` (a list).
+/// The service keys whose texts are checked.
+const KEYS: [&str; 13] = [
+    "turn_on",
+    "turn_off",
+    "toggle",
+    "open",
+    "close",
+    "lock",
+    "unlock",
+    "start",
+    "pause",
+    "disarm",
+    "arm",
+    "run",
+    "set_temperature",
+];
+
 fn every_text_naming(says: &Says, one: &str, two: &str) -> Vec<(String, bool)> {
     let Says {
         nothing_changed,
@@ -248,66 +266,51 @@ fn every_text_naming(says: &Says, one: &str, two: &str) -> Vec<(String, bool)> {
         did_words,
         did,
         set_value,
-        colour_names,
-        mode_names,
+        colour_names: _,
+        mode_names: _,
         added,
-        to_do,
-        dry_run,
+        to_do: _,
+        dry_run: _,
         not_confirmed,
         unfinished_nothing_changed,
         unfinished,
         stuck,
         reset,
-        ask_approval,
-        approval_title,
-        approval_notice,
-        approval_buttons,
-        declined,
-        pin_missing,
-        pin_cancelled,
-        pin_wrong,
-        pin_required_here,
-        not_run,
+        ask_approval: _,
+        approval_title: _,
+        approval_notice: _,
+        approval_buttons: _,
+        declined: _,
+        pin_missing: _,
+        pin_cancelled: _,
+        pin_wrong: _,
+        pin_required_here: _,
+        not_run: _,
         which_device,
         do_you_mean,
         which_of,
-        another,
-        in_room,
+        another: _,
+        in_room: _,
         could_not_answer,
         could_not_read,
-        items,
-        weekdays,
-        months,
-        date,
-        today,
-        tomorrow,
-        rest_of_today,
-        next_7_days,
-        nothing_on,
-        at_place,
-        all_day,
-        events_counted,
-        conditions,
-        humidity,
-        wind,
-        no_forecast,
-        chance_of_rain,
+        items: _,
+        weekdays: _,
+        months: _,
+        date: _,
+        today: _,
+        tomorrow: _,
+        rest_of_today: _,
+        next_7_days: _,
+        nothing_on: _,
+        at_place: _,
+        all_day: _,
+        events_counted: _,
+        conditions: _,
+        humidity: _,
+        wind: _,
+        no_forecast: _,
+        chance_of_rain: _,
     } = says;
-    let keys = [
-        "turn_on",
-        "turn_off",
-        "toggle",
-        "open",
-        "close",
-        "lock",
-        "unlock",
-        "start",
-        "pause",
-        "disarm",
-        "arm",
-        "run",
-        "set_temperature",
-    ];
     let mut out: Vec<(String, bool)> = Vec::new();
     let mut sentence = |text: String| out.push((text, true));
     for s in [
@@ -340,16 +343,32 @@ fn every_text_naming(says: &Says, one: &str, two: &str) -> Vec<(String, bool)> {
     sentence(added("milk", "Shopping List"));
     sentence(not_confirmed(two, "Bed Light: off"));
     sentence(which_of(one, "Back Door"));
-    sentence(items("Shopping List", 2, "milk, eggs"));
-    sentence(items("Shopping List", 0, ""));
-    sentence(nothing_on("Family", today));
-    sentence(events_counted(
-        2,
-        "Family",
-        tomorrow,
-        "Dinner 18:00, Film 20:00",
-    ));
-    sentence(no_forecast("Home"));
+    for text in read_texts(says) {
+        sentence(text);
+    }
+    for text in held_texts(says, one, two) {
+        sentence(text);
+    }
+    out.extend(parts(says, one).into_iter().map(|text| (text, false)));
+    out
+}
+
+/// The texts about an action held for approval (and a dry run's), for every key.
+fn held_texts(says: &Says, one: &str, two: &str) -> Vec<String> {
+    let Says {
+        dry_run,
+        to_do,
+        ask_approval,
+        approval_notice,
+        declined,
+        pin_missing,
+        pin_cancelled,
+        pin_wrong,
+        pin_required_here,
+        not_run,
+        ..
+    } = says;
+    let mut out = Vec::new();
     for why in [
         NotRun::Expired,
         NotRun::AlreadyAnswered,
@@ -357,36 +376,82 @@ fn every_text_naming(says: &Says, one: &str, two: &str) -> Vec<(String, bool)> {
         NotRun::Denied,
         NotRun::Failed,
     ] {
-        sentence(not_run(why).to_owned());
+        out.push(not_run(why).to_owned());
     }
-    for key in keys {
-        sentence(dry_run(&to_do(key, one)));
+    for key in KEYS {
+        out.push(dry_run(&to_do(key, one)));
         for (names, many) in [(one, false), (two, true)] {
             let held = Held { key, names, many };
             for by_voice in [true, false] {
                 for phone in [true, false] {
-                    sentence(ask_approval(&held, Ways { by_voice, phone }));
+                    out.push(ask_approval(&held, Ways { by_voice, phone }));
                 }
             }
-            sentence(approval_notice(&held, true));
-            sentence(approval_notice(&held, false));
-            sentence(declined(&held));
-            sentence(pin_missing(&held));
-            sentence(pin_cancelled(&held));
-            sentence(pin_wrong(&held, 2));
-            sentence(pin_required_here(&held, true));
-            sentence(pin_required_here(&held, false));
+            out.push(approval_notice(&held, true));
+            out.push(approval_notice(&held, false));
+            out.push(declined(&held));
+            out.push(pin_missing(&held));
+            out.push(pin_cancelled(&held));
+            out.push(pin_wrong(&held, 2));
+            out.push(pin_required_here(&held, true));
+            out.push(pin_required_here(&held, false));
         }
     }
-    let mut part = |text: String| out.push((text, false));
-    for key in keys {
-        part(to_do(key, one));
+    out
+}
+
+/// The sentences written from what a read returned (a list, a calendar, the weather).
+fn read_texts(says: &Says) -> Vec<String> {
+    let Says {
+        items,
+        nothing_on,
+        events_counted,
+        no_forecast,
+        today,
+        tomorrow,
+        ..
+    } = says;
+    vec![
+        items("Shopping List", 2, "milk, eggs"),
+        items("Shopping List", 0, ""),
+        nothing_on("Family", today),
+        events_counted(2, "Family", tomorrow, "Dinner 18:00, Film 20:00"),
+        no_forecast("Home"),
+    ]
+}
+
+/// The texts that are parts of a sentence (names, buttons, labels).
+fn parts(says: &Says, one: &str) -> Vec<String> {
+    let Says {
+        to_do,
+        colour_names,
+        mode_names,
+        conditions,
+        approval_buttons,
+        weekdays,
+        months,
+        approval_title,
+        another,
+        rest_of_today,
+        next_7_days,
+        all_day,
+        wind,
+        in_room,
+        date,
+        at_place,
+        humidity,
+        chance_of_rain,
+        ..
+    } = says;
+    let mut out = Vec::new();
+    for key in KEYS {
+        out.push(to_do(key, one));
     }
     for (_, words) in colour_names.iter().chain(*mode_names).chain(*conditions) {
-        part((*words).to_owned());
+        out.push((*words).to_owned());
     }
     for s in approval_buttons.iter().chain(weekdays).chain(months) {
-        part((*s).to_owned());
+        out.push((*s).to_owned());
     }
     for s in [
         *approval_title,
@@ -396,13 +461,13 @@ fn every_text_naming(says: &Says, one: &str, two: &str) -> Vec<(String, bool)> {
         *all_day,
         *wind,
     ] {
-        part(s.to_owned());
+        out.push(s.to_owned());
     }
-    part(in_room(one, "Kitchen"));
-    part(date(weekdays[0], 3, months[0]));
-    part(at_place("Home"));
-    part(humidity("40"));
-    part(chance_of_rain("20"));
+    out.push(in_room(one, "Kitchen"));
+    out.push(date(weekdays[0], 3, months[0]));
+    out.push(at_place("Home"));
+    out.push(humidity("40"));
+    out.push(chance_of_rain("20"));
     out
 }
 

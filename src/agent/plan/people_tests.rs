@@ -6,134 +6,143 @@ use serde_json::json;
 use super::tests::home_in_states;
 use super::*;
 
+/// The demo home's devices: id, name, area, state, and attributes (JSON).
+const PEOPLE_HOME: &[(&str, &str, &str, &str, &str)] = &[
+    ("light.bed_light", "Bed Light", "bedroom_1", "on", r#"{}"#),
+    (
+        "light.ceiling_lights",
+        "Ceiling Lights",
+        "living_room",
+        "on",
+        r#"{}"#,
+    ),
+    (
+        "light.kitchen_lights",
+        "Kitchen Lights",
+        "kitchen",
+        "off",
+        r#"{}"#,
+    ),
+    (
+        "light.living_room_rgbww_lights",
+        "Living Room RGBWW Lights",
+        "living_room",
+        "off",
+        r#"{}"#,
+    ),
+    (
+        "switch.decorative_lights",
+        "Decorative Lights",
+        "living_room",
+        "on",
+        r#"{}"#,
+    ),
+    ("switch.ac", "AC", "bedroom_1", "on", r#"{}"#),
+    (
+        "climate.heatpump",
+        "HeatPump",
+        "bedroom_1",
+        "heat",
+        r#"{"hvac_modes": ["heat", "off"], "supported_features": 385, "temperature": 22, "current_temperature": 25, "min_temp": 7, "max_temp": 35}"#,
+    ),
+    (
+        "cover.kitchen_window",
+        "Kitchen Window",
+        "kitchen",
+        "closed",
+        r#"{"device_class": "window"}"#,
+    ),
+    (
+        "cover.hall_window",
+        "Hall Window",
+        "entry",
+        "open",
+        r#"{"device_class": "window"}"#,
+    ),
+    (
+        "cover.garage_door",
+        "Garage Door",
+        "garage",
+        "closed",
+        r#"{"device_class": "garage"}"#,
+    ),
+    ("lock.front_door", "Front Door", "entry", "locked", r#"{}"#),
+    (
+        "lock.kitchen_door",
+        "Kitchen Door",
+        "kitchen",
+        "unlocked",
+        r#"{}"#,
+    ),
+    (
+        "media_player.living_room",
+        "Living Room",
+        "living_room",
+        "paused",
+        r#"{"volume_level": 0.8}"#,
+    ),
+    (
+        "media_player.kitchen",
+        "Kitchen",
+        "kitchen",
+        "playing",
+        r#"{"volume_level": 0.8}"#,
+    ),
+    (
+        "humidifier.dehumidifier",
+        "Dehumidifier",
+        "garage",
+        "on",
+        r#"{"device_class": "dehumidifier"}"#,
+    ),
+    (
+        "sensor.carbon_dioxide",
+        "Carbon dioxide",
+        "living_room",
+        "54",
+        r#"{"device_class": "carbon_dioxide", "unit_of_measurement": "ppm"}"#,
+    ),
+    (
+        "sensor.power_consumption",
+        "Power consumption",
+        "kitchen",
+        "100",
+        r#"{"device_class": "power", "unit_of_measurement": "W"}"#,
+    ),
+    (
+        "sensor.outside_temperature",
+        "Outside Temperature",
+        "backyard",
+        "15.6",
+        r#"{"device_class": "temperature", "unit_of_measurement": "°C"}"#,
+    ),
+    (
+        "sensor.robot_vacuum_battery",
+        "Robot Vacuum Battery",
+        "living_room",
+        "81",
+        r#"{"device_class": "battery", "unit_of_measurement": "%"}"#,
+    ),
+    (
+        "sensor.phone_battery_level",
+        "Phone Level",
+        "bedroom_1",
+        "37",
+        r#"{"device_class": "battery", "unit_of_measurement": "%"}"#,
+    ),
+];
+
 /// The demo home, with the states and attributes its devices show.
 pub(super) fn people_home() -> Registry {
-    let window = json!({"device_class": "window"});
-    home_in_states(&[
-        ("light.bed_light", "Bed Light", "bedroom_1", "on", json!({})),
-        (
-            "light.ceiling_lights",
-            "Ceiling Lights",
-            "living_room",
-            "on",
-            json!({}),
-        ),
-        (
-            "light.kitchen_lights",
-            "Kitchen Lights",
-            "kitchen",
-            "off",
-            json!({}),
-        ),
-        (
-            "light.living_room_rgbww_lights",
-            "Living Room RGBWW Lights",
-            "living_room",
-            "off",
-            json!({}),
-        ),
-        (
-            "switch.decorative_lights",
-            "Decorative Lights",
-            "living_room",
-            "on",
-            json!({}),
-        ),
-        ("switch.ac", "AC", "bedroom_1", "on", json!({})),
-        (
-            "climate.heatpump",
-            "HeatPump",
-            "bedroom_1",
-            "heat",
-            json!({"hvac_modes": ["heat", "off"], "supported_features": 385,
-                "temperature": 22, "current_temperature": 25, "min_temp": 7, "max_temp": 35}),
-        ),
-        (
-            "cover.kitchen_window",
-            "Kitchen Window",
-            "kitchen",
-            "closed",
-            window.clone(),
-        ),
-        ("cover.hall_window", "Hall Window", "entry", "open", window),
-        (
-            "cover.garage_door",
-            "Garage Door",
-            "garage",
-            "closed",
-            json!({"device_class": "garage"}),
-        ),
-        (
-            "lock.front_door",
-            "Front Door",
-            "entry",
-            "locked",
-            json!({}),
-        ),
-        (
-            "lock.kitchen_door",
-            "Kitchen Door",
-            "kitchen",
-            "unlocked",
-            json!({}),
-        ),
-        (
-            "media_player.living_room",
-            "Living Room",
-            "living_room",
-            "paused",
-            json!({"volume_level": 0.8}),
-        ),
-        (
-            "media_player.kitchen",
-            "Kitchen",
-            "kitchen",
-            "playing",
-            json!({"volume_level": 0.8}),
-        ),
-        (
-            "humidifier.dehumidifier",
-            "Dehumidifier",
-            "garage",
-            "on",
-            json!({"device_class": "dehumidifier"}),
-        ),
-        (
-            "sensor.carbon_dioxide",
-            "Carbon dioxide",
-            "living_room",
-            "54",
-            json!({"device_class": "carbon_dioxide", "unit_of_measurement": "ppm"}),
-        ),
-        (
-            "sensor.power_consumption",
-            "Power consumption",
-            "kitchen",
-            "100",
-            json!({"device_class": "power", "unit_of_measurement": "W"}),
-        ),
-        (
-            "sensor.outside_temperature",
-            "Outside Temperature",
-            "backyard",
-            "15.6",
-            json!({"device_class": "temperature", "unit_of_measurement": "°C"}),
-        ),
-        (
-            "sensor.robot_vacuum_battery",
-            "Robot Vacuum Battery",
-            "living_room",
-            "81",
-            json!({"device_class": "battery", "unit_of_measurement": "%"}),
-        ),
-        (
-            "sensor.phone_battery_level",
-            "Phone Level",
-            "bedroom_1",
-            "37",
-            json!({"device_class": "battery", "unit_of_measurement": "%"}),
-        ),
-    ])
+    home_in_states(
+        &PEOPLE_HOME
+            .iter()
+            .map(|(id, name, area, state, attributes)| {
+                let attributes = serde_json::from_str(attributes).expect("a JSON object");
+                (*id, *name, *area, *state, attributes)
+            })
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// Every call a command plans, as "domain.service entity_id" sorted, and their data.
@@ -151,125 +160,127 @@ pub(super) fn answered(text: &str, home: &Registry) -> String {
     }
 }
 
+/// Requests in the forms people use, and the calls each plans.
+const REQUESTS: &[(&str, &[&str])] = &[
+    (
+        "Would you mind turning on the AC?",
+        &["switch.turn_on switch.ac"],
+    ),
+    (
+        "Do you mind switching the AC off?",
+        &["switch.turn_off switch.ac"],
+    ),
+    (
+        "Wyłącz klimatyzację, proszę",
+        &["switch.turn_off switch.ac"],
+    ),
+    (
+        "Würdest du die Klimaanlage einschalten?",
+        &["switch.turn_on switch.ac"],
+    ),
+    (
+        "Deko-Lichter an, bitte",
+        &["switch.turn_on switch.decorative_lights"],
+    ),
+    (
+        "Licht im Wohnzimmer aus",
+        &[
+            "light.turn_off light.ceiling_lights",
+            "light.turn_off light.living_room_rgbww_lights",
+        ],
+    ),
+    (
+        "Könntest du bitte das Licht im Schlafzimmer ausmachen?",
+        &["light.turn_off light.bed_light"],
+    ),
+    (
+        "Mach bitte das Licht in der Küche an",
+        &["light.turn_on light.kitchen_lights"],
+    ),
+    (
+        "Garagentor zu, bitte",
+        &["cover.close_cover cover.garage_door"],
+    ),
+    (
+        "Otwórz bramę garażową",
+        &["cover.open_cover cover.garage_door"],
+    ),
+    (
+        "Zamknij bramę garażową",
+        &["cover.close_cover cover.garage_door"],
+    ),
+    ("Schließ die Küchentür ab", &["lock.lock lock.kitchen_door"]),
+    // A courtesy first, then a verb that is also a device word.
+    ("Please lock the front door", &["lock.lock lock.front_door"]),
+    ("Bitte sperr die Haustür ab", &["lock.lock lock.front_door"]),
+    // What to do, then where.
+    (
+        "Lights on in the bedroom",
+        &["light.turn_on light.bed_light"],
+    ),
+    (
+        "Lights off in the kitchen please",
+        &["light.turn_off light.kitchen_lights"],
+    ),
+    (
+        "Licht an im Schlafzimmer",
+        &["light.turn_on light.bed_light"],
+    ),
+    ("Sperr die Haustür auf", &["lock.unlock lock.front_door"]),
+    (
+        "Zamknij drzwi wejściowe na klucz",
+        &["lock.lock lock.front_door"],
+    ),
+    (
+        "Wyłącz osuszacz",
+        &["humidifier.turn_off humidifier.dehumidifier"],
+    ),
+    (
+        "Schalte den Luftentfeuchter aus",
+        &["humidifier.turn_off humidifier.dehumidifier"],
+    ),
+    (
+        "Turn off the dehumidifier",
+        &["humidifier.turn_off humidifier.dehumidifier"],
+    ),
+    (
+        "Wyłącz pompę ciepła",
+        &["climate.turn_off climate.heatpump"],
+    ),
+    (
+        "Turn off the heat pump",
+        &["climate.turn_off climate.heatpump"],
+    ),
+    (
+        "Wznów muzykę w salonie",
+        &["media_player.media_play media_player.living_room"],
+    ),
+    (
+        "Pausiere die Musik in der Küche",
+        &["media_player.media_pause media_player.kitchen"],
+    ),
+    (
+        "Spiel die Musik im Wohnzimmer weiter",
+        &["media_player.media_play media_player.living_room"],
+    ),
+    (
+        "Chcę, żeby światło w kuchni było włączone",
+        &["light.turn_on light.kitchen_lights"],
+    ),
+    (
+        "Ich möchte, dass das Küchenlicht an ist",
+        &["light.turn_on light.kitchen_lights"],
+    ),
+    (
+        "I want the kitchen lights on",
+        &["light.turn_on light.kitchen_lights"],
+    ),
+];
+
 #[test]
 fn requests_in_the_forms_people_use_run_without_the_model() {
     let home = people_home();
-    let cases: &[(&str, &[&str])] = &[
-        (
-            "Would you mind turning on the AC?",
-            &["switch.turn_on switch.ac"],
-        ),
-        (
-            "Do you mind switching the AC off?",
-            &["switch.turn_off switch.ac"],
-        ),
-        (
-            "Wyłącz klimatyzację, proszę",
-            &["switch.turn_off switch.ac"],
-        ),
-        (
-            "Würdest du die Klimaanlage einschalten?",
-            &["switch.turn_on switch.ac"],
-        ),
-        (
-            "Deko-Lichter an, bitte",
-            &["switch.turn_on switch.decorative_lights"],
-        ),
-        (
-            "Licht im Wohnzimmer aus",
-            &[
-                "light.turn_off light.ceiling_lights",
-                "light.turn_off light.living_room_rgbww_lights",
-            ],
-        ),
-        (
-            "Könntest du bitte das Licht im Schlafzimmer ausmachen?",
-            &["light.turn_off light.bed_light"],
-        ),
-        (
-            "Mach bitte das Licht in der Küche an",
-            &["light.turn_on light.kitchen_lights"],
-        ),
-        (
-            "Garagentor zu, bitte",
-            &["cover.close_cover cover.garage_door"],
-        ),
-        (
-            "Otwórz bramę garażową",
-            &["cover.open_cover cover.garage_door"],
-        ),
-        (
-            "Zamknij bramę garażową",
-            &["cover.close_cover cover.garage_door"],
-        ),
-        ("Schließ die Küchentür ab", &["lock.lock lock.kitchen_door"]),
-        // A courtesy first, then a verb that is also a device word.
-        ("Please lock the front door", &["lock.lock lock.front_door"]),
-        ("Bitte sperr die Haustür ab", &["lock.lock lock.front_door"]),
-        // What to do, then where.
-        (
-            "Lights on in the bedroom",
-            &["light.turn_on light.bed_light"],
-        ),
-        (
-            "Lights off in the kitchen please",
-            &["light.turn_off light.kitchen_lights"],
-        ),
-        (
-            "Licht an im Schlafzimmer",
-            &["light.turn_on light.bed_light"],
-        ),
-        ("Sperr die Haustür auf", &["lock.unlock lock.front_door"]),
-        (
-            "Zamknij drzwi wejściowe na klucz",
-            &["lock.lock lock.front_door"],
-        ),
-        (
-            "Wyłącz osuszacz",
-            &["humidifier.turn_off humidifier.dehumidifier"],
-        ),
-        (
-            "Schalte den Luftentfeuchter aus",
-            &["humidifier.turn_off humidifier.dehumidifier"],
-        ),
-        (
-            "Turn off the dehumidifier",
-            &["humidifier.turn_off humidifier.dehumidifier"],
-        ),
-        (
-            "Wyłącz pompę ciepła",
-            &["climate.turn_off climate.heatpump"],
-        ),
-        (
-            "Turn off the heat pump",
-            &["climate.turn_off climate.heatpump"],
-        ),
-        (
-            "Wznów muzykę w salonie",
-            &["media_player.media_play media_player.living_room"],
-        ),
-        (
-            "Pausiere die Musik in der Küche",
-            &["media_player.media_pause media_player.kitchen"],
-        ),
-        (
-            "Spiel die Musik im Wohnzimmer weiter",
-            &["media_player.media_play media_player.living_room"],
-        ),
-        (
-            "Chcę, żeby światło w kuchni było włączone",
-            &["light.turn_on light.kitchen_lights"],
-        ),
-        (
-            "Ich möchte, dass das Küchenlicht an ist",
-            &["light.turn_on light.kitchen_lights"],
-        ),
-        (
-            "I want the kitchen lights on",
-            &["light.turn_on light.kitchen_lights"],
-        ),
-    ];
-    let wrong: Vec<String> = cases
+    let wrong: Vec<String> = REQUESTS
         .iter()
         .filter_map(|(text, expected)| match plan(text, &home) {
             Plan::Act { .. } if calls(text, &home).0 == *expected => None,
