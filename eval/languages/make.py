@@ -388,10 +388,11 @@ def tasks(lang: str) -> dict[str, str]:
             for c, lines in files.items()}
 
 
-def write_homes(folder: Path, fixture_of, tasks_of) -> None:
-    """Writes `folder/<lang>-home/`: the fixture and one task file per category, replacing
-    what was there (also used by eval/rooms/make.py)."""
-    for lang in LANGS:
+def write_homes(folder: Path, fixture_of, tasks_of, langs=LANGS) -> None:
+    """Writes `folder/<lang>-home/` for each of `langs`: the fixture and one task file per
+    category, replacing what was there (also used by eval/rooms/make.py and
+    eval/questions/make.py)."""
+    for lang in langs:
         home = folder / f"{lang}-home"
         home.mkdir(exist_ok=True)
         for old in home.glob("*.yaml"):

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::ha::connection::HaError;
 use crate::ha::protocol::HaErrorCode;
-use crate::ha::recognise::{Handled, Recognition};
+use crate::ha::recognise::{Handled, Recognition, parse_debug};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::services::{CallError, CheckedCall};
 use crate::ha::{HaClient, LiveRegistry};
@@ -39,15 +39,15 @@ pub trait Home: Send + Sync {
         check: &'a (dyn Fn(&Entity) -> bool + Send + Sync),
     ) -> BoxFuture<'a, (bool, Option<Entity>)>;
 
-    /// Home Assistant's recognition of a sentence (nothing run), within its time budget;
-    /// `None` when it recognised nothing, cannot recognise, or did not answer in time.
+    /// Home Assistant's recognition of a sentence (nothing run), within its time budget; past
+    /// it, the recognition still on its way.
     fn recognise<'a>(
         &'a self,
         _sentence: &'a str,
         _language: &'a str,
         _device_id: Option<&'a str>,
-    ) -> BoxFuture<'a, Option<Recognition>> {
-        Box::pin(async { None })
+    ) -> BoxFuture<'a, Recognised> {
+        Box::pin(async { Recognised::Now(None) })
     }
 
     /// Has Home Assistant's own agent run a sentence HomeClaw does not run itself, as said to
@@ -60,6 +60,45 @@ pub trait Home: Send + Sync {
     ) -> BoxFuture<'a, Result<Handled, String>> {
         Box::pin(async { Err("no Home Assistant agent to hand to".to_owned()) })
     }
+}
+
+/// What Home Assistant's recogniser made of a sentence.
+pub enum Recognised {
+    /// Within the budget: the recognition, or `None` (nothing recognised, or no recogniser).
+    Now(Option<Recognition>),
+    /// The budget passed with the sentence still with Home Assistant: its recognition when it
+    /// comes (`None`: nothing, or not within the request's timeout). The run takes it if it
+    /// comes before the model's first answer; dropping it gives it up.
+    Late(BoxFuture<'static, Option<Recognition>>),
+}
+
+impl Recognised {
+    /// The recognition made within the budget, if any.
+    pub fn now(self) -> Option<Recognition> {
+        match self {
+            Self::Now(recognition) => recognition,
+            Self::Late(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Recognised {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Now(recognition) => f.debug_tuple("Now").field(recognition).finish(),
+            Self::Late(_) => f.write_str("Late"),
+        }
+    }
+}
+
+/// A recognition that missed its budget, and what following it needs: the sentence asked,
+/// its language tag, the language HomeClaw answers in, and when it was asked.
+pub(crate) struct LateRecognition {
+    pub(crate) recognition: BoxFuture<'static, Option<Recognition>>,
+    pub(crate) command: String,
+    pub(crate) tag: String,
+    pub(crate) lang: Option<crate::lang::Lang>,
+    pub(crate) asked: std::time::Instant,
 }
 
 /// Reads the registry through a [`Home`] and returns a value.
@@ -94,7 +133,7 @@ struct Recogniser {
     /// Recognitions in flight: a few at a time. A burst of commands beyond them goes on
     /// without Home Assistant's recogniser, as with a slow Home Assistant, instead of queueing
     /// work it would finish after the budget (a household speaks a command or two at a time).
-    in_flight: tokio::sync::Semaphore,
+    in_flight: std::sync::Arc<tokio::sync::Semaphore>,
 }
 
 /// How many recognitions may be in flight at once.
@@ -111,9 +150,27 @@ impl LiveHome {
                 budget,
                 missing: AtomicBool::new(false),
                 prepared: Mutex::new(HashSet::new()),
-                in_flight: tokio::sync::Semaphore::new(MAX_IN_FLIGHT),
+                in_flight: std::sync::Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT)),
             },
         }
+    }
+
+    /// A recognition that failed: nothing recognised (a Home Assistant without the recogniser
+    /// is not asked again).
+    fn not_recognised(&self, error: HaError) -> Option<Recognition> {
+        match error {
+            HaError::Api {
+                code: HaErrorCode::UnknownCommand,
+                ..
+            } => {
+                tracing::info!(
+                    "Home Assistant has no sentence recogniser to ask; going on without it"
+                );
+                self.recogniser.missing.store(true, Ordering::Relaxed);
+            }
+            e => tracing::debug!("Home Assistant's recogniser: {e}"),
+        }
+        None
     }
 
     /// Loads a language's sentences in Home Assistant in the background, once, so that the
@@ -183,15 +240,17 @@ impl Home for LiveHome {
         sentence: &'a str,
         language: &'a str,
         device_id: Option<&'a str>,
-    ) -> BoxFuture<'a, Option<Recognition>> {
+    ) -> BoxFuture<'a, Recognised> {
         Box::pin(async move {
-            let budget = self.recogniser.budget?;
+            let Some(budget) = self.recogniser.budget else {
+                return Recognised::Now(None);
+            };
             if self.recogniser.missing.load(Ordering::Relaxed) {
-                return None;
+                return Recognised::Now(None);
             }
-            let Ok(_permit) = self.recogniser.in_flight.try_acquire() else {
+            let Ok(permit) = self.recogniser.in_flight.clone().try_acquire_owned() else {
                 tracing::debug!("Home Assistant's recogniser is busy: going on without it");
-                return None;
+                return Recognised::Now(None);
             };
             // In a language HomeClaw has no lexicon for, Home Assistant's recogniser is the only
             // deterministic reader (the alternative is the model, seconds away and in English):
@@ -216,26 +275,25 @@ impl Home for LiveHome {
             } else {
                 budget
             };
-            match self
-                .client
-                .recognise(sentence, language, device_id, budget)
-                .await
-            {
-                Ok(recognition) => recognition,
-                Err(HaError::Api {
-                    code: HaErrorCode::UnknownCommand,
-                    ..
-                }) => {
-                    tracing::info!(
-                        "Home Assistant has no sentence recogniser to ask; going on without it"
-                    );
-                    self.recogniser.missing.store(true, Ordering::Relaxed);
-                    None
+            let mut pending = match self.client.recognition(sentence, language, device_id).await {
+                Ok(pending) => pending,
+                Err(e) => return Recognised::Now(self.not_recognised(e)),
+            };
+            match pending.within(budget).await {
+                Ok(result) => Recognised::Now(parse_debug(&result)),
+                Err(HaError::Timeout { .. }) => {
+                    // Still with Home Assistant, and still counted as in flight.
+                    let rest = self.client.request_timeout().saturating_sub(budget);
+                    Recognised::Late(Box::pin(async move {
+                        let _permit = permit;
+                        pending
+                            .within(rest)
+                            .await
+                            .ok()
+                            .and_then(|r| parse_debug(&r))
+                    }))
                 }
-                Err(e) => {
-                    tracing::debug!("Home Assistant's recogniser: {e}");
-                    None
-                }
+                Err(e) => Recognised::Now(self.not_recognised(e)),
             }
         })
     }

@@ -231,6 +231,9 @@ pub(crate) struct RunState {
     pub(super) kinds: Vec<String>,
     /// The request's condition was read from the registry and holds: its calls may run.
     pub(super) condition_holds: bool,
+    /// Home Assistant's recognition past its budget, still on its way: taken if it comes
+    /// before the model's first answer.
+    pub(super) late: Option<crate::agent::home::LateRecognition>,
 }
 
 impl RunState {
@@ -258,6 +261,7 @@ impl RunState {
             learned: 0,
             kinds: Vec::new(),
             condition_holds: false,
+            late: None,
         }
     }
 

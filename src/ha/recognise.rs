@@ -12,11 +12,9 @@
 //! Everything here is data from Home Assistant: parsed into plain fields, never trusted as a
 //! target until the registry and HomeClaw's constraints agree.
 
-use std::time::Duration;
-
 use serde_json::{Map, Value, json};
 
-use super::connection::{HaClient, HaError};
+use super::connection::{HaClient, HaError, Pending};
 use super::pipelines::{self, TYPE_PIPELINE_LIST};
 use super::protocol::{Command, HaErrorCode};
 
@@ -100,6 +98,17 @@ impl Recognition {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, s)| s.as_str())
+    }
+}
+
+/// The debug command that recognises `sentence` (nothing run).
+fn recognise_command(sentence: &str, language: &str, device_id: Option<&str>) -> Command {
+    let command = Command::new(TYPE_DEBUG)
+        .with("sentences", json!([sentence]))
+        .with("language", json!(language));
+    match device_id {
+        Some(device) => command.with("device_id", json!(device)),
+        None => command,
     }
 }
 
@@ -276,22 +285,17 @@ pub fn pipeline_answer(event: &Value) -> Option<Result<Handled, HaError>> {
 }
 
 impl HaClient {
-    /// Recognises one sentence without running it, within `budget`.
-    pub async fn recognise(
+    /// Asks Home Assistant's recogniser to recognise one sentence without running it, and
+    /// returns its answer on its way: a caller waits its budget, and may still take a late
+    /// answer.
+    pub async fn recognition(
         &self,
         sentence: &str,
         language: &str,
         device_id: Option<&str>,
-        budget: Duration,
-    ) -> Result<Option<Recognition>, HaError> {
-        let mut command = Command::new(TYPE_DEBUG)
-            .with("sentences", json!([sentence]))
-            .with("language", json!(language));
-        if let Some(device) = device_id {
-            command = command.with("device_id", json!(device));
-        }
-        let result = self.request_with_timeout(command, budget).await?;
-        Ok(parse_debug(&result))
+    ) -> Result<Pending, HaError> {
+        self.send(recognise_command(sentence, language, device_id))
+            .await
     }
 
     /// Has Home Assistant's own agent run the sentence, and returns what it said. Said to a

@@ -276,7 +276,10 @@ async fn a_home_assistant_without_the_recogniser_is_asked_once_then_left_alone()
     let home = homeclaw::agent::LiveHome::new(client, registry, Some(Duration::from_secs(2)));
     use homeclaw::agent::home::Home;
     for _ in 0..3 {
-        assert_eq!(home.recognise("turn on the light", "en", None).await, None);
+        assert_eq!(
+            home.recognise("turn on the light", "en", None).await.now(),
+            None
+        );
     }
     let asked = server
         .received
@@ -286,4 +289,67 @@ async fn a_home_assistant_without_the_recogniser_is_asked_once_then_left_alone()
         .filter(|(_, m)| m["type"] == "conversation/agent/homeassistant/debug")
         .count();
     assert_eq!(asked, 1, "asked once, then known to be missing");
+}
+
+/// A recognition that misses its budget stays on its way: the answer Home Assistant sends
+/// after the budget is still read when waited for (the run takes it if it comes before the
+/// model's).
+#[tokio::test]
+async fn a_recognition_past_its_budget_is_still_read_when_it_comes() {
+    let answer = |msg: &Value| {
+        ok(
+            msg,
+            json!({"results": [{"intent": {"name": "HassTurnOn"}, "match": true,
+                "source": "builtin", "slots": {"name": "Kitchen Lights"},
+                "targets": {"light.kitchen_lights": {"matched": true}}}]}),
+        )
+    };
+    // The second sentence is answered only when the test asks: after the budget.
+    let held: std::sync::Arc<std::sync::Mutex<(usize, Option<Value>)>> = Default::default();
+    let script = held.clone();
+    let server = ScriptedHa::start(standard(move |_, msg| {
+        let mut held = script.lock().unwrap();
+        match msg["type"].as_str() {
+            Some("conversation/prepare") => Action::Send(vec![ok(msg, json!(null))]),
+            Some("conversation/agent/homeassistant/debug") => {
+                held.0 += 1;
+                if held.0 == 1 {
+                    Action::Send(vec![answer(msg)])
+                } else {
+                    held.1 = Some(msg.clone());
+                    Action::Ignore
+                }
+            }
+            Some("test/release") => {
+                let late = held.1.take().map(|m| answer(&m));
+                Action::Send(late.into_iter().chain([ok(msg, json!({}))]).collect())
+            }
+            _ => Action::Ignore,
+        }
+    }))
+    .await;
+    let client = HaClient::spawn(settings(&server.url));
+    client.wait_connected(WAIT).await.unwrap();
+    let registry = homeclaw::ha::LiveRegistry::spawn(
+        client.clone(),
+        homeclaw::ha::ExposurePolicy::new(Default::default()),
+    );
+    let home =
+        homeclaw::agent::LiveHome::new(client.clone(), registry, Some(Duration::from_millis(50)));
+    use homeclaw::agent::home::{Home, Recognised};
+    // The first sentence of a language waits for its sentences to load, and is answered.
+    let first = home
+        .recognise("turn on the kitchen lights", "en", None)
+        .await;
+    assert!(matches!(first, Recognised::Now(Some(_))), "{first:?}");
+    let Recognised::Late(late) = home
+        .recognise("turn on the kitchen lights", "en", None)
+        .await
+    else {
+        panic!("answered before Home Assistant sent anything");
+    };
+    client.request(Command::new("test/release")).await.unwrap();
+    let recognition = late.await.expect("the late answer is read");
+    assert_eq!(recognition.intent, "HassTurnOn");
+    assert!(recognition.matched);
 }

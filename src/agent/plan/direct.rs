@@ -6,12 +6,13 @@
 use super::condition::Checked;
 use super::recognised::{Understood, understood};
 use super::{Asked, Lang, Plan, PlannedCall};
-use crate::agent::home::with_registry;
+use crate::agent::home::{LateRecognition, Recognised, with_registry};
 use crate::agent::model::repair::unique_call_ids;
 use crate::agent::say::reading;
 use crate::agent::say::reply;
 use crate::agent::say::speak::status_of;
 use crate::agent::state::{Agent, CallEnd, RunState, RunStatus, newest_command};
+use crate::ha::recognise::Recognition;
 use crate::lang::ha_replies;
 use crate::llm::{Message, ToolCall};
 
@@ -201,13 +202,31 @@ impl Agent<'_> {
             None => Some(state.lang()),
         };
         let started = std::time::Instant::now();
-        let recognition = self
+        let recognition = match self
             .home
             .recognise(&command, &tag, self.device_id.as_deref())
-            .await;
+            .await
+        {
+            Recognised::Now(recognition) => recognition,
+            Recognised::Late(recognition) => {
+                state.trace.push(format!(
+                    "Home Assistant's recogniser: no answer within its budget ({} ms); taken if \
+                     it comes before the model's",
+                    started.elapsed().as_millis()
+                ));
+                state.late = Some(LateRecognition {
+                    recognition,
+                    command,
+                    tag,
+                    lang,
+                    asked: started,
+                });
+                return None;
+            }
+        };
         let took = started.elapsed().as_millis();
         let Some(recognition) = recognition else {
-            // Nothing, or no answer in time: Home Assistant's agent is not asked either (what
+            // Nothing, or no answer at all: Home Assistant's agent is not asked either (what
             // it would run is unknown).
             state.trace.push(format!(
                 "Home Assistant's recogniser: nothing recognised ({took} ms)"
@@ -217,26 +236,14 @@ impl Agent<'_> {
         let plan = with_registry(self.home, |r| {
             understood(&recognition, Some(state.said.as_ref()), lang, &command, r)
         });
-        state.trace.push(format!(
-            "Home Assistant recognised {} ({}, {took} ms)",
-            if recognition.intent.is_empty() {
-                "a sentence trigger"
-            } else {
-                recognition.intent.as_str()
-            },
-            if recognition.matched {
-                "complete"
-            } else {
-                "partial"
-            }
-        ));
+        state.trace.push(recognition_trace(&recognition, took));
         self.follow(plan, &command, &tag, lang, history, state)
             .await
     }
 
     /// What a recognition leads to: HomeClaw's own calls, an answer, a hand-off to Home
     /// Assistant's agent, the words that found nothing, or a bound on the model's kinds.
-    async fn follow(
+    pub(super) async fn follow(
         &self,
         plan: Understood,
         command: &str,
@@ -542,4 +549,22 @@ fn nothing_matches(
         RunStatus::Failed("nothing in the home matches the words".into()),
         text,
     )))
+}
+
+/// What the trace says of a recognition: its intent (or a sentence trigger), whether it was
+/// complete, and how long it took.
+pub(super) fn recognition_trace(recognition: &Recognition, took: u128) -> String {
+    format!(
+        "Home Assistant recognised {} ({}, {took} ms)",
+        if recognition.intent.is_empty() {
+            "a sentence trigger"
+        } else {
+            recognition.intent.as_str()
+        },
+        if recognition.matched {
+            "complete"
+        } else {
+            "partial"
+        }
+    )
 }

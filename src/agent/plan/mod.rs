@@ -13,6 +13,7 @@
 pub mod ask;
 pub mod condition;
 pub mod direct;
+pub(crate) mod late;
 mod question;
 mod read;
 pub mod recognised;

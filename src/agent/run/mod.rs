@@ -25,6 +25,7 @@ use crate::agent::act::tools::ToolOutput;
 use crate::agent::home::with_registry;
 use crate::agent::model::compaction::{CompactionError, compact, estimate_tokens, refresh_note};
 use crate::agent::model::repair::repair;
+use crate::agent::plan::late::Raced;
 use crate::agent::say::honesty::{
     claims_action, claims_action_or_observation, echoes_internal_note, is_call_as_text,
 };
@@ -123,14 +124,7 @@ impl Agent<'_> {
             && matches!(history.last(), Some(Message::User { .. }))
             && let Some(end) = self.fast_path(history, &mut state).await
         {
-            let end = match end {
-                Ok((status, reply)) => End::Finish(status, reply),
-                Err(CallEnd::Approval(pending)) => End::Held(pending),
-                Err(CallEnd::Stop(reason)) => End::Stuck(reason),
-                // The fast path answers `None` to go on; it never ends with `Continue`.
-                Err(CallEnd::Continue) => End::Stuck("nothing to do".into()),
-            };
-            return self.end(history, state, end);
+            return self.end(history, state, ended(end));
         }
         state.caller = Caller::Model {
             named: self.cfg.named_targets,
@@ -258,7 +252,14 @@ impl Agent<'_> {
         }
         let choice = std::mem::take(&mut turn.choice);
         let request = self.request_for(history, choice, &state.said, &mut state.schemas);
-        let mut response = match self.model.chat(&request).await {
+        let chat = match state.late.take() {
+            None => self.model.chat(&request).await,
+            Some(late) => match self.chat_or_late(&request, late, history, state).await {
+                Raced::Model(chat) => chat,
+                Raced::Ended(end) => return Err(Next::End(ended(end))),
+            },
+        };
+        let mut response = match chat {
             Ok(r) => r,
             Err(e) if e.is_request_rejected() && !turn.recovered => {
                 // The provider rejects the history itself: summarise it and retry once.
@@ -493,6 +494,18 @@ impl Agent<'_> {
 /// Whether Home Assistant answered a call of this command's run with an error of its own (bad
 /// service data, say): the model's mistake, which another call can correct. A lost
 /// connection is not one.
+/// How a run ends when the words' own path (HomeClaw's reading, Home Assistant's recogniser)
+/// ended it.
+fn ended(end: Result<(RunStatus, String), CallEnd>) -> End {
+    match end {
+        Ok((status, reply)) => End::Finish(status, reply),
+        Err(CallEnd::Approval(pending)) => End::Held(pending),
+        Err(CallEnd::Stop(reason)) => End::Stuck(reason),
+        // The words' path answers `None` to go on; it never ends with `Continue`.
+        Err(CallEnd::Continue) => End::Stuck("nothing to do".into()),
+    }
+}
+
 fn home_refused_a_call(history: &[Message]) -> bool {
     history
         .iter()

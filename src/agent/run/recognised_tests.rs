@@ -188,3 +188,98 @@ async fn a_question_home_assistant_half_understood_in_a_language_without_a_lexic
     assert_eq!(model.requests().len(), 1, "the model was not asked again");
     assert!(home.calls().is_empty());
 }
+
+/// A model that never answers: whatever else comes, comes first.
+struct Silent;
+
+impl crate::llm::ChatModel for Silent {
+    fn chat<'a>(
+        &'a self,
+        _request: &'a crate::llm::ChatRequest,
+    ) -> futures_util::future::BoxFuture<'a, Result<crate::llm::ChatResponse, crate::llm::LlmError>>
+    {
+        Box::pin(std::future::pending())
+    }
+}
+
+/// A model whose answer is not ready when first asked for.
+struct Slow(ScriptedModel);
+
+impl crate::llm::ChatModel for Slow {
+    fn chat<'a>(
+        &'a self,
+        request: &'a crate::llm::ChatRequest,
+    ) -> futures_util::future::BoxFuture<'a, Result<crate::llm::ChatResponse, crate::llm::LlmError>>
+    {
+        Box::pin(async move {
+            tokio::task::yield_now().await;
+            self.0.chat(request).await
+        })
+    }
+}
+
+async fn run_with_model(
+    model: &dyn crate::llm::ChatModel,
+    home: &MemoryHome,
+    text: &str,
+) -> RunResult {
+    let tools = ToolRegistry;
+    let cfg = AgentConfig::default();
+    let approvals = ApprovalStore::new(std::time::Duration::from_secs(60));
+    let mut agent = Agent::new(model, home, &tools, &cfg, &approvals);
+    agent.language = Some("nl".into());
+    agent.run(&mut vec![Message::user(text)]).await
+}
+
+/// A recognition that misses its budget is still taken when it comes before the model's
+/// answer: run and said as one in time; the model's request is given up.
+#[tokio::test]
+async fn a_late_recognition_before_the_models_answer_is_taken() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.set_state("light.kitchen_lights", "on");
+    let recognised = home.recognise_late();
+    recognised.send(kitchen_lights_off()).unwrap();
+    let result = run_with_model(&Silent, &home, "Doe het licht in de keuken uit").await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
+    assert_eq!(result.reply, "Verlichting uitgezet");
+    let trace = result.trace.join("\n");
+    assert!(trace.contains("no answer within its budget"), "{trace}");
+    assert!(trace.contains("late: before the model's answer"), "{trace}");
+}
+
+/// The model's answer first: the late recognition is dropped, whatever it would have said;
+/// and a recognition that never comes leaves the model to answer.
+#[tokio::test]
+async fn the_models_answer_first_or_no_recognition_leaves_the_model_to_answer() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.set_state("light.kitchen_lights", "on");
+    let recognised = home.recognise_late();
+    let model = ScriptedModel::new(vec![text_reply("Ik weet het niet.")]);
+    let result = run_with_model(&model, &home, "Vertel me iets").await;
+    assert_eq!(model.requests().len(), 1);
+    let model_answered = |result: &RunResult| {
+        let trace = result.trace.join("\n");
+        trace.contains("answer after 1 round(s)") && !trace.contains("late: before")
+    };
+    assert!(model_answered(&result), "{:?}", result.trace);
+    // Too late: the run is over.
+    assert!(recognised.send(kitchen_lights_off()).is_err());
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("on"));
+
+    // A model that takes a moment: the recognition, nothing, comes first, and the run waits
+    // for the model.
+    drop(home.recognise_late());
+    let model = Slow(ScriptedModel::new(vec![text_reply("Ik weet het niet.")]));
+    let result = run_with_model(&model, &home, "Vertel me iets").await;
+    assert!(model_answered(&result), "{:?}", result.trace);
+    assert!(
+        result
+            .trace
+            .iter()
+            .any(|l| l.contains("nothing recognised") && l.contains("late")),
+        "{:?}",
+        result.trace
+    );
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("on"));
+}

@@ -12,7 +12,7 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 
-use crate::agent::home::Home;
+use crate::agent::home::{Home, Recognised};
 use crate::config::ExposureConfig;
 use crate::ha::exposure::{AssistExposure, ExposurePolicy};
 use crate::ha::registry::{Area, Entity, EntityRegistryEntry, Registry, Snapshot, StateObject};
@@ -33,6 +33,8 @@ pub struct MemoryHome {
     recognition: Mutex<Option<crate::ha::recognise::Recognition>>,
     /// What Home Assistant's agent says to a sentence handed to it.
     handled: Mutex<Vec<String>>,
+    /// The next sentence's recognition misses the budget and comes through this, late.
+    late: Mutex<Option<tokio::sync::oneshot::Receiver<crate::ha::recognise::Recognition>>>,
 }
 
 impl MemoryHome {
@@ -45,7 +47,18 @@ impl MemoryHome {
             responses: Mutex::new(Default::default()),
             recognition: Mutex::new(None),
             handled: Mutex::new(Vec::new()),
+            late: Mutex::new(None),
         }
+    }
+
+    /// The next sentence's recognition misses the recogniser's budget: it comes when sent
+    /// through the returned sender (dropped unsent: it never comes).
+    pub fn recognise_late(
+        &self,
+    ) -> tokio::sync::oneshot::Sender<crate::ha::recognise::Recognition> {
+        let (send, late) = tokio::sync::oneshot::channel();
+        *self.late.lock().unwrap_or_else(PoisonError::into_inner) = Some(late);
+        send
     }
 
     /// Home Assistant's recogniser recognises every sentence as this from now on.
@@ -148,13 +161,23 @@ impl Home for MemoryHome {
         _sentence: &'a str,
         _language: &'a str,
         _device_id: Option<&'a str>,
-    ) -> BoxFuture<'a, Option<crate::ha::recognise::Recognition>> {
+    ) -> BoxFuture<'a, Recognised> {
+        if let Some(late) = self
+            .late
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+        {
+            return Box::pin(
+                async move { Recognised::Late(Box::pin(async move { late.await.ok() })) },
+            );
+        }
         let recognition = self
             .recognition
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone();
-        Box::pin(async move { recognition })
+        Box::pin(async move { Recognised::Now(recognition) })
     }
 
     fn hand_off<'a>(

@@ -243,6 +243,13 @@ impl HaClient {
         command: Command,
         timeout: Duration,
     ) -> Result<RawJson, HaError> {
+        self.send(command).await?.raw_within(timeout).await
+    }
+
+    /// Sends a command; its result is waited for through the [`Pending`] answer, which a
+    /// caller may keep past one timeout and still use (Home Assistant's recogniser past its
+    /// budget, while the model is asked).
+    pub async fn send(&self, command: Command) -> Result<Pending, HaError> {
         let kind = command.kind().to_owned();
         let (reply, rx) = oneshot::channel();
         self.cmd_tx
@@ -253,14 +260,7 @@ impl HaClient {
             })
             .await
             .map_err(|_| HaError::Closed)?;
-        match tokio::time::timeout(timeout, rx).await {
-            Ok(Ok(result)) => result,
-            Ok(Err(_)) => Err(HaError::Closed),
-            Err(_) => Err(HaError::Timeout {
-                command: kind,
-                timeout,
-            }),
-        }
+        Ok(Pending { kind, rx })
     }
 
     /// Sends a command that answers with a stream of its own events after its result
@@ -341,5 +341,37 @@ impl HaClient {
 
     pub async fn shutdown(&self) {
         let _ = self.cmd_tx.send(Cmd::Shutdown).await;
+    }
+}
+
+/// A sent command's result, on its way: dropping it gives the result up (Home Assistant's
+/// answer, when it comes, is then dropped by the connection).
+#[derive(Debug)]
+pub struct Pending {
+    kind: String,
+    rx: oneshot::Receiver<Result<RawJson, HaError>>,
+}
+
+impl Pending {
+    /// The result as raw JSON, if it comes within `timeout`; after [`HaError::Timeout`] the
+    /// command is still pending and may be waited on again.
+    pub async fn raw_within(&mut self, timeout: Duration) -> Result<RawJson, HaError> {
+        match tokio::time::timeout(timeout, &mut self.rx).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err(HaError::Closed),
+            Err(_) => Err(HaError::Timeout {
+                command: self.kind.clone(),
+                timeout,
+            }),
+        }
+    }
+
+    /// [`Pending::raw_within`], decoded.
+    pub async fn within(&mut self, timeout: Duration) -> Result<Value, HaError> {
+        let raw = self.raw_within(timeout).await?;
+        serde_json::from_str(raw.get()).map_err(|e| HaError::Protocol {
+            command: self.kind.clone(),
+            reason: e.to_string(),
+        })
     }
 }

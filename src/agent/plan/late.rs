@@ -1,0 +1,71 @@
+//! Home Assistant's recogniser past its budget. Its answer is still on its way when the run
+//! turns to the model; it is taken if it comes before the model's first answer (a recognition
+//! at 301 ms against a 300 ms budget is not thrown away for seconds of model rounds), and the
+//! model's request is then given up. After the model's first answer it is dropped.
+
+use super::direct::recognition_trace;
+use super::recognised::{Understood, understood};
+use crate::agent::home::{LateRecognition, with_registry};
+use crate::agent::state::{Agent, CallEnd, Caller, RunState, RunStatus};
+use crate::llm::{ChatRequest, ChatResponse, LlmError, Message};
+
+/// Which came first: the model's answer, or a late recognition that ended the run.
+pub(crate) enum Raced {
+    Model(Result<ChatResponse, LlmError>),
+    Ended(Result<(RunStatus, String), CallEnd>),
+}
+
+impl Agent<'_> {
+    /// Asks the model and, alongside, waits for the late recognition: the first to come wins.
+    /// A recognition that leads to nothing HomeClaw does itself (nothing recognised, or only
+    /// a kind of device, too late to bound the request already sent) waits for the model.
+    pub(crate) async fn chat_or_late(
+        &self,
+        request: &ChatRequest,
+        late: LateRecognition,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Raced {
+        let chat = self.model.chat(request);
+        tokio::pin!(chat);
+        let LateRecognition {
+            recognition,
+            command,
+            tag,
+            lang,
+            asked,
+        } = late;
+        tokio::select! {
+            biased;
+            response = &mut chat => return Raced::Model(response),
+            recognition = recognition => {
+                let took = asked.elapsed().as_millis();
+                match recognition {
+                    None => state.trace.push(format!(
+                        "Home Assistant's recogniser: nothing recognised ({took} ms, late)"
+                    )),
+                    Some(recognition) => {
+                        state.trace.push(format!(
+                            "{}, late: before the model's answer",
+                            recognition_trace(&recognition, took)
+                        ));
+                        let plan = with_registry(self.home, |r| {
+                            understood(&recognition, Some(state.said.as_ref()), lang, &command, r)
+                        });
+                        if !matches!(plan, Understood::Hint { .. }) {
+                            let model = std::mem::replace(&mut state.caller, Caller::Words);
+                            let ended = self
+                                .follow(plan, &command, &tag, lang, history, state)
+                                .await;
+                            if let Some(end) = ended {
+                                return Raced::Ended(end);
+                            }
+                            state.caller = model;
+                        }
+                    }
+                }
+            }
+        }
+        Raced::Model(chat.await)
+    }
+}
