@@ -234,7 +234,7 @@ pub const CAPABILITIES: &[Capability] = &[
     row(&[Close], &["cover"], "close_cover").heard(&["HassTurnOff"], None).expect(CLOSED).says("HassTurnOff", "cover").key("close"),
     row(&[PERCENT], &["cover"], "set_cover_position").field("position").heard(&["HassSetPosition"], Some("position")).expect(Attr { attribute: "current_position", field: "position" }).says("HassSetPosition", "default"),
     row(&[Open, On], &["valve"], "open_valve").heard(&["HassTurnOn"], None).expect(OPENED).says("HassTurnOn", "valve").key("open"),
-    row(&[Close, Off], &["valve"], "close_valve").heard(&["HassTurnOff"], None).expect(CLOSED).says("HassTurnOff", "valve").key("close"),
+    row(&[Close, Off, Stop], &["valve"], "close_valve").heard(&["HassTurnOff"], None).expect(CLOSED).says("HassTurnOff", "valve").key("close"),
     row(&[PERCENT], &["valve"], "set_valve_position").field("position").heard(&["HassSetPosition"], Some("position")).expect(Attr { attribute: "current_position", field: "position" }).says("HassSetPosition", "default"),
     // Locks.
     row(&[Lock], &["lock"], "lock").heard(&["HassTurnOn"], None).expect(Settles { done: &["locked"], moving: &["locking"] }).says("HassTurnOn", "lock"),

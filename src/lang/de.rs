@@ -349,7 +349,7 @@ pub const LEXICON: Lexicon = Lexicon {
     question_openers: &["ist", "sind", "welche", "wie", "gibt"],
     more_question_openers: &["wer", "wo", "wann", "was", "habe", "hab"],
     yes_no_openers: &["ist", "sind"],
-    state_verbs: &["lauft", "laeuft", "spielt", "brennt"],
+    state_verbs: &["lauft", "laeuft", "laufen", "spielt", "brennt"],
     states: &[
         ("on", &["an", "eingeschaltet"]),
         ("off", &["aus", "ausgeschaltet"]),

@@ -44,6 +44,8 @@ pub const LEXICON: Lexicon = Lexicon {
         (&["lock"], Lock),
         (&["start"], Start),
         (&["begin"], Start),
+        // "Run the Roborock": a robot's start (a script's "run" is the model's: no row has it).
+        (&["run"], Start),
         (&["vacuum"], Start),
         (&["clean"], Start),
         (&["water"], Open),
@@ -68,6 +70,7 @@ pub const LEXICON: Lexicon = Lexicon {
         (&["mute"], Mute),
         (&["toggle"], Toggle),
         (&["stop"], Stop),
+        (&["halt"], Stop),
         // Before "to heat": "to heat mode" leaves "to", a filler, not "mode".
         (&["heat", "mode"], Mode(Heat)),
         (&["heating", "mode"], Mode(Heat)),
@@ -115,6 +118,9 @@ pub const LEXICON: Lexicon = Lexicon {
         "vacuuming",
         "cleaning",
         "water",
+        "watering",
+        // "Play the next track": the verb of a skip, not a name.
+        "play",
         "turn",
         "make",
         "to",
@@ -173,7 +179,7 @@ pub const LEXICON: Lexicon = Lexicon {
     relatives: &["that", "which", "what"],
     with_a_key: &[],
     watering: &["water"],
-    water: &["water"],
+    water: &["water", "watering"],
     water_appliances: &["heater", "heating", "boiler", "tank"],
     cleaning: &["vacuum", "vacuuming", "clean", "cleaning"],
     lighting: &["illuminate"],

@@ -397,7 +397,7 @@ pub const LEXICON: Lexicon = Lexicon {
         "cos",
         "cokolwiek",
     ],
-    low: &["niski", "niska", "niskie"],
+    low: &["niski", "niska", "niskie", "slaba", "slaby", "slabe"],
     yes: "Tak",
     no: "Nie",
     state_words: &[

@@ -134,7 +134,9 @@ fn the_verb_said_bounds_the_service() {
         ("Schließ die Küchentür ab", "lock", "unlock", true),
         ("Turn off the lights", "light", "turn_on", true),
         ("Turn off the lights", "light", "turn_off", false),
-        ("Halt the vacuum", "vacuum", "start", false),
+        // "Halt" is a stop (issue 48: a model's start after it was "Done Roborock").
+        ("Halt the vacuum", "vacuum", "start", true),
+        ("Run the vacuum", "vacuum", "stop", true),
         ("Stop the vacuum", "vacuum", "start", true),
         ("What's the weather?", "light", "turn_on", false),
         // "Raise the blinds" opens them: a model's close is refused.
@@ -538,4 +540,46 @@ fn a_joke_is_told_in_the_language_asked() {
         plan("Turn on the funny lamp", &home),
         Plan::Answer { .. }
     ));
+}
+
+/// The words the model once got wrong (issue 48: "Stop watering the front yard" turned the
+/// garden light off, "Run the Roborock" stopped it, "Halt the vacuum" said "Done") are read
+/// by HomeClaw itself now: the valve closes, the robot starts or goes home, the next track
+/// plays on the one player there is.
+#[test]
+fn watering_running_halting_and_playing_the_next_track_are_read_as_said() {
+    for (text, service, target) in [
+        (
+            "Stop watering the front yard",
+            "valve.close_valve",
+            "valve.irrigation_valve",
+        ),
+        (
+            "Run the Roborock",
+            "vacuum.start",
+            "vacuum.roborock_downstairs",
+        ),
+        (
+            "Halt the vacuum",
+            "vacuum.return_to_base",
+            "vacuum.roborock_downstairs",
+        ),
+        (
+            "Play the next track",
+            "media_player.media_next_track",
+            "media_player.outdoor_speakers",
+        ),
+        (
+            "Play the previous song",
+            "media_player.media_previous_track",
+            "media_player.outdoor_speakers",
+        ),
+    ] {
+        let (said, targets, _, _) = super::tests::act(text);
+        assert_eq!(
+            (said.as_str(), targets),
+            (service, vec![target.to_owned()]),
+            "{text}"
+        );
+    }
 }
