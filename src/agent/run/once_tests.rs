@@ -77,3 +77,31 @@ async fn a_commands_mood_and_language_are_decided_once() {
         assert_eq!(crate::text::splits::take(), 1, "{command}");
     }
 }
+
+/// Without a language tag, a question in German is German on every path: the model's English
+/// explanation never reaches the person, what they hear is in their language (issue 48: "Laufen
+/// die Sprinkler?" was answered in English).
+#[tokio::test]
+async fn an_untagged_question_is_answered_in_its_own_language_on_the_models_path() {
+    let home = MemoryHome::new(synthetic_home(50));
+    for (command, lang) in [
+        ("Laufen die Sprinkler?", crate::lang::Lang::De),
+        ("Läuft der Fernseher im Keller?", crate::lang::Lang::De),
+        ("Czy zraszacze są włączone?", crate::lang::Lang::Pl),
+    ] {
+        let model = ScriptedModel::new(vec![
+            text_reply("I could not find any sprinklers."),
+            text_reply("I could not find any sprinklers."),
+        ]);
+        let mut history = vec![Message::user(command)];
+        let result = run_at(&model, &home, &AgentConfig::default(), &mut history, None).await;
+        let says = lang.lexicon().says;
+        assert!(
+            [says.could_not_answer, says.nothing_changed]
+                .iter()
+                .any(|s| result.reply.starts_with(s)),
+            "{command}: {}",
+            result.reply
+        );
+    }
+}

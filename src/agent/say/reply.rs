@@ -45,7 +45,7 @@ pub fn nothing_done(model_text: &str, lang: Lang, hidden: Option<&(Hidden, Strin
 /// The language a model's sentence is plainly written in, by its small words; `None` when
 /// it is too short or mixed to tell. A small model often explains itself in English whatever
 /// the person spoke, and half a reply in another language is no answer.
-fn written_in(text: &str) -> Option<Lang> {
+pub(crate) fn written_in(text: &str) -> Option<Lang> {
     let folded = crate::text::fold(text);
     let words: Vec<&str> = folded.split_whitespace().collect();
     let mut counts: Vec<(usize, Lang)> = crate::lang::LEXICONS

@@ -216,6 +216,16 @@ fn from_the_model(end: &Ending<'_>, about_home: bool, acts: bool, registry: &Reg
             why: "no answer to pass on",
         };
     }
+    // Plainly in another of HomeClaw's languages than the person's (a small model often
+    // answers in English whatever it is asked in): not an answer they can use.
+    let foreign = reply::written_in(end.text).is_some_and(|written| written != lang);
+    if foreign && !said.unknown_language("") {
+        return Said {
+            status: RunStatus::Failed("the model answered in another language".into()),
+            reply: could_not_answer(lang).to_owned(),
+            why: "the model's words are in another language than the person's: not passed on",
+        };
+    }
     Said {
         status: RunStatus::Done,
         reply: end.text.to_owned(),

@@ -46,7 +46,14 @@ pub(crate) fn names_an_area(text: &str, registry: &Registry) -> bool {
 /// A question about a state ("is guest mode on?", "czy … jest otwarte?") asks about the home,
 /// whatever it names: a yes or no to it is a sentence about the home, so only a read answers it.
 fn asks_about_a_state(said: &Reading) -> bool {
-    said.is_question() && said.words.iter().any(|w| state_named(w).is_some())
+    let (opening, _) = said.after_courtesy();
+    said.is_question()
+        && (said.words.iter().any(|w| state_named(w).is_some())
+            // "Läuft der Fernseher?", "Czy gra muzyka?": a verb that says the state asks it.
+            || opening
+                .iter()
+                .take(2)
+                .any(|w| crate::lang::any_has(|l| l.state_verbs, w)))
 }
 
 /// Whether the text speaks of a kind of device this home has ("the lights", "the song",
