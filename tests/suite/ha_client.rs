@@ -252,6 +252,21 @@ async fn a_registry_synced_while_home_assistant_starts_is_synced_again_once_it_r
     assert!(configs.load(Ordering::SeqCst) >= 2);
 }
 
+/// A home on the scripted Home Assistant, its recogniser asked within `budget`.
+async fn recognising_home(
+    server: &ScriptedHa,
+    budget: Duration,
+) -> (HaClient, homeclaw::agent::LiveHome) {
+    let client = HaClient::spawn(settings(&server.url));
+    client.wait_connected(WAIT).await.unwrap();
+    let registry = homeclaw::ha::LiveRegistry::spawn(
+        client.clone(),
+        homeclaw::ha::ExposurePolicy::new(Default::default()),
+    );
+    let home = homeclaw::agent::LiveHome::new(client.clone(), registry, Some(budget));
+    (client, home)
+}
+
 /// A Home Assistant without the sentence recogniser (older than the debug command): asked
 /// once, answered `unknown_command`, never asked again; HomeClaw goes on without it.
 #[tokio::test]
@@ -267,13 +282,7 @@ async fn a_home_assistant_without_the_recogniser_is_asked_once_then_left_alone()
         _ => Action::Ignore,
     }))
     .await;
-    let client = HaClient::spawn(settings(&server.url));
-    client.wait_connected(WAIT).await.unwrap();
-    let registry = homeclaw::ha::LiveRegistry::spawn(
-        client.clone(),
-        homeclaw::ha::ExposurePolicy::new(Default::default()),
-    );
-    let home = homeclaw::agent::LiveHome::new(client, registry, Some(Duration::from_secs(2)));
+    let (_, home) = recognising_home(&server, Duration::from_secs(2)).await;
     use homeclaw::agent::home::Home;
     for _ in 0..3 {
         assert_eq!(
@@ -328,14 +337,7 @@ async fn a_recognition_past_its_budget_is_still_read_when_it_comes() {
         }
     }))
     .await;
-    let client = HaClient::spawn(settings(&server.url));
-    client.wait_connected(WAIT).await.unwrap();
-    let registry = homeclaw::ha::LiveRegistry::spawn(
-        client.clone(),
-        homeclaw::ha::ExposurePolicy::new(Default::default()),
-    );
-    let home =
-        homeclaw::agent::LiveHome::new(client.clone(), registry, Some(Duration::from_millis(50)));
+    let (client, home) = recognising_home(&server, Duration::from_millis(50)).await;
     use homeclaw::agent::home::{Home, Recognised};
     // The first sentence of a language waits for its sentences to load, and is answered.
     let first = home
