@@ -132,7 +132,8 @@ ACTS = [
           pl="Czy bateria czujnika zlewu jest słaba?",
           fr="Est-ce que la batterie du capteur de l'évier est faible ?")),
     ("switch", lambda l: {"sprinklers": {"state": "on"}},
-     {l: [YES[l]] for l in LANGS},
+     dict(en=["yes", "is on", "running"], de=["ja", "ist an", "läuft", "laufen"],
+          pl=["tak", "włączon"], fr=["oui", "allumé", "en marche"]),
      dict(en="Are the sprinklers running?", de="Laufen die Rasensprenger?",
           pl="Czy zraszacze są włączone?", fr="Est-ce que l'arrosage est en marche ?")),
 ]
