@@ -381,6 +381,7 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     question_courtesy: &[&["sag", "mir"], &["bitte"]],
     how_many: &[&["wie", "viele"]],
+    when_is: &[&["um", "wie", "viel", "uhr"], &["wann"]],
     which: &["welche", "welcher", "welches"],
     any: &[
         "irgendein",
@@ -557,7 +558,14 @@ pub const LEXICON: Lexicon = Lexicon {
         "einkaufen",
         "besorgungen",
     ],
-    needs: &["kaufen", "anrufen", "muss", "erledigen"],
+    needs: &[
+        "kaufen",
+        "anrufen",
+        "muss",
+        "erledigen",
+        "reparieren",
+        "repariert",
+    ],
     agenda: &[
         "kalender",
         "termin",

@@ -362,6 +362,7 @@ pub const LEXICON: Lexicon = Lexicon {
         &["please"],
     ],
     how_many: &[&["how", "many"]],
+    when_is: &[&["what", "time"], &["when"]],
     which: &["which"],
     any: &["any", "some", "anything"],
     low: &["low"],
@@ -543,7 +544,9 @@ pub const LEXICON: Lexicon = Lexicon {
         "groceries",
         "grocery",
     ],
-    needs: &["need", "buy", "call", "complete"],
+    needs: &[
+        "need", "needs", "buy", "call", "complete", "fix", "fixing", "repair",
+    ],
     agenda: &[
         "calendar",
         "calendars",

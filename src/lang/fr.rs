@@ -432,6 +432,7 @@ pub const LEXICON: Lexicon = Lexicon {
         &["peux", "tu", "me", "dire"],
     ],
     how_many: &[&["combien"]],
+    when_is: &[&["a", "quelle", "heure"], &["quand"]],
     which: &[
         "quel",
         "quelle",
@@ -574,7 +575,7 @@ pub const LEXICON: Lexicon = Lexicon {
     outside: &["dehors", "exterieur"],
     weather_measures: &["temperature", "chaud", "froid"],
     lists: &["liste", "listes", "taches", "tache", "courses", "corvees"],
-    needs: &["acheter", "appeler", "faire", "dois"],
+    needs: &["acheter", "appeler", "faire", "dois", "faut", "reparer"],
     agenda: &[
         "calendrier",
         "agenda",

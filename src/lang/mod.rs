@@ -285,6 +285,9 @@ pub struct Lexicon {
     pub question_courtesy: Phrases,
     /// "How many" (anywhere), "which" (first), "any" (anywhere).
     pub how_many: Phrases,
+    /// "What time is …", "when is …": a question after the time of something, read from the
+    /// calendar when it names nothing of the home ("what time is the dentist?").
+    pub when_is: Phrases,
     pub which: Words,
     pub any: Words,
     /// "Low", of a battery.

@@ -387,6 +387,7 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     question_courtesy: &[&["powiedz", "mi"]],
     how_many: &[&["ile"]],
+    when_is: &[&["o", "ktorej"], &["kiedy"]],
     which: &["ktore", "ktory", "ktora"],
     any: &[
         "jakies",
@@ -543,7 +544,14 @@ pub const LEXICON: Lexicon = Lexicon {
     lists: &[
         "lista", "liscie", "liste", "zadania", "zadan", "zakupy", "zakupow",
     ],
-    needs: &["kupic", "zadzwonic", "musze", "zrobic"],
+    needs: &[
+        "kupic",
+        "zadzwonic",
+        "musze",
+        "zrobic",
+        "trzeba",
+        "naprawic",
+    ],
     agenda: &[
         "kalendarz",
         "kalendarzu",

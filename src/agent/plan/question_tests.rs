@@ -115,6 +115,35 @@ fn questions_about_the_agenda_read_the_calendar() {
     assert!(matches!(asked, Asked::Events { counting: Some(w), .. } if w == ["cook"]));
 }
 
+/// "What time is the dentist?" asks the calendar, in every language, for what the words name;
+/// the clock's time and a time of the home's devices are not the calendar's.
+#[test]
+fn when_something_is_is_read_from_the_calendar_unless_it_is_the_homes() {
+    let r = reading_home();
+    for (text, about) in [
+        ("What time is the dentist?", "dentist"),
+        ("When is the dentist?", "dentist"),
+        ("Um wie viel Uhr ist der Zahnarzt?", "zahnarzt"),
+        ("Wann ist der Zahnarzt?", "zahnarzt"),
+        ("O której jest dentysta?", "dentysta"),
+        ("À quelle heure est le dentiste ?", "dentiste"),
+    ] {
+        let (_, asked, _) = asked(text, &r).unwrap_or_else(|| panic!("{text}"));
+        let Asked::Events { counting, when, .. } = asked else {
+            panic!("{text}: {asked:?}")
+        };
+        assert!(when, "{text}");
+        assert_eq!(counting.unwrap_or_default(), [about], "{text}");
+    }
+    for text in [
+        "What time is it?",
+        "Wie viel Uhr ist es?",
+        "When did the kitchen light turn on?",
+    ] {
+        assert!(asked(text, &r).is_none(), "{text}");
+    }
+}
+
 #[test]
 fn questions_about_the_weather_read_the_weather() {
     let r = reading_home();

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::todo::add_item;
 use super::{Plan, PlannedCall};
-use crate::agent::understand::intent::{Lang, intent};
+use crate::agent::understand::intent::{Lang, intent, is_filler, is_question_word};
 use crate::agent::understand::mood::Reading;
 use crate::ha::registry::{Entity, Registry};
 use crate::text::tokens;
@@ -27,6 +27,9 @@ pub enum Asked {
         calendars: Vec<String>,
         day: Option<Day>,
         counting: Option<Vec<String>>,
+        /// The question asks when something is ("what time is the dentist?"): only the events
+        /// `counting`'s words name answer it; none named, it is not found.
+        when: bool,
     },
     /// The weather entity's conditions now, or its forecast for tomorrow.
     Weather { entity: String, tomorrow: bool },
@@ -99,9 +102,35 @@ pub(super) fn plan(
         let counting = (0..words.len())
             .any(|i| crate::lang::leading_phrase(|l| l.how_many, &words[i..]).is_some())
             .then(|| content_words(words));
-        return Some(events_plan(&chosen, day, counting, lang));
+        return Some(events_plan(&chosen, day, counting, false, lang));
+    }
+    if let Some(about) = when_about(words, registry).filter(|_| !calendars.is_empty()) {
+        return Some(events_plan(&calendars, day, Some(about), true, lang));
     }
     None
+}
+
+/// "What time is the dentist?", "Wann ist der Zahnarzt?": the words it asks the time of, when
+/// they name nothing of the home (not "what time is it", not "when did the door open", which
+/// are the clock's and the home's).
+fn when_about(words: &[String], registry: &Registry) -> Option<Vec<String>> {
+    let (at, len) = (0..words.len()).find_map(|i| {
+        crate::lang::leading_phrase(|l| l.when_is, &words[i..]).map(|(n, _)| (i, n))
+    })?;
+    let about: Vec<String> = content_words(&words[at + len..])
+        .into_iter()
+        .filter(|w| {
+            !is_question_word(w)
+                && !is_filler(w)
+                && !any(|l| l.stopwords, w)
+                && !any(|l| l.stand_ins, w)
+                && !any(|l| l.be, w)
+        })
+        .collect();
+    let of_the_home = about
+        .iter()
+        .any(|w| registry.matches_word(w) || crate::ha::search::domain_of_word(w).is_some());
+    (!about.is_empty() && !of_the_home).then_some(about)
 }
 
 /// The entities whose name the question says (every word of a name that is not the kind).
@@ -175,6 +204,7 @@ fn events_plan(
     calendars: &[&Entity],
     day: Option<Day>,
     counting: Option<Vec<String>>,
+    when: bool,
     lang: Lang,
 ) -> Plan {
     // From now on: today's rest, tomorrow, or the coming week (the start is Home Assistant's
@@ -195,6 +225,7 @@ fn events_plan(
             calendars: calendars.iter().map(|e| e.entity_id.clone()).collect(),
             day,
             counting,
+            when,
         },
         lang,
     }

@@ -45,6 +45,7 @@ pub fn compose(
             calendars,
             day,
             counting,
+            when,
         } => calendars
             .iter()
             .map(|id| {
@@ -53,6 +54,7 @@ pub fn compose(
                     response(id).as_ref(),
                     *day,
                     counting.as_deref(),
+                    *when,
                     lang,
                     (&zone, today),
                 )
@@ -195,6 +197,7 @@ fn events(
     response: Option<&Value>,
     day: Option<Day>,
     counting: Option<&[String]>,
+    when: bool,
     lang: Lang,
     (zone, today): (&TimeZone, Date),
 ) -> String {
@@ -277,6 +280,10 @@ fn events(
                 .collect::<Vec<_>>()
                 .join("; ");
             return (says.events_counted)(k, name, window, &lines);
+        }
+        // "What time is the dentist?" and no event says "dentist": not on this calendar.
+        if when {
+            return says.could_not_answer.to_owned();
         }
     }
     let lines = read.iter().map(line).collect::<Vec<_>>().join("; ");

@@ -64,7 +64,15 @@ fn holidays() -> Value {
 fn todays_events(read: &Value, zone_name: &str, now: i64) -> String {
     let z = zone(zone_name);
     let here = (&z, today_in(&z, now));
-    events("Family", Some(read), Some(Day::Today), None, Lang::En, here)
+    events(
+        "Family",
+        Some(read),
+        Some(Day::Today),
+        None,
+        false,
+        Lang::En,
+        here,
+    )
 }
 
 #[test]
@@ -131,7 +139,7 @@ fn loft() -> Value {
 fn events_are_dated_in_the_home_s_zone_and_filtered_by_the_day_asked() {
     let (zone, today) = brisbane();
     let here = (&zone, today);
-    let all = events("Personal", Some(&loft()), None, None, Lang::En, here);
+    let all = events("Personal", Some(&loft()), None, None, false, Lang::En, here);
     assert_eq!(
         all,
         "Personal, in the next 7 days: today 11:00–11:55 Chemistry class; today 19:00–20:30 \
@@ -143,6 +151,7 @@ fn events_are_dated_in_the_home_s_zone_and_filtered_by_the_day_asked() {
         Some(&loft()),
         Some(Day::Today),
         None,
+        false,
         Lang::En,
         here,
     );
@@ -155,6 +164,7 @@ fn events_are_dated_in_the_home_s_zone_and_filtered_by_the_day_asked() {
         Some(&loft()),
         Some(Day::Tomorrow),
         None,
+        false,
         Lang::De,
         here,
     );
@@ -172,6 +182,7 @@ fn how_many_counts_the_events_the_question_names() {
             Some(&loft()),
             None,
             Some(&words),
+            false,
             Lang::En,
             here,
         )
@@ -187,6 +198,26 @@ fn how_many_counts_the_events_the_question_names() {
         listed.starts_with("Personal, in the next 7 days:"),
         "{listed}"
     );
+    // "When is …": the events named, and nothing else; none named, not found (never the
+    // calendar's other events as if they answered).
+    let when = |word: &str| {
+        let words = vec![word.to_owned()];
+        events(
+            "Personal",
+            Some(&loft()),
+            None,
+            Some(&words),
+            true,
+            Lang::En,
+            here,
+        )
+    };
+    let dinner = when("dinner");
+    assert!(
+        dinner.contains("19:00") && !dinner.contains("Chemistry"),
+        "{dinner}"
+    );
+    assert_eq!(when("swim"), Lang::En.lexicon().says.could_not_answer);
 }
 
 #[test]
