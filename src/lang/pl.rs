@@ -790,6 +790,8 @@ const SAYS: Says = Says {
     could_not_answer: "Nie znalazłem tego, o co pytasz, więc nie mogę odpowiedzieć.",
     could_not_read: |name| format!("Nie udało się odczytać {name}."),
     items: |name, n, items| match n {
+        // "Lista zakupów" is already a list: not "Lista Lista zakupów".
+        0 if name.to_lowercase().starts_with("lista") => format!("{name} jest pusta."),
         0 => format!("Lista {name} jest pusta."),
         _ => format!(
             "{name}: {n} {}: {items}.",

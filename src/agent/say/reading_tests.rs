@@ -234,6 +234,10 @@ fn a_list_is_read_as_its_open_items() {
         items("Zakupy", Some(&json!({"items": []})), Lang::Pl),
         "Lista Zakupy jest pusta."
     );
+    assert_eq!(
+        items("Lista zakupów", Some(&json!({"items": []})), Lang::Pl),
+        "Lista zakupów jest pusta."
+    );
     // Polish counts take their plural form: 2–4 (not 12–14) and 22 alike, 5 another.
     let five =
         json!({"items": (0..5).map(|i| json!({"summary": i.to_string()})).collect::<Vec<_>>()});
