@@ -175,18 +175,20 @@ fn events_are_dated_in_the_home_s_zone_and_filtered_by_the_day_asked() {
 fn how_many_counts_the_events_the_question_names() {
     let (zone, today) = brisbane();
     let here = (&zone, today);
-    let asking = |word: &str| {
+    // The events a question's word names: counted, or (`when`) the only answer.
+    let named = |word: &str, when: bool| {
         let words = vec![word.to_owned()];
         events(
             "Personal",
             Some(&loft()),
             None,
             Some(&words),
-            false,
+            when,
             Lang::En,
             here,
         )
     };
+    let asking = |word: &str| named(word, false);
     let counted = asking("cook");
     assert!(
         counted.starts_with("1 on Personal in the next 7 days: Friday"),
@@ -200,18 +202,7 @@ fn how_many_counts_the_events_the_question_names() {
     );
     // "When is …": the events named, and nothing else; none named, not found (never the
     // calendar's other events as if they answered).
-    let when = |word: &str| {
-        let words = vec![word.to_owned()];
-        events(
-            "Personal",
-            Some(&loft()),
-            None,
-            Some(&words),
-            true,
-            Lang::En,
-            here,
-        )
-    };
+    let when = |word: &str| named(word, true);
     let dinner = when("dinner");
     assert!(
         dinner.contains("19:00") && !dinner.contains("Chemistry"),
