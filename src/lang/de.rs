@@ -382,6 +382,7 @@ pub const LEXICON: Lexicon = Lexicon {
     question_courtesy: &[&["sag", "mir"], &["bitte"]],
     how_many: &[&["wie", "viele"]],
     when_is: &[&["um", "wie", "viel", "uhr"], &["wann"]],
+    calendar_words: &["kalender", "terminkalender"],
     which: &["welche", "welcher", "welches"],
     any: &[
         "irgendein",

@@ -363,6 +363,7 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     how_many: &[&["how", "many"]],
     when_is: &[&["what", "time"], &["when"]],
+    calendar_words: &["calendar", "calendars", "agenda"],
     which: &["which"],
     any: &["any", "some", "anything"],
     low: &["low"],

@@ -433,6 +433,7 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     how_many: &[&["combien"]],
     when_is: &[&["a", "quelle", "heure"], &["quand"]],
+    calendar_words: &["agenda", "calendrier"],
     which: &[
         "quel",
         "quelle",

@@ -288,6 +288,9 @@ pub struct Lexicon {
     /// "What time is …", "when is …": a question after the time of something, read from the
     /// calendar when it names nothing of the home ("what time is the dentist?").
     pub when_is: Phrases,
+    /// Words that name a calendar itself ("my calendar", "Kalender"): asked of a home without
+    /// one, the answer is that it is not found, at once.
+    pub calendar_words: Words,
     pub which: Words,
     pub any: Words,
     /// "Low", of a battery.

@@ -388,6 +388,7 @@ pub const LEXICON: Lexicon = Lexicon {
     question_courtesy: &[&["powiedz", "mi"]],
     how_many: &[&["ile"]],
     when_is: &[&["o", "ktorej"], &["kiedy"]],
+    calendar_words: &["kalendarz", "kalendarzu", "kalendarza"],
     which: &["ktore", "ktory", "ktora"],
     any: &[
         "jakies",

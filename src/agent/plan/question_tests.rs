@@ -292,3 +292,30 @@ fn how_many_windows_counts_the_windows() {
         "1 of 2 is open: Hall Window."
     );
 }
+
+/// A home without a calendar HomeClaw can read: "what's on my calendar?" is not found at once,
+/// in the person's language, instead of a model round that has nothing to read either.
+#[test]
+fn the_calendar_asked_of_a_home_without_one_is_not_found_at_once() {
+    let r = home(&[
+        ("todo.tasks", "Tasks", "kitchen"),
+        ("light.kitchen_light", "Kitchen Light", "kitchen"),
+    ]);
+    for (text, lang) in [
+        ("What's on my calendar today?", Lang::En),
+        ("Was steht heute in meinem Kalender?", Lang::De),
+        ("Co mam dziś w kalendarzu?", Lang::Pl),
+        ("Qu'est-ce que j'ai dans mon agenda aujourd'hui ?", Lang::Fr),
+    ] {
+        assert_eq!(
+            plan(text, &r),
+            Plan::Answer {
+                text: lang.lexicon().says.could_not_answer.to_owned(),
+                lang
+            },
+            "{text}"
+        );
+    }
+    // With a calendar, it is read.
+    assert!(asked("What's on my calendar today?", &reading_home()).is_some());
+}

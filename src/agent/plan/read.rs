@@ -107,6 +107,14 @@ pub(super) fn plan(
     if let Some(about) = when_about(words, registry).filter(|_| !calendars.is_empty()) {
         return Some(events_plan(&calendars, day, Some(about), true, lang));
     }
+    // "What's on my calendar?" in a home without a calendar HomeClaw can read: not found, at
+    // once (the model would have nothing to read either).
+    if calendars.is_empty() && has(|l| l.calendar_words) {
+        return Some(Plan::Answer {
+            text: lang.lexicon().says.could_not_answer.to_owned(),
+            lang,
+        });
+    }
     None
 }
 
