@@ -286,11 +286,15 @@ impl Home for LiveHome {
                     let rest = self.client.request_timeout().saturating_sub(budget);
                     Recognised::Late(Box::pin(async move {
                         let _permit = permit;
-                        pending
-                            .within(rest)
-                            .await
-                            .ok()
-                            .and_then(|r| parse_debug(&r))
+                        match pending.within(rest).await {
+                            Ok(result) => parse_debug(&result),
+                            Err(e) => {
+                                tracing::debug!(
+                                    "Home Assistant's recogniser, past its budget: {e}"
+                                );
+                                None
+                            }
+                        }
                     }))
                 }
                 Err(e) => Recognised::Now(self.not_recognised(e)),

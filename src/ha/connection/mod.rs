@@ -224,12 +224,7 @@ impl HaClient {
         command: Command,
         timeout: Duration,
     ) -> Result<Value, HaError> {
-        let kind = command.kind().to_owned();
-        let raw = self.request_raw_with_timeout(command, timeout).await?;
-        serde_json::from_str(raw.get()).map_err(|e| HaError::Protocol {
-            command: kind,
-            reason: e.to_string(),
-        })
+        self.send(command).await?.within(timeout).await
     }
 
     /// The result as raw JSON text, for callers that decode it straight into their own types.
