@@ -15,6 +15,8 @@ use clap::{Parser, Subcommand};
 mod agent;
 #[path = "bench/assist/mod.rs"]
 mod assist;
+#[path = "bench/conformance/mod.rs"]
+mod conformance;
 #[path = "bench/eval.rs"]
 mod eval;
 #[path = "bench/load.rs"]
@@ -52,6 +54,10 @@ enum Bench {
     /// The Home LLM Leaderboard task sets (assist-mini, assist) against HomeClaw and Home
     /// Assistant's own agent, each home loaded into a real Home Assistant, scored as upstream.
     Assist(assist::Args),
+    /// Home Assistant's own intent tests, every language: each language's test home loaded
+    /// into a real Home Assistant, every sentence asked of HomeClaw (a dry run, judged by its
+    /// calls) and of Home Assistant's recogniser, in one run.
+    Conformance(conformance::Args),
     /// Evaluation: natural-language cases against HomeClaw (a running server) and/or Home
     /// Assistant's own conversation agent, with the demo home reset per case (scripts/eval.sh).
     Eval(eval::Args),
@@ -109,6 +115,7 @@ fn run(bench: Bench) -> anyhow::Result<()> {
         Bench::Agent { entities, runs } => agent::run(entities, runs.max(1)),
         Bench::Tokens => agent::tokens(),
         Bench::Assist(args) => assist::run(args),
+        Bench::Conformance(args) => conformance::run(args),
         Bench::Eval(args) => eval::run(args),
         Bench::Load {
             sessions,

@@ -18,9 +18,33 @@ pub struct PlannedCall {
     pub domain: String,
     pub service: String,
     pub entity_ids: Vec<String>,
-    /// Never sent out with a report: it may hold a code.
-    #[serde(skip)]
+    /// Sent out with a report without its code: what was set ("brightness_pct": 40) is the
+    /// person's to see (and a benchmark's to judge a dry run by), a lock's code never is.
+    #[serde(
+        default,
+        skip_serializing_if = "nothing_to_show",
+        serialize_with = "without_code"
+    )]
     pub data: Value,
+}
+
+/// Service data keys that hold a secret, never written anywhere.
+const SECRET_KEYS: [&str; 2] = ["code", "pin"];
+
+fn nothing_to_show(data: &Value) -> bool {
+    data.as_object()
+        .is_none_or(|d| d.keys().all(|k| SECRET_KEYS.contains(&k.as_str())))
+}
+
+fn without_code<S: serde::Serializer>(data: &Value, out: S) -> Result<S::Ok, S::Error> {
+    let shown: serde_json::Map<String, Value> = data
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| !SECRET_KEYS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    serde::Serialize::serialize(&shown, out)
 }
 
 impl PlannedCall {

@@ -131,6 +131,26 @@ async fn dry_runs_validate_and_plan_without_calling() {
     assert!(sent.get("data").is_none());
 }
 
+#[test]
+fn a_report_shows_what_was_set_and_never_a_code() {
+    let report = |data: serde_json::Value| {
+        serde_json::to_value(crate::agent::act::verify::ActionReport::held_back(
+            crate::agent::act::call::PlannedCall {
+                domain: "lock".into(),
+                service: "unlock".into(),
+                entity_ids: vec!["lock.front_door".into()],
+                data,
+            },
+        ))
+        .unwrap()
+    };
+    let sent = report(json!({"code": "1234", "brightness_pct": 40}));
+    assert_eq!(sent["data"], json!({"brightness_pct": 40}));
+    assert!(!sent.to_string().contains("1234"));
+    // A code alone is not shown as an empty object either.
+    assert!(report(json!({"code": "1234"})).get("data").is_none());
+}
+
 #[tokio::test]
 async fn the_trace_never_shows_secrets() {
     let home = MemoryHome::new(synthetic_home(20));

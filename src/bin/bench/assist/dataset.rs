@@ -108,7 +108,7 @@ pub fn load(dir: &Path) -> anyhow::Result<TaskSet> {
     })
 }
 
-fn read_yaml(path: &Path) -> anyhow::Result<Value> {
+pub(crate) fn read_yaml(path: &Path) -> anyhow::Result<Value> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     first_document(&text).with_context(|| format!("{} is not valid YAML", path.display()))

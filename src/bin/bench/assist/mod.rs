@@ -16,9 +16,9 @@
 //! for approval is approved through `POST /api/approve`, as the person would; states settle
 //! again and the diff is scored.
 
-mod dataset;
+pub(crate) mod dataset;
 mod pipeline;
-mod processes;
+pub(crate) mod processes;
 mod report;
 mod score;
 
@@ -534,7 +534,7 @@ impl HomeBench {
     ) -> Answer {
         match agent {
             Agent::HomeClaw => match &self.homeclaw {
-                Some(hc) => hc.ask(&self.http, sentence, language, device).await,
+                Some(hc) => hc.ask(&self.http, sentence, language, device, false).await,
                 None => Answer::error("HomeClaw is not running".into()),
             },
             Agent::Ha if device.is_some() => {

@@ -10,15 +10,15 @@ use anyhow::{Context, bail};
 use serde_json::{Value, json};
 
 /// The benchmark's Home Assistant, started and stopped through the project's own script.
-pub(super) struct HaProcess {
-    pub(super) script: PathBuf,
-    pub(super) port: u16,
-    pub(super) config_dir: PathBuf,
+pub(crate) struct HaProcess {
+    pub(crate) script: PathBuf,
+    pub(crate) port: u16,
+    pub(crate) config_dir: PathBuf,
 }
 
-pub(super) struct HaEndpoints {
-    pub(super) ws_url: String,
-    pub(super) token: String,
+pub(crate) struct HaEndpoints {
+    pub(crate) ws_url: String,
+    pub(crate) token: String,
 }
 
 impl HaProcess {
@@ -31,7 +31,7 @@ impl HaProcess {
         cmd
     }
 
-    pub(super) fn stop(&self) {
+    pub(crate) fn stop(&self) {
         let _ = self
             .command("stop")
             .stdout(Stdio::null())
@@ -40,7 +40,7 @@ impl HaProcess {
     }
 
     /// Restarts Home Assistant with `fixture` as its home.
-    pub(super) fn start(&self, fixture: &Path) -> anyhow::Result<HaEndpoints> {
+    pub(crate) fn start(&self, fixture: &Path) -> anyhow::Result<HaEndpoints> {
         self.stop();
         let out = self
             .command("start")
@@ -84,20 +84,22 @@ impl HaProcess {
 }
 
 #[derive(Default)]
-pub(super) struct Answer {
-    pub(super) reply: String,
-    pub(super) status: String,
-    pub(super) latency: Duration,
-    pub(super) llm_requests: Option<u64>,
-    pub(super) prompt_tokens: Option<u64>,
-    pub(super) needed_approval: bool,
-    pub(super) error: Option<String>,
+pub(crate) struct Answer {
+    pub(crate) reply: String,
+    pub(crate) status: String,
+    pub(crate) latency: Duration,
+    pub(crate) llm_requests: Option<u64>,
+    pub(crate) prompt_tokens: Option<u64>,
+    pub(crate) needed_approval: bool,
+    pub(crate) error: Option<String>,
     /// HomeClaw's trace of the run (guard decisions, tool results), for reading failures.
-    pub(super) trace: Vec<String>,
+    pub(crate) trace: Vec<String>,
+    /// HomeClaw's reports of the calls it made (or, in a dry run, planned).
+    pub(crate) actions: Vec<Value>,
 }
 
 impl Answer {
-    pub(super) fn error(message: String) -> Self {
+    pub(crate) fn error(message: String) -> Self {
         Self {
             status: "error".into(),
             error: Some(message),
@@ -107,14 +109,14 @@ impl Answer {
 }
 
 /// The real `homeclaw serve`, with the user's configuration and the benchmark's overrides.
-pub(super) struct HomeClawProcess {
+pub(crate) struct HomeClawProcess {
     child: Child,
     url: String,
     token: String,
 }
 
 impl HomeClawProcess {
-    pub(super) async fn start(
+    pub(crate) async fn start(
         bin: &Path,
         config: &Path,
         ha: &HaEndpoints,
@@ -183,16 +185,20 @@ impl HomeClawProcess {
             .await?)
     }
 
-    pub(super) async fn ask(
+    pub(crate) async fn ask(
         &self,
         http: &reqwest::Client,
         sentence: &str,
         language: &str,
         device: Option<&str>,
+        dry_run: bool,
     ) -> Answer {
         let started = Instant::now();
         let session = format!("bench-{:016x}", fastrand::u64(..));
         let mut body = json!({"text": sentence, "session_id": session, "language": language});
+        if dry_run {
+            body["dry_run"] = json!(true);
+        }
         if let Some(device) = device {
             body["device_id"] = json!(device);
         }
@@ -226,6 +232,7 @@ impl HomeClawProcess {
                         .collect()
                 })
                 .unwrap_or_default(),
+            actions: body["actions"].as_array().cloned().unwrap_or_default(),
             ..Answer::default()
         };
         if let Some(id) = body["approval_id"].as_str() {
@@ -248,7 +255,7 @@ impl HomeClawProcess {
         answer
     }
 
-    pub(super) fn stop(mut self) {
+    pub(crate) fn stop(mut self) {
         // SIGTERM would be kinder, but the process holds nothing the benchmark needs.
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -1,0 +1,366 @@
+//! What a test block's intent and slots mean in its home, and whether what an agent did
+//! is that. A block's reading becomes effects on entities ("light.kitchen on", "cover.hall
+//! at 40%"); HomeClaw's calls become effects the same way; a case passes when every expected
+//! effect is among the ones made and no call reached a device the words did not name.
+//! Home Assistant's agent is judged as its own tests judge it: its recognition must be the
+//! block's intent with the block's slots.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value};
+
+use super::corpus::{Case, Entity, Home, same};
+use homeclaw::ha::recognise::Recognition;
+
+/// One change to one entity.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Effect {
+    On,
+    Off,
+    Open,
+    Close,
+    Lock,
+    Unlock,
+    /// Percent, rounded.
+    Brightness(i64),
+    Color,
+    ColorTemp,
+    /// Tenths of a degree.
+    Temperature(i64),
+    Position(i64),
+    Volume(i64),
+    Pause,
+    Play,
+    Next,
+    Previous,
+    Clean,
+    Dock,
+    /// The item, lower case.
+    Add(String),
+}
+
+pub type Effects = BTreeSet<(String, Effect)>;
+
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s
+            .trim()
+            .trim_end_matches('%')
+            .trim()
+            .replace(',', ".")
+            .parse()
+            .ok(),
+        _ => None,
+    }
+}
+
+fn words(v: Option<&Value>) -> Vec<String> {
+    match v {
+        Some(Value::Array(list)) => list
+            .iter()
+            .filter_map(|x| x.as_str().map(str::to_owned))
+            .collect(),
+        Some(Value::String(s)) => vec![s.clone()],
+        _ => Vec::new(),
+    }
+}
+
+/// The domains an intent acts on in Home Assistant.
+fn intent_domains(intent: &str) -> &'static [&'static str] {
+    match intent {
+        "HassLightSet" => &["light"],
+        "HassClimateSetTemperature" => &["climate"],
+        "HassSetVolume" | "HassMediaPause" | "HassMediaUnpause" | "HassMediaNext"
+        | "HassMediaPrevious" => &["media_player"],
+        "HassVacuumStart" | "HassVacuumReturnToBase" => &["vacuum"],
+        "HassSetPosition" => &["cover", "valve"],
+        "HassListAddItem" => &["todo"],
+        _ => &[
+            "light",
+            "switch",
+            "fan",
+            "cover",
+            "valve",
+            "lock",
+            "media_player",
+            "climate",
+            "scene",
+            "script",
+            "input_boolean",
+            "vacuum",
+        ],
+    }
+}
+
+/// The entities the block's slots name, as Home Assistant's matcher finds them: the name,
+/// the area or floor, the domains and device classes; with none of name, area and floor, the
+/// satellite's area where it has any; a player's verb said of no player, the players in
+/// the state that verb changes.
+pub fn targets<'h>(case: &Case, home: &'h Home) -> Vec<&'h Entity> {
+    let slots = &case.slots;
+    let name = slots.get("name").and_then(Value::as_str);
+    let area = slots
+        .get("area")
+        .and_then(Value::as_str)
+        .and_then(|a| home.area_named(a));
+    let floor = slots.get("floor").and_then(Value::as_str);
+    if slots.get("area").is_some() && area.is_none() {
+        return Vec::new();
+    }
+    let domains = words(slots.get("domain"));
+    let classes = words(slots.get("device_class"));
+    let allowed = intent_domains(&case.intent);
+    let in_floor = |e: &Entity| {
+        floor.is_none_or(|f| {
+            e.area
+                .as_deref()
+                .and_then(|a| home.areas.iter().find(|x| x.id == a))
+                .and_then(|a| a.floor.as_deref())
+                .is_some_and(|x| same(x, f))
+        })
+    };
+    let mut found: Vec<&Entity> = home
+        .entities
+        .iter()
+        .filter(|e| allowed.contains(&e.domain()))
+        .filter(|e| name.is_none_or(|n| same(&e.name, n)))
+        .filter(|e| area.is_none_or(|a| e.area.as_deref() == Some(a.id.as_str())))
+        .filter(|e| in_floor(e))
+        .filter(|e| domains.is_empty() || domains.iter().any(|d| d == e.domain()))
+        .filter(|e| {
+            classes.is_empty()
+                || e.device_class
+                    .as_deref()
+                    .is_some_and(|c| classes.iter().any(|x| x == c))
+        })
+        .collect();
+    let context = case
+        .context_area
+        .as_deref()
+        .and_then(|a| home.area_named(a));
+    let here = |found: &[&'h Entity]| -> Vec<&'h Entity> {
+        context.map_or_else(Vec::new, |c| {
+            found
+                .iter()
+                .copied()
+                .filter(|e| e.area.as_deref() == Some(c.id.as_str()))
+                .collect()
+        })
+    };
+    if area.is_none() && floor.is_none() && (name.is_none() || found.len() > 1) {
+        let local = here(&found);
+        if !local.is_empty() {
+            found = local;
+        }
+    }
+    if name.is_none() && area.is_none() {
+        let wanted = match case.intent.as_str() {
+            "HassMediaPause" | "HassMediaNext" | "HassMediaPrevious" | "HassSetVolume" => {
+                Some("playing")
+            }
+            "HassMediaUnpause" => Some("paused"),
+            _ => None,
+        };
+        if let Some(state) = wanted {
+            let in_state: Vec<&Entity> = found
+                .iter()
+                .copied()
+                .filter(|e| e.state.as_deref() == Some(state))
+                .collect();
+            if !in_state.is_empty() {
+                found = in_state;
+            }
+        }
+    }
+    found
+}
+
+/// What the block asks of one of its targets; `None` when the slots say a change this
+/// benchmark cannot name.
+fn expected_effect(intent: &str, slots: &Map<String, Value>, e: &Entity) -> Option<Effect> {
+    let domain = e.domain();
+    let pct = |key: &str| slots.get(key).and_then(number).map(|n| n.round() as i64);
+    Some(match intent {
+        "HassTurnOn" => match domain {
+            "cover" | "valve" => Effect::Open,
+            "lock" => Effect::Lock,
+            "vacuum" => Effect::Clean,
+            _ => Effect::On,
+        },
+        "HassTurnOff" => match domain {
+            "cover" | "valve" => Effect::Close,
+            "lock" => Effect::Unlock,
+            "vacuum" => Effect::Dock,
+            _ => Effect::Off,
+        },
+        "HassLightSet" => {
+            if let Some(b) = pct("brightness") {
+                Effect::Brightness(b)
+            } else if slots.contains_key("color") {
+                Effect::Color
+            } else if slots.contains_key("temperature") {
+                Effect::ColorTemp
+            } else {
+                return None;
+            }
+        }
+        "HassClimateSetTemperature" => {
+            Effect::Temperature((slots.get("temperature").and_then(number)? * 10.0).round() as i64)
+        }
+        "HassSetPosition" => Effect::Position(pct("position")?),
+        "HassSetVolume" => Effect::Volume(pct("volume_level")?),
+        "HassMediaPause" => Effect::Pause,
+        "HassMediaUnpause" => Effect::Play,
+        "HassMediaNext" => Effect::Next,
+        "HassMediaPrevious" => Effect::Previous,
+        "HassVacuumStart" => Effect::Clean,
+        "HassVacuumReturnToBase" => Effect::Dock,
+        "HassListAddItem" => Effect::Add(slots.get("item")?.as_str()?.trim().to_lowercase()),
+        _ => return None,
+    })
+}
+
+/// The effects a block asks for in `home`; `None` when the words name nothing this home
+/// has (a name only an alias has, an entity the loader left out): counted apart.
+pub fn expected(case: &Case, home: &Home) -> Option<Effects> {
+    let found = targets(case, home);
+    if found.is_empty() {
+        return None;
+    }
+    found
+        .iter()
+        .map(|e| Some((e.id.clone(), expected_effect(&case.intent, &case.slots, e)?)))
+        .collect()
+}
+
+/// The effects of one call as HomeClaw reports it (`domain`, `service`, `entity_ids`,
+/// `data`).
+pub fn call_effects(action: &Value) -> Effects {
+    let domain = action["domain"].as_str().unwrap_or_default();
+    let service = action["service"].as_str().unwrap_or_default();
+    let data = &action["data"];
+    let mut effects = Vec::new();
+    let pct = |key: &str| data.get(key).and_then(number);
+    match (domain, service) {
+        ("cover", "open_cover") | ("valve", "open_valve") | ("lock", "open") => {
+            effects.push(Effect::Open);
+        }
+        ("cover", "close_cover") | ("valve", "close_valve") => effects.push(Effect::Close),
+        ("cover", "set_cover_position") | ("valve", "set_valve_position") => {
+            if let Some(p) = pct("position") {
+                effects.push(Effect::Position(p.round() as i64));
+            }
+        }
+        ("lock", "lock") => effects.push(Effect::Lock),
+        ("lock", "unlock") => effects.push(Effect::Unlock),
+        ("climate", "set_temperature") => {
+            if let Some(t) = pct("temperature") {
+                effects.push(Effect::Temperature((t * 10.0).round() as i64));
+            }
+        }
+        ("media_player", "media_pause" | "media_play_pause") => effects.push(Effect::Pause),
+        ("media_player", "media_play") => effects.push(Effect::Play),
+        ("media_player", "media_next_track") => effects.push(Effect::Next),
+        ("media_player", "media_previous_track") => effects.push(Effect::Previous),
+        ("media_player", "volume_set") => {
+            if let Some(v) = pct("volume_level") {
+                effects.push(Effect::Volume((v * 100.0).round() as i64));
+            }
+        }
+        ("vacuum", "start") => effects.push(Effect::Clean),
+        ("vacuum", "return_to_base") => effects.push(Effect::Dock),
+        ("todo", "add_item") => {
+            if let Some(item) = data["item"].as_str() {
+                effects.push(Effect::Add(item.trim().to_lowercase()));
+            }
+        }
+        (_, "turn_on") => {
+            effects.push(Effect::On);
+            if let Some(b) = pct("brightness_pct") {
+                effects.push(Effect::Brightness(b.round() as i64));
+            } else if let Some(b) = pct("brightness") {
+                effects.push(Effect::Brightness((b * 100.0 / 255.0).round() as i64));
+            }
+            if ["color_name", "rgb_color", "hs_color", "xy_color"]
+                .iter()
+                .any(|k| data.get(k).is_some())
+            {
+                effects.push(Effect::Color);
+            }
+            if ["color_temp_kelvin", "kelvin", "color_temp"]
+                .iter()
+                .any(|k| data.get(k).is_some())
+            {
+                effects.push(Effect::ColorTemp);
+            }
+            if domain == "vacuum" {
+                effects.push(Effect::Clean);
+            }
+        }
+        (_, "turn_off") => effects.push(Effect::Off),
+        _ => {}
+    }
+    action["entity_ids"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .flat_map(|id| effects.iter().map(move |e| (id.to_owned(), e.clone())))
+        .collect()
+}
+
+/// HomeClaw's verdict: every expected effect made, and no call on an entity the words did
+/// not name (`wrong`: those entities).
+pub fn homeclaw(expected: &Effects, actions: &[Value]) -> (bool, Vec<String>) {
+    let made: Effects = actions.iter().flat_map(call_effects).collect();
+    let named: BTreeSet<&str> = expected.iter().map(|(id, _)| id.as_str()).collect();
+    let wrong: BTreeSet<String> = actions
+        .iter()
+        .flat_map(|a| a["entity_ids"].as_array().cloned().unwrap_or_default())
+        .filter_map(|id| id.as_str().map(str::to_owned))
+        .filter(|id| !named.contains(id.as_str()))
+        .collect();
+    let all = expected.iter().all(|e| made.contains(e));
+    (all && wrong.is_empty(), wrong.into_iter().collect())
+}
+
+fn slot_matches(expected: &Value, got: &[String]) -> bool {
+    let wanted: Vec<String> = match expected {
+        Value::Array(list) => list.iter().filter_map(plain).collect(),
+        other => plain(other).into_iter().collect(),
+    };
+    let eq = |a: &str, b: &str| match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(x), Ok(y)) => (x - y).abs() < 1e-6,
+        _ => same(a, b),
+    };
+    !got.is_empty() && got.iter().all(|g| wanted.iter().any(|w| eq(w, g)))
+}
+
+fn plain(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Home Assistant's verdict, as its own tests judge it: the block's intent, every stated
+/// slot recognised with its value, and no slot the block does not state.
+pub fn ha(case: &Case, recognition: Option<&Recognition>) -> bool {
+    let Some(r) = recognition else {
+        return false;
+    };
+    if r.intent != case.intent {
+        return false;
+    }
+    let stated_all = case.stated.iter().all(|(name, value)| {
+        r.slot(name)
+            .is_some_and(|slot| slot_matches(value, &slot.values()))
+    });
+    let no_extra = r
+        .slots
+        .iter()
+        .all(|(name, _)| case.stated.contains_key(name) || name == "preferred_area_id");
+    stated_all && no_extra
+}

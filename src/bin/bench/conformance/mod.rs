@@ -1,0 +1,317 @@
+//! `homeclaw-bench conformance`: Home Assistant's own intent tests, every language it ships,
+//! asked of HomeClaw and of Home Assistant's agent in one run (issue 47).
+//!
+//! Per language: its test home ([`corpus`]) is loaded into a real Home Assistant through the
+//! project's script, with a voice satellite in every area, and the real `homeclaw` binary is
+//! started against it. Every sentence of every test block is said to the block's satellite
+//! (its context area), in the language, to both agents at once:
+//! - Home Assistant's agent through its recogniser (`conversation/agent/homeassistant/debug`):
+//!   judged as HA's own tests judge it, the block's intent and slots, every slot matched.
+//! - HomeClaw through `POST /api/command` as a dry run: everything up to the call (reading,
+//!   recognition, validation, the model) runs, nothing is sent, and the report names every
+//!   call it would make, with its data. Judged by [`judge`]: the block's effects on the
+//!   entities its words name, and no call on any other.
+//!
+//! Dry runs leave the home as it is, so sentences run a few at a time and need no reset.
+//! Questions are counted as answered (or not) without judging the words; intents whose effect
+//! no home shows (timers, weather, the date) are counted apart.
+
+mod corpus;
+mod judge;
+mod report;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use futures_util::StreamExt;
+use homeclaw::ha::protocol::Command as HaCommand;
+use homeclaw::ha::{ClientSettings, HaClient};
+
+use crate::assist::processes::{HaProcess, HomeClawProcess};
+use corpus::{Case, Home, Kind};
+pub use report::Row;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The intents repository's `tests/` folder (one folder per language).
+    #[arg(long, default_value = "../shared/ha-intents/tests")]
+    intents: PathBuf,
+    /// Languages to run (comma-separated folder names); all when not given.
+    #[arg(long, value_delimiter = ',')]
+    lang: Vec<String>,
+    /// HomeClaw's configuration (its model, or none reachable for "without the model").
+    #[arg(long)]
+    config: PathBuf,
+    /// Only cases whose id (`<lang>/<file>#<block>.<sentence>`) matches.
+    #[arg(long)]
+    only: Option<String>,
+    /// Every n-th sentence of a language (1: all).
+    #[arg(long, default_value_t = 1)]
+    every: usize,
+    /// Sentences asked at once (dry runs change nothing, so they do not interfere).
+    #[arg(long, default_value_t = 2)]
+    parallel: usize,
+    /// Write the report (Markdown) here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Write every case's result here as JSON Lines, as it is judged.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    #[arg(long, default_value_t = 18300)]
+    ha_port: u16,
+    #[arg(long, default_value = "scripts/ha-dev.sh")]
+    ha_script: PathBuf,
+    #[arg(long)]
+    homeclaw_bin: Option<PathBuf>,
+    #[arg(long, default_value_t = 120)]
+    command_timeout_secs: u64,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let only = args
+        .only
+        .as_deref()
+        .map(regex::Regex::new)
+        .transpose()
+        .context("--only is not a valid regular expression")?;
+    let mut langs: Vec<String> = std::fs::read_dir(&args.intents)
+        .with_context(|| format!("cannot read {}", args.intents.display()))?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("_fixtures.yaml").is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter(|l| args.lang.is_empty() || args.lang.contains(l))
+        .collect();
+    langs.sort();
+    if langs.is_empty() {
+        bail!("no language folder in {} matches", args.intents.display());
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let mut rows = Vec::new();
+    let mut file = args
+        .json
+        .as_deref()
+        .map(std::fs::File::create)
+        .transpose()
+        .context("cannot write the JSON Lines file")?;
+    let outcome = runtime.block_on(async {
+        let work = std::env::temp_dir().join(format!("homeclaw-conf-{:08x}", fastrand::u32(..)));
+        let ha = HaProcess {
+            script: args.ha_script.clone(),
+            port: args.ha_port,
+            config_dir: cache_dir()?.join(format!("homeclaw/ha-bench-{}", args.ha_port)),
+        };
+        for lang in &langs {
+            let dir = args.intents.join(lang);
+            let home = corpus::home(&dir)?;
+            let cases: Vec<Case> = corpus::cases(&dir)?
+                .into_iter()
+                .filter(|c| {
+                    only.as_ref()
+                        .is_none_or(|re| re.is_match(&format!("{lang}/{}", c.id)))
+                })
+                .enumerate()
+                .filter(|(i, _)| i % args.every.max(1) == 0)
+                .map(|(_, c)| c)
+                .collect();
+            if cases.is_empty() {
+                continue;
+            }
+            eprintln!(
+                "[conformance] {lang}: {} sentences; {} entities of the fixtures left out \
+                 (domains the loader does not build)",
+                cases.len(),
+                home.left_out.len()
+            );
+            let measured = run_language(&args, &ha, lang, &home, &cases, &work.join(lang)).await;
+            let measured = measured.unwrap_or_else(|e| {
+                let why = format!("the language could not be run: {e:#}");
+                eprintln!("[conformance] {lang}: {why}");
+                cases.iter().map(|c| Row::failed(lang, c, &why)).collect()
+            });
+            for row in measured {
+                if let Some(f) = &mut file {
+                    use std::io::Write;
+                    writeln!(f, "{}", serde_json::to_string(&row)?)?;
+                }
+                rows.push(row);
+            }
+        }
+        ha.stop();
+        let _ = std::fs::remove_dir_all(&work);
+        anyhow::Ok(())
+    });
+    let table = report::render(&rows);
+    println!("{table}");
+    if let Some(out) = &args.out {
+        std::fs::write(out, &table).with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    outcome
+}
+
+fn cache_dir() -> anyhow::Result<PathBuf> {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .context("neither XDG_CACHE_HOME nor HOME is set")
+}
+
+/// One language: its home loaded, both agents asked every case.
+async fn run_language(
+    args: &Args,
+    ha: &HaProcess,
+    lang: &str,
+    home: &Home,
+    cases: &[Case],
+    work: &std::path::Path,
+) -> anyhow::Result<Vec<Row>> {
+    std::fs::create_dir_all(work)?;
+    let fixture = work.join("_fixtures.yaml");
+    std::fs::write(&fixture, serde_json::to_string_pretty(&home.fixture())?)?;
+    let endpoints = ha.start(&fixture)?;
+    let client = HaClient::spawn(ClientSettings {
+        url: endpoints.ws_url.clone(),
+        token: homeclaw::secret::Secret::new(endpoints.token.clone()),
+        connect_timeout: Duration::from_secs(10),
+        request_timeout: Duration::from_secs(args.command_timeout_secs),
+        heartbeat_interval: Duration::from_secs(30),
+        heartbeat_timeout: Duration::from_secs(10),
+        backoff: homeclaw::backoff::Backoff {
+            initial: Duration::from_millis(200),
+            max: Duration::from_secs(2),
+        },
+        subscriptions: Vec::new(),
+    });
+    client.wait_connected(Duration::from_secs(30)).await?;
+    let satellites = satellites(&client).await?;
+    let bin = match &args.homeclaw_bin {
+        Some(bin) => bin.clone(),
+        None => std::env::current_exe()?.with_file_name("homeclaw"),
+    };
+    let homeclaw = HomeClawProcess::start(&bin, &args.config, &endpoints, work).await?;
+    let http = homeclaw::tls::http_builder()
+        .timeout(Duration::from_secs(args.command_timeout_secs))
+        .build()?;
+    let asking = Asking {
+        lang,
+        home,
+        client: &client,
+        homeclaw: &homeclaw,
+        http: &http,
+        satellites: &satellites,
+        timeout: Duration::from_secs(args.command_timeout_secs),
+    };
+    let rows: Vec<Row> = futures_util::stream::iter(cases)
+        .map(|case| asking.case(case))
+        .buffered(args.parallel.max(1))
+        .collect()
+        .await;
+    homeclaw.stop();
+    client.shutdown().await;
+    Ok(rows)
+}
+
+/// Home Assistant's device id of each area's satellite, by the area's fixture id.
+async fn satellites(client: &HaClient) -> anyhow::Result<BTreeMap<String, String>> {
+    let devices = client
+        .request(HaCommand::new("config/device_registry/list"))
+        .await?;
+    Ok(devices
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| {
+            let ids = d["identifiers"].as_array()?;
+            let fixture = ids
+                .iter()
+                .find_map(|i| (i.get(0)? == "fixture_home").then(|| i.get(1)?.as_str())?)?;
+            let area = fixture.strip_prefix("satellite_")?;
+            Some((area.to_owned(), d["id"].as_str()?.to_owned()))
+        })
+        .collect())
+}
+
+struct Asking<'a> {
+    lang: &'a str,
+    home: &'a Home,
+    client: &'a HaClient,
+    homeclaw: &'a HomeClawProcess,
+    http: &'a reqwest::Client,
+    satellites: &'a BTreeMap<String, String>,
+    timeout: Duration,
+}
+
+impl Asking<'_> {
+    async fn case(&self, case: &Case) -> Row {
+        let device = case
+            .context_area
+            .as_deref()
+            .and_then(|a| self.home.area_named(a))
+            .and_then(|a| self.satellites.get(&a.id))
+            .map(String::as_str);
+        let language = self.home.language.as_str();
+        let ha = async {
+            let started = Instant::now();
+            let pending = self
+                .client
+                .recognition(&case.sentence, language, device)
+                .await;
+            let result = match pending {
+                Ok(mut p) => p.within(self.timeout).await.ok(),
+                Err(_) => None,
+            };
+            (
+                result
+                    .as_ref()
+                    .and_then(homeclaw::ha::recognise::parse_debug),
+                started.elapsed(),
+            )
+        };
+        let hc = self
+            .homeclaw
+            .ask(self.http, &case.sentence, language, device, true);
+        let ((recognition, ha_took), answer) = tokio::join!(ha, hc);
+        let mut row = Row::failed(self.lang, case, "");
+        row.ha_pass = judge::ha(case, recognition.as_ref())
+            && recognition.as_ref().is_some_and(|r| r.matched);
+        row.ha_ms = ha_took.as_secs_f64() * 1000.0;
+        row.ha_intent = recognition.map(|r| r.intent).unwrap_or_default();
+        row.homeclaw_ms = answer.latency.as_secs_f64() * 1000.0;
+        row.model = answer.llm_requests.unwrap_or(0) > 0;
+        row.reply = answer.reply;
+        row.status = answer.status;
+        row.actions = answer.actions.clone();
+        match case.kind {
+            Kind::Act => match judge::expected(case, self.home) {
+                Some(expected) => {
+                    let (pass, wrong) = judge::homeclaw(&expected, &answer.actions);
+                    row.homeclaw_pass = pass;
+                    row.wrong = wrong;
+                    row.expected = expected
+                        .iter()
+                        .map(|(id, e)| format!("{id} {e:?}"))
+                        .collect();
+                }
+                None => {
+                    row.kind = Kind::Apart;
+                    row.reason = "the words name nothing the loaded home has".into();
+                }
+            },
+            Kind::Question => {
+                row.homeclaw_pass = row.status == "done" && answer.actions.is_empty();
+            }
+            Kind::Apart => {}
+        }
+        if !row.homeclaw_pass {
+            row.trace = answer.trace;
+        }
+        row
+    }
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

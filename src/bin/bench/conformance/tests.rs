@@ -1,0 +1,208 @@
+use serde_json::{Value, json};
+
+use super::corpus::{Area, Case, Entity, Home, Kind};
+use super::judge::{self, Effect};
+
+fn action(domain: &str, service: &str, ids: &[&str], data: Value) -> Value {
+    json!({"domain": domain, "service": service, "entity_ids": ids, "data": data})
+}
+
+fn entity(id: &str, name: &str, area: &str, class: Option<&str>, state: &str) -> Entity {
+    Entity {
+        id: id.into(),
+        name: name.into(),
+        area: Some(area.into()),
+        device_class: class.map(str::to_owned),
+        state: Some(state.into()),
+    }
+}
+
+fn home() -> Home {
+    let area = |id: &str, name: &str, floor: &str| Area {
+        id: id.into(),
+        name: name.into(),
+        floor: Some(floor.into()),
+    };
+    Home {
+        language: "en".into(),
+        areas: vec![
+            area("kitchen_id", "Kitchen", "First Floor"),
+            area("living_id", "Living Room", "First Floor"),
+            area("bedroom_id", "Bedroom", "Second Floor"),
+        ],
+        entities: vec![
+            entity("light.kitchen", "Kitchen Light", "kitchen_id", None, "off"),
+            entity("light.living", "Living Room Lamp", "living_id", None, "off"),
+            entity("light.bedroom", "Bedroom Lamp", "bedroom_id", None, "off"),
+            entity(
+                "cover.curtain",
+                "Curtain Left",
+                "living_id",
+                Some("curtain"),
+                "open",
+            ),
+            entity(
+                "cover.blind",
+                "Bedroom Blind",
+                "bedroom_id",
+                Some("blind"),
+                "open",
+            ),
+            entity("media_player.tv", "TV", "living_id", None, "playing"),
+            entity("media_player.radio", "Radio", "kitchen_id", None, "paused"),
+            entity("lock.front", "Front Door", "living_id", None, "unlocked"),
+        ],
+        left_out: Vec::new(),
+    }
+}
+
+fn case(intent: &str, slots: Value, context_area: Option<&str>) -> Case {
+    let slots = slots.as_object().cloned().unwrap_or_default();
+    Case {
+        id: "t#0.0".into(),
+        sentence: "…".into(),
+        intent: intent.into(),
+        stated: slots.clone(),
+        slots,
+        context_area: context_area.map(str::to_owned),
+        kind: super::corpus::kind_of(intent),
+    }
+}
+
+fn ids(case: &Case) -> Vec<String> {
+    judge::targets(case, &home())
+        .iter()
+        .map(|e| e.id.clone())
+        .collect()
+}
+
+#[test]
+fn targets_follow_every_slot() {
+    let lights_on = |slots: Value, here: Option<&str>| ids(&case("HassTurnOn", slots, here));
+    assert_eq!(
+        lights_on(json!({"area": "Kitchen", "domain": "light"}), None),
+        ["light.kitchen"]
+    );
+    assert_eq!(
+        lights_on(json!({"floor": "First Floor", "domain": "light"}), None),
+        ["light.kitchen", "light.living"]
+    );
+    // No place said: the satellite's area.
+    assert_eq!(
+        lights_on(json!({"domain": "light"}), Some("Bedroom")),
+        ["light.bedroom"]
+    );
+    assert_eq!(
+        ids(&case(
+            "HassTurnOff",
+            json!({"domain": "cover", "device_class": "curtain"}),
+            None
+        )),
+        ["cover.curtain"]
+    );
+    // An area the home does not have names nothing (not every light).
+    assert!(lights_on(json!({"area": "Attic", "domain": "light"}), None).is_empty());
+}
+
+#[test]
+fn a_players_verb_alone_means_the_player_in_that_state() {
+    assert_eq!(
+        ids(&case("HassMediaPause", json!({}), None)),
+        ["media_player.tv"]
+    );
+    assert_eq!(
+        ids(&case("HassMediaUnpause", json!({}), None)),
+        ["media_player.radio"]
+    );
+}
+
+#[test]
+fn a_call_is_judged_by_its_effects_and_its_targets() {
+    let c = case(
+        "HassLightSet",
+        json!({"name": "Kitchen Light", "brightness": 40}),
+        None,
+    );
+    let expected = judge::expected(&c, &home()).unwrap();
+    assert!(expected.contains(&("light.kitchen".into(), Effect::Brightness(40))));
+    let right = action(
+        "light",
+        "turn_on",
+        &["light.kitchen"],
+        json!({"brightness_pct": 40}),
+    );
+    assert_eq!(judge::homeclaw(&expected, &[right]), (true, vec![]));
+    let rounded = action(
+        "light",
+        "turn_on",
+        &["light.kitchen"],
+        json!({"brightness_pct": 50}),
+    );
+    assert!(!judge::homeclaw(&expected, &[rounded]).0);
+    let also = action(
+        "light",
+        "turn_on",
+        &["light.kitchen", "light.living"],
+        json!({"brightness_pct": 40}),
+    );
+    assert_eq!(
+        judge::homeclaw(&expected, &[also]),
+        (false, vec!["light.living".to_owned()])
+    );
+    // A lock is locked by HassTurnOn, a cover closed by HassTurnOff.
+    let lock = judge::expected(
+        &case("HassTurnOn", json!({"name": "Front Door"}), None),
+        &home(),
+    );
+    assert!(
+        judge::homeclaw(
+            &lock.unwrap(),
+            &[action("lock", "lock", &["lock.front"], json!({}))]
+        )
+        .0
+    );
+    let temp = case(
+        "HassClimateSetTemperature",
+        json!({"temperature": 19.5}),
+        None,
+    );
+    assert_eq!(
+        judge::call_effects(&action(
+            "climate",
+            "set_temperature",
+            &["climate.x"],
+            json!({"temperature": 19.5})
+        )),
+        [("climate.x".to_owned(), Effect::Temperature(195))].into()
+    );
+    assert_eq!(temp.kind, Kind::Act);
+}
+
+#[test]
+fn home_assistant_is_judged_on_the_blocks_intent_and_slots() {
+    use homeclaw::ha::recognise::{Recognition, Slot, Source};
+    let slot = |v: Value| Slot {
+        value: v,
+        text: String::new(),
+    };
+    let c = case(
+        "HassTurnOn",
+        json!({"area": "Kitchen", "domain": "light"}),
+        None,
+    );
+    let mut r = Recognition {
+        intent: "HassTurnOn".into(),
+        slots: vec![
+            ("area".into(), slot(json!("Kitchen"))),
+            ("domain".into(), slot(json!("light"))),
+        ],
+        targets: Vec::new(),
+        matched: true,
+        unmatched: Vec::new(),
+        source: Source::Builtin,
+    };
+    assert!(judge::ha(&c, Some(&r)));
+    r.slots[0].1 = slot(json!("Living Room"));
+    assert!(!judge::ha(&c, Some(&r)));
+    assert!(!judge::ha(&c, None));
+}
