@@ -248,7 +248,11 @@ impl Home for LiveHome {
             if self.recogniser.missing.load(Ordering::Relaxed) {
                 return Recognised::Now(None);
             }
-            let Ok(permit) = self.recogniser.in_flight.clone().try_acquire_owned() else {
+            // Busy with other commands' sentences: this one waits its turn within its budget
+            // (asked alongside every command HomeClaw reads, a burst must not read worse).
+            let waiting =
+                tokio::time::timeout(budget, self.recogniser.in_flight.clone().acquire_owned());
+            let Ok(Ok(permit)) = waiting.await else {
                 tracing::debug!("Home Assistant's recogniser is busy: going on without it");
                 return Recognised::Now(None);
             };

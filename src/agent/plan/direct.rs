@@ -74,6 +74,8 @@ impl Agent<'_> {
         {
             return self.recognised(history, state).await;
         }
+        // A request on a condition is not a sentence Home Assistant's templates read whole.
+        let on_condition = conditioned.is_some();
         let plan = match conditioned {
             Some(plan) => plan,
             None => with_registry(self.home, |r| state.said.plan(r, self.device_id.as_deref())),
@@ -101,6 +103,9 @@ impl Agent<'_> {
                     .await
             }
             Plan::Ask { question, lang } => {
+                if !on_condition && let Some(end) = self.alongside(None, history, state).await {
+                    return Some(end);
+                }
                 let question = if language(lang) == lang {
                     question
                 } else {
@@ -113,6 +118,11 @@ impl Agent<'_> {
                 Some(Ok((RunStatus::ClarificationRequired, question)))
             }
             Plan::Act { calls, lang } => {
+                if !on_condition
+                    && let Some(end) = self.alongside(Some(&calls), history, state).await
+                {
+                    return Some(end);
+                }
                 let lang = language(lang);
                 self.act(&calls, lang, None, history, state).await
             }
@@ -186,21 +196,7 @@ impl Agent<'_> {
         if !self.cfg.ha_recogniser.enabled {
             return None;
         }
-        let command = state
-            .said
-            .for_recogniser(newest_command(history)?)
-            .to_owned();
-        let known = self.language.as_deref().and_then(Lang::known);
-        let tag = self
-            .language
-            .clone()
-            .unwrap_or_else(|| state.lang().lexicon().tag.to_owned());
-        // HomeClaw answers in its own words where it has them: the request's language, or,
-        // without one, the language it read the words in.
-        let lang = match &self.language {
-            Some(_) => known,
-            None => Some(state.lang()),
-        };
+        let (command, tag, lang) = self.recogniser_words(history, state)?;
         let started = std::time::Instant::now();
         let recognition = match self
             .home
@@ -239,6 +235,29 @@ impl Agent<'_> {
         state.trace.push(recognition_trace(&recognition, took));
         self.follow(plan, &command, &tag, lang, history, state)
             .await
+    }
+
+    /// The words the recogniser is asked (the command, "here" said as the person said it),
+    /// its language tag, and the language HomeClaw answers in where it has words for it: the
+    /// request's, or, without one, the language it read the words in.
+    pub(super) fn recogniser_words(
+        &self,
+        history: &[Message],
+        state: &RunState,
+    ) -> Option<(String, String, Option<Lang>)> {
+        let command = state
+            .said
+            .for_recogniser(newest_command(history)?)
+            .to_owned();
+        let tag = self
+            .language
+            .clone()
+            .unwrap_or_else(|| state.lang().lexicon().tag.to_owned());
+        let lang = match &self.language {
+            Some(tag) => Lang::known(tag),
+            None => Some(state.lang()),
+        };
+        Some((command, tag, lang))
     }
 
     /// What a recognition leads to: HomeClaw's own calls, an answer, a hand-off to Home

@@ -10,6 +10,7 @@
 //! [`Plan::Model`]; a single-device command with a few equally good targets of one kind asks
 //! which, naming them.
 
+pub(crate) mod alongside;
 pub mod ask;
 pub mod condition;
 pub mod direct;

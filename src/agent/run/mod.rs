@@ -539,6 +539,8 @@ fn demand_tools(state: &mut RunState, history: &mut Vec<Message>, why: &str, not
 }
 
 #[cfg(test)]
+mod alongside_tests;
+#[cfg(test)]
 mod bounds_tests;
 #[cfg(test)]
 mod once_tests;
