@@ -37,6 +37,14 @@ pub enum Expect {
         attribute: &'static str,
         field: &'static str,
     },
+    /// On, with this attribute at the service-data field's percentage of `full` (a light's
+    /// `brightness` 0–255 for `brightness_pct`), within a percent: "on" alone would verify a
+    /// light left at 100% when 40% was asked.
+    OnAtPercent {
+        attribute: &'static str,
+        field: &'static str,
+        full: f64,
+    },
     /// The state differs from before the call (toggle).
     StateChanged,
     /// The entity was updated after the call (scenes, buttons, scripts: their state is a time).
@@ -173,7 +181,7 @@ impl Capability {
 }
 
 use Expect::{AttributeEqualsField as Attr, Settles, StateChanged, StateEqualsField, StateIn};
-use Expect::{StateNotIn, Updated};
+use Expect::{OnAtPercent, StateNotIn, Updated};
 
 const SWITCHED: &[&str] = &[
     "light",
@@ -224,7 +232,7 @@ pub const CAPABILITIES: &[Capability] = &[
     row(&[Off], SWITCHED, "turn_off").heard(&["HassTurnOff"], None).expect(StateIn(&["off"])).says("HassTurnOff", "default"),
     row(&[Toggle], TOGGLED, "toggle").expect(StateChanged),
     // Lights: brightness, colour, white, a step.
-    row(&[PERCENT], &["light"], "turn_on").field("brightness_pct").heard(&["HassLightSet"], Some("brightness")).expect(StateIn(&["on"])).says("HassLightSet", "brightness"),
+    row(&[PERCENT], &["light"], "turn_on").field("brightness_pct").heard(&["HassLightSet"], Some("brightness")).expect(OnAtPercent { attribute: "brightness", field: "brightness_pct", full: 255.0 }).says("HassLightSet", "brightness"),
     row(&[COLOR], &["light"], "turn_on").field("color_name").needs(Needs::Colours).heard(&["HassLightSet"], Some("color")).expect(StateIn(&["on"])).says("HassLightSet", "color"),
     row(&[WHITE], &["light"], "turn_on").field("color_temp_kelvin").needs(Needs::WhiteTemperature).expect(StateIn(&["on"])).says("HassTurnOn", "default"),
     row(&[Brighter], &["light"], "turn_on").field("brightness_step_pct").needs(Needs::Dimming).expect(StateIn(&["on"])).says("HassTurnOn", "default"),
@@ -428,6 +436,14 @@ pub fn setting<'d>(
 /// What a service implies about its targets afterwards, if anything is known.
 pub fn expectation(domain: &str, service: &str) -> Option<&'static Expect> {
     rows_of(domain, service).find_map(|c| c.expect.as_ref())
+}
+
+/// What a call with this data must show: the row of the value it sets where it sets one (a
+/// light's brightness, not only "on"), else the service's.
+pub fn expectation_of(domain: &str, service: &str, data: &Value) -> Option<&'static Expect> {
+    of_call(domain, service, data)
+        .and_then(|c| c.expect.as_ref())
+        .or_else(|| expectation(domain, service))
 }
 
 /// The lexicon's key for what a service does.

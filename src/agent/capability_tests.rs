@@ -7,7 +7,8 @@ use super::*;
 use crate::lang::HvacMode;
 
 /// Rows of one service on one kind of device (the catch-alls aside) expect the same: which
-/// row a call is read as must not change what verification waits for.
+/// row a call is read as must not change what verification waits for. A row that sets a
+/// value checks that value besides ([`Expect::OnAtPercent`]), and is told by the data.
 #[test]
 fn rows_for_one_service_expect_the_same() {
     for a in CAPABILITIES {
@@ -15,6 +16,7 @@ fn rows_for_one_service_expect_the_same() {
             let expected: Vec<_> = rows_of(domain, a.service)
                 .filter(|c| !c.domains.contains(&"*"))
                 .filter_map(|c| c.expect.as_ref())
+                .filter(|e| !matches!(e, Expect::OnAtPercent { .. }))
                 .collect();
             assert!(
                 expected.windows(2).all(|w| w[0] == w[1]),

@@ -17,7 +17,7 @@ use crate::agent::home::{Home, with_registry};
 use crate::ha::registry::Entity;
 use crate::ha::services::CheckedCall;
 
-pub use crate::agent::capability::{Expect, expectation};
+pub use crate::agent::capability::{Expect, expectation, expectation_of};
 
 fn value_matches(observed: &Value, wanted: &Value) -> bool {
     match (observed.as_f64(), wanted.as_f64()) {
@@ -78,6 +78,19 @@ pub fn satisfied(
             (Some(observed), Some(wanted)) => value_matches(observed, wanted),
             _ => false,
         },
+        Expect::OnAtPercent {
+            attribute,
+            field: f,
+            full,
+        } => {
+            let observed = entity.attributes.get(*attribute).and_then(Value::as_f64);
+            let wanted = field(f).and_then(|v| match v {
+                Value::String(s) => s.trim().parse().ok(),
+                other => other.as_f64(),
+            });
+            entity.state == "on"
+                && matches!((observed, wanted), (Some(o), Some(w)) if (o * 100.0 / full - w).abs() <= 1.0)
+        }
         Expect::StateChanged => before.is_some_and(|b| b.state != entity.state),
         Expect::Updated => before.is_some_and(|b| b.last_updated != entity.last_updated),
     }
@@ -169,7 +182,8 @@ pub async fn verify(
         observed_state: BTreeMap::new(),
         dry_run: false,
     };
-    let Some(expect) = expectation(&call.domain, &call.service) else {
+    let data = call.data.clone().unwrap_or_default();
+    let Some(expect) = expectation_of(&call.domain, &call.service, &data) else {
         for id in targets {
             report.observed_state.insert(
                 id.clone(),
@@ -253,6 +267,41 @@ mod tests {
             })
         );
         assert!(expectation("notify", "send_message").is_none());
+    }
+
+    #[test]
+    fn a_brightness_is_verified_on_the_brightness_not_the_state_alone() {
+        let set = call("light", "turn_on", Some(json!({"brightness_pct": 40})));
+        let expect = expectation_of("light", "turn_on", set.data.as_ref().unwrap()).unwrap();
+        // 40% is 102 of 255; Home Assistant may show 102 or a neighbour of it.
+        assert!(satisfied(
+            expect,
+            &set,
+            &entity("on", json!({"brightness": 102}), "t1"),
+            None
+        ));
+        assert!(satisfied(
+            expect,
+            &set,
+            &entity("on", json!({"brightness": 104}), "t1"),
+            None
+        ));
+        assert!(!satisfied(
+            expect,
+            &set,
+            &entity("on", json!({"brightness": 255}), "t1"),
+            None
+        ));
+        assert!(!satisfied(
+            expect,
+            &set,
+            &entity("off", json!({"brightness": 102}), "t1"),
+            None
+        ));
+        // Turned on without a value: on is enough.
+        let on = call("light", "turn_on", None);
+        let plain = expectation_of("light", "turn_on", &serde_json::Value::Null).unwrap();
+        assert!(satisfied(plain, &on, &entity("on", json!({}), "t1"), None));
     }
 
     #[test]

@@ -120,14 +120,26 @@ impl MemoryHome {
 
     /// Sets a state as Home Assistant would report it.
     pub fn set_state(&self, entity_id: &str, state: &str) {
+        self.set_state_with(entity_id, state, serde_json::Map::new());
+    }
+
+    /// Sets a state and some of its attributes (the others stay).
+    pub fn set_state_with(
+        &self,
+        entity_id: &str,
+        state: &str,
+        changed: serde_json::Map<String, Value>,
+    ) {
         let mut registry = self
             .registry
             .write()
             .unwrap_or_else(PoisonError::into_inner);
-        let attributes = registry
+        let mut attributes = registry
             .get(entity_id)
-            .map(|e| Value::Object(e.attributes.clone()))
-            .unwrap_or_else(|| json!({}));
+            .map(|e| e.attributes.clone())
+            .unwrap_or_default();
+        attributes.extend(changed);
+        let attributes = Value::Object(attributes);
         let stamp = format!("9999-{:08}", registry.len());
         registry.apply_state_changed(&json!({
             "entity_id": entity_id,
@@ -257,7 +269,17 @@ impl Home for MemoryHome {
                 continue;
             }
             if let Some(new) = effect(&call.domain, &call.service, &current) {
-                self.set_state(&id, new);
+                // A light set to a percentage shows it as Home Assistant does (0–255).
+                let mut changed = serde_json::Map::new();
+                if let Some(pct) = call
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("brightness_pct"))
+                    .and_then(Value::as_f64)
+                {
+                    changed.insert("brightness".into(), json!((pct * 2.55).round()));
+                }
+                self.set_state_with(&id, new, changed);
             }
         }
         if self.lose_answers.load(std::sync::atomic::Ordering::Relaxed) {
