@@ -278,25 +278,48 @@ fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r Entity> {
             .collect();
         return if only.len() == 1 { only } else { Vec::new() };
     }
+    let fits = |e: &&Entity| e.visible && satisfies(rec, e, registry);
     let from_ha: Vec<&Entity> = rec
         .targets
         .iter()
         .filter_map(|(id, _)| registry.get(id))
+        .filter(fits)
         .collect();
-    let candidates: Vec<&Entity> = if !from_ha.is_empty() {
-        from_ha
-    } else if let Some(name) = rec.slot("name").filter(|n| !everything(n)) {
-        registry
+    if !from_ha.is_empty() {
+        return from_ha;
+    }
+    // Home Assistant's debug targets leave out what its handler would skip by state ("pause"
+    // in the living room lists the room's lamps, not its idle TV): the slots, every one a
+    // constraint, pick from the registry instead.
+    match rec.slot("name").filter(|n| !everything(n)) {
+        Some(name) => registry
             .entities()
             .filter(|e| names(&name.as_text(), &e.name, &[]))
-            .collect()
-    } else {
-        registry.entities().collect()
+            .filter(fits)
+            .collect(),
+        None => registry.entities().filter(fits).collect(),
+    }
+}
+
+/// A player's verb said of a place, not of a player ("pause in the living room"): the players
+/// there in the state the verb changes, where any is (the playing speaker, not the TV that is
+/// off); all of them otherwise.
+fn by_state(intent: Intent, chosen: Vec<&Entity>) -> Vec<&Entity> {
+    let state = match intent {
+        Intent::Pause | Intent::Next | Intent::Previous => "playing",
+        Intent::Resume => "paused",
+        _ => return chosen,
     };
-    candidates
-        .into_iter()
-        .filter(|e| e.visible && satisfies(rec, e, registry))
-        .collect()
+    let in_state: Vec<&Entity> = chosen
+        .iter()
+        .copied()
+        .filter(|e| e.domain() == "media_player" && e.state == state)
+        .collect();
+    if in_state.is_empty() {
+        chosen
+    } else {
+        in_state
+    }
 }
 
 /// A player chosen by its state, as a person means "pause" or "next" said to no player in
@@ -393,6 +416,11 @@ pub(crate) fn understood(
     // "Here" is the room the person speaks in, whatever name Home Assistant matched.
     if let Some(said) = said {
         chosen.retain(|e| said.here_allows(e));
+    }
+    if rec.slot("name").is_none()
+        && let Some((intent, _)) = intent_for(rec, "media_player")
+    {
+        chosen = by_state(intent, chosen);
     }
     let mut calls: Vec<PlannedCall> = Vec::new();
     for entity in &chosen {

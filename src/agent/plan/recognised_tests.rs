@@ -491,3 +491,62 @@ fn here_holds_whatever_name_home_assistant_matched() {
         Understood::Nothing
     ));
 }
+
+/// "Pause" said to the living room's satellite: Home Assistant's debug targets list the
+/// room's lamps and thermostat (its handler skips players by state), never the player; the
+/// slots pick from the registry, and of the room's players the one playing, not the one off.
+#[test]
+fn a_players_verb_said_of_a_room_pauses_the_player_playing_there() {
+    let registry = home_in_states(&[
+        (
+            "light.stehlampe",
+            "Stehlampe",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+        ("media_player.tv", "TV", "living_room", "off", json!({})),
+        (
+            "media_player.speaker",
+            "Speaker",
+            "living_room",
+            "playing",
+            json!({}),
+        ),
+        (
+            "media_player.b",
+            "Speaker B",
+            "kitchen",
+            "playing",
+            json!({}),
+        ),
+    ]);
+    let pause = rec(
+        "HassMediaPause",
+        &[("area", json!("Living Room"))],
+        &["light.stehlampe"],
+        true,
+    );
+    assert_eq!(
+        calls(&plan(&pause, &registry)),
+        [(
+            "media_player".into(),
+            "media_pause".into(),
+            vec!["media_player.speaker".to_owned()],
+            json!({})
+        )]
+    );
+    // Nothing playing there: the room's players, as asked (pausing what is off changes nothing).
+    let resume = rec(
+        "HassMediaUnpause",
+        &[("area", json!("Living Room"))],
+        &["light.stehlampe"],
+        true,
+    );
+    let Understood::Act { calls, .. } = plan(&resume, &registry) else {
+        panic!("expected calls");
+    };
+    let mut players: Vec<String> = calls.iter().flat_map(|c| c.entity_ids.clone()).collect();
+    players.sort();
+    assert_eq!(players, ["media_player.speaker", "media_player.tv"]);
+}

@@ -21,6 +21,8 @@ use crate::assist::dataset::read_yaml;
 pub struct Area {
     pub id: String,
     pub name: String,
+    /// The other forms its fixture's template writes ("Kuchy(ň|ni|ně)": Kuchyni, Kuchyně).
+    pub aliases: Vec<String>,
     /// The floor's name (the loader creates floors by name).
     pub floor: Option<String>,
 }
@@ -29,6 +31,7 @@ pub struct Area {
 pub struct Entity {
     pub id: String,
     pub name: String,
+    pub aliases: Vec<String>,
     /// The area's id.
     pub area: Option<String>,
     pub device_class: Option<String>,
@@ -53,7 +56,9 @@ pub struct Home {
 
 impl Home {
     pub fn area_named(&self, name: &str) -> Option<&Area> {
-        self.areas.iter().find(|a| same(&a.name, name))
+        self.areas
+            .iter()
+            .find(|a| same(&a.name, name) || a.aliases.iter().any(|x| same(x, name)))
     }
 
     /// The device a sentence said in `area` is spoken to (one satellite per area).
@@ -67,7 +72,7 @@ impl Home {
         let areas: Vec<Value> = self
             .areas
             .iter()
-            .map(|a| json!({"id": a.id, "name": a.name, "floor": a.floor}))
+            .map(|a| json!({"id": a.id, "name": a.name, "floor": a.floor, "aliases": a.aliases}))
             .collect();
         let devices: Vec<Value> = self
             .areas
@@ -221,8 +226,70 @@ fn fixture_entity(e: &Entity) -> Value {
         None => true,
         Some(allowed) => allowed.contains(s),
     });
-    json!({"id": e.id, "name": e.name, "area": e.area, "state": state,
+    json!({"id": e.id, "name": e.name, "aliases": e.aliases, "area": e.area, "state": state,
            "attributes": attributes})
+}
+
+/// Every form a fixture's name template writes (`(Lamp(a|y)|světlo) v ložnici`, `obývák[u]`:
+/// alternatives and optional parts, as HA's test harness expands them), the shortest-first
+/// form as the name and the others as aliases; at most 64 forms.
+pub fn forms(template: &str) -> (String, Vec<String>) {
+    let chars: Vec<char> = template.chars().collect();
+    let mut at = 0;
+    let mut all: Vec<String> = Vec::new();
+    for form in alternatives(&chars, &mut at) {
+        let form = form.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !form.is_empty() && !all.contains(&form) {
+            all.push(form);
+        }
+    }
+    let mut all = all.into_iter();
+    let name = all.next().unwrap_or_else(|| template.trim().to_owned());
+    (name, all.collect())
+}
+
+const MAX_FORMS: usize = 64;
+
+/// `a|b|c` up to the closing bracket (or the end).
+fn alternatives(chars: &[char], at: &mut usize) -> Vec<String> {
+    let mut out = Vec::new();
+    loop {
+        out.extend(sequence(chars, at));
+        match chars.get(*at) {
+            Some('|') => *at += 1,
+            _ => break,
+        }
+    }
+    out.truncate(MAX_FORMS);
+    out
+}
+
+fn sequence(chars: &[char], at: &mut usize) -> Vec<String> {
+    let mut forms = vec![String::new()];
+    while let Some(&c) = chars.get(*at) {
+        let next: Vec<String> = match c {
+            '|' | ')' | ']' => break,
+            '(' | '[' => {
+                *at += 1;
+                let mut inner = alternatives(chars, at);
+                *at += 1;
+                if c == '[' {
+                    inner.insert(0, String::new());
+                }
+                inner
+            }
+            other => {
+                *at += 1;
+                vec![other.to_string()]
+            }
+        };
+        forms = forms
+            .iter()
+            .flat_map(|f| next.iter().map(move |n| format!("{f}{n}")))
+            .take(MAX_FORMS)
+            .collect();
+    }
+    forms
 }
 
 fn text(value: &Value) -> Option<String> {
@@ -245,7 +312,7 @@ pub fn home(dir: &Path) -> anyhow::Result<Home> {
         .as_array()
         .into_iter()
         .flatten()
-        .filter_map(|f| Some((text(&f["id"])?, text(&f["name"])?)))
+        .filter_map(|f| Some((text(&f["id"])?, forms(&text(&f["name"])?).0)))
         .collect();
     // Some fixtures define an id twice (Home Assistant's test harness reads them as lists):
     // the first definition is the one kept.
@@ -257,9 +324,11 @@ pub fn home(dir: &Path) -> anyhow::Result<Home> {
         .filter(|a| text(&a["id"]).is_some_and(|id| seen.insert(id)))
         .filter_map(|a| {
             let floor = text(&a["floor"]).map(|f| floors.get(&f).cloned().unwrap_or(f));
+            let (name, aliases) = forms(&text(&a["name"])?);
             Some(Area {
                 id: text(&a["id"])?,
-                name: text(&a["name"])?,
+                name,
+                aliases,
                 floor,
             })
         })
@@ -270,8 +339,10 @@ pub fn home(dir: &Path) -> anyhow::Result<Home> {
         let (Some(id), Some(name)) = (text(&e["id"]), text(&e["name"])) else {
             continue;
         };
+        let (name, aliases) = forms(&name);
         let entity = Entity {
             name,
+            aliases,
             area: text(&e["area"]),
             device_class: text(&e["attributes"]["device_class"])
                 .or_else(|| text(&e["device_class"])),

@@ -99,12 +99,13 @@ fn intent_domains(intent: &str) -> &'static [&'static str] {
 /// the state that verb changes.
 pub fn targets<'h>(case: &Case, home: &'h Home) -> Vec<&'h Entity> {
     let slots = &case.slots;
-    let name = slots.get("name").and_then(Value::as_str);
-    let area = slots
-        .get("area")
-        .and_then(Value::as_str)
-        .and_then(|a| home.area_named(a));
-    let floor = slots.get("floor").and_then(Value::as_str);
+    // A slot may list the forms a name is said in (`name: [Lampa v ložnici, Lampy …]`).
+    let names = words(slots.get("name"));
+    let name = names.first();
+    let area = words(slots.get("area"))
+        .iter()
+        .find_map(|a| home.area_named(a));
+    let floors = words(slots.get("floor"));
     if slots.get("area").is_some() && area.is_none() {
         return Vec::new();
     }
@@ -112,19 +113,18 @@ pub fn targets<'h>(case: &Case, home: &'h Home) -> Vec<&'h Entity> {
     let classes = words(slots.get("device_class"));
     let allowed = intent_domains(&case.intent);
     let in_floor = |e: &Entity| {
-        floor.is_none_or(|f| {
-            e.area
+        floors.is_empty()
+            || e.area
                 .as_deref()
                 .and_then(|a| home.areas.iter().find(|x| x.id == a))
                 .and_then(|a| a.floor.as_deref())
-                .is_some_and(|x| same(x, f))
-        })
+                .is_some_and(|x| floors.iter().any(|f| same(x, f)))
     };
     let mut found: Vec<&Entity> = home
         .entities
         .iter()
         .filter(|e| allowed.contains(&e.domain()))
-        .filter(|e| name.is_none_or(|n| same(&e.name, n)))
+        .filter(|e| names.is_empty() || names.iter().any(|n| called(e, n)))
         .filter(|e| area.is_none_or(|a| e.area.as_deref() == Some(a.id.as_str())))
         .filter(|e| in_floor(e))
         .filter(|e| domains.is_empty() || domains.iter().any(|d| d == e.domain()))
@@ -148,7 +148,7 @@ pub fn targets<'h>(case: &Case, home: &'h Home) -> Vec<&'h Entity> {
                 .collect()
         })
     };
-    if area.is_none() && floor.is_none() && (name.is_none() || found.len() > 1) {
+    if area.is_none() && floors.is_empty() && (name.is_none() || found.len() > 1) {
         let local = here(&found);
         if !local.is_empty() {
             found = local;
@@ -174,6 +174,11 @@ pub fn targets<'h>(case: &Case, home: &'h Home) -> Vec<&'h Entity> {
         }
     }
     found
+}
+
+/// Whether the entity is called `said` (its name or one of its forms).
+fn called(e: &Entity, said: &str) -> bool {
+    same(&e.name, said) || e.aliases.iter().any(|a| same(a, said))
 }
 
 /// What the block asks of one of its targets; `None` when the slots say a change this
@@ -226,6 +231,15 @@ fn expected_effect(intent: &str, slots: &Map<String, Value>, e: &Entity) -> Opti
 pub fn expected(case: &Case, home: &Home) -> Option<Effects> {
     let found = targets(case, home);
     if found.is_empty() {
+        return None;
+    }
+    // "Set the temperature to 20" in a home of two thermostats, said nowhere in particular:
+    // the block names no one device, so no call can be judged right (asking which is fair).
+    let unnamed = ["name", "area", "floor"]
+        .iter()
+        .all(|k| !case.slots.contains_key(*k))
+        && case.context_area.is_none();
+    if case.intent == "HassClimateSetTemperature" && unnamed && found.len() > 1 {
         return None;
     }
     found

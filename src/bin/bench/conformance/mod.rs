@@ -67,6 +67,9 @@ pub struct Args {
     homeclaw_bin: Option<PathBuf>,
     #[arg(long, default_value_t = 120)]
     command_timeout_secs: u64,
+    /// Leave the last language's Home Assistant running (to look at a failure by hand).
+    #[arg(long)]
+    keep_home: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -140,8 +143,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 rows.push(row);
             }
         }
-        ha.stop();
-        let _ = std::fs::remove_dir_all(&work);
+        if args.keep_home {
+            eprintln!(
+                "[conformance] Home Assistant stays up on port {} (--keep-home)",
+                args.ha_port
+            );
+        } else {
+            ha.stop();
+            let _ = std::fs::remove_dir_all(&work);
+        }
         anyhow::Ok(())
     });
     let table = report::render(&rows);
@@ -297,7 +307,7 @@ impl Asking<'_> {
                 }
                 None => {
                     row.kind = Kind::Apart;
-                    row.reason = "the words name nothing the loaded home has".into();
+                    row.reason = "no device of the loaded home to judge a call by (none named, or several and none said)".into();
                 }
             },
             Kind::Question => {

@@ -11,6 +11,7 @@ fn entity(id: &str, name: &str, area: &str, class: Option<&str>, state: &str) ->
     Entity {
         id: id.into(),
         name: name.into(),
+        aliases: Vec::new(),
         area: Some(area.into()),
         device_class: class.map(str::to_owned),
         state: Some(state.into()),
@@ -21,6 +22,7 @@ fn home() -> Home {
     let area = |id: &str, name: &str, floor: &str| Area {
         id: id.into(),
         name: name.into(),
+        aliases: Vec::new(),
         floor: Some(floor.into()),
     };
     Home {
@@ -205,4 +207,31 @@ fn home_assistant_is_judged_on_the_blocks_intent_and_slots() {
     r.slots[0].1 = slot(json!("Living Room"));
     assert!(!judge::ha(&c, Some(&r)));
     assert!(!judge::ha(&c, None));
+}
+
+#[test]
+fn a_fixtures_name_template_is_every_form_it_writes() {
+    let (name, aliases) = super::corpus::forms("(Lamp(a|y)|světlo) v ložnici");
+    assert_eq!(name, "Lampa v ložnici");
+    assert_eq!(aliases, ["Lampy v ložnici", "světlo v ložnici"]);
+    let (name, aliases) = super::corpus::forms("Obývací[m] pokoj[i]");
+    assert_eq!(name, "Obývací pokoj");
+    assert_eq!(aliases.len(), 3);
+    assert_eq!(super::corpus::forms("Kitchen").0, "Kitchen");
+}
+
+#[test]
+fn a_slot_listing_a_names_forms_names_the_device() {
+    let mut home = home();
+    home.entities[0].aliases = vec!["Kuchyňské světlo".into()];
+    let c = case(
+        "HassTurnOn",
+        json!({"name": ["Kuchyňské světlo", "Kuchyňská světla"]}),
+        None,
+    );
+    let found: Vec<&str> = judge::targets(&c, &home)
+        .iter()
+        .map(|e| e.id.as_str())
+        .collect();
+    assert_eq!(found, ["light.kitchen"]);
 }
