@@ -261,6 +261,8 @@ mod constraint_tests;
 #[cfg(test)]
 mod floor_tests;
 #[cfg(test)]
+mod levels_tests;
+#[cfg(test)]
 mod people_tests;
 #[cfg(test)]
 mod question_tests;

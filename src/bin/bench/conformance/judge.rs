@@ -324,6 +324,15 @@ pub fn call_effects(action: &Value) -> Effects {
         .collect()
 }
 
+/// Every call HomeClaw made is one the block asks for, but some it asks for were not made:
+/// HomeClaw kept a word Home Assistant's reading drops ("das Rollo im Wohnzimmer" is the
+/// room's Rollos to HomeClaw, every cover of the room to HA's German sentences). Counted
+/// apart from a pass and from a wrong device.
+pub fn narrower(expected: &Effects, actions: &[Value]) -> bool {
+    let made: Effects = actions.iter().flat_map(call_effects).collect();
+    !made.is_empty() && made.iter().all(|e| expected.contains(e)) && made.len() < expected.len()
+}
+
 /// HomeClaw's verdict: every expected effect made, and no call on an entity the words did
 /// not name (`wrong`: those entities).
 pub fn homeclaw(expected: &Effects, actions: &[Value]) -> (bool, Vec<String>) {

@@ -299,6 +299,7 @@ impl Asking<'_> {
                 Some(expected) => {
                     let (pass, wrong) = judge::homeclaw(&expected, &answer.actions);
                     row.homeclaw_pass = pass;
+                    row.narrower = !pass && judge::narrower(&expected, &answer.actions);
                     row.wrong = wrong;
                     row.expected = expected
                         .iter()

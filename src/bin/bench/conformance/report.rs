@@ -24,6 +24,8 @@ pub struct Row {
     pub homeclaw_ms: f64,
     /// Entities HomeClaw would have acted on that the words did not name.
     pub wrong: Vec<String>,
+    /// Only some of what the block asks, and nothing else ([`super::judge::narrower`]).
+    pub narrower: bool,
     pub expected: Vec<String>,
     pub actions: Vec<Value>,
     pub reply: String,
@@ -48,6 +50,7 @@ impl Row {
             model: false,
             homeclaw_ms: 0.0,
             wrong: Vec::new(),
+            narrower: false,
             expected: Vec::new(),
             actions: Vec::new(),
             reply: String::new(),
@@ -65,6 +68,7 @@ struct Tally {
     homeclaw: usize,
     without_model: usize,
     wrong: usize,
+    narrower: usize,
     questions: usize,
     ha_questions: usize,
     answered: usize,
@@ -102,6 +106,7 @@ pub fn render(rows: &[Row]) -> String {
                     t.homeclaw += usize::from(row.homeclaw_pass);
                     t.without_model += usize::from(row.homeclaw_pass && !row.model);
                     t.wrong += usize::from(!row.wrong.is_empty());
+                    t.narrower += usize::from(row.narrower);
                     t.homeclaw_ms.push(row.homeclaw_ms);
                 }
                 Kind::Question => {
@@ -115,17 +120,18 @@ pub fn render(rows: &[Row]) -> String {
     }
     let mut out = String::from(
         "| language | changes | HA's agent | HomeClaw | without the model | wrong device | \
-         HomeClaw p50 ms | questions | HA recognised | HomeClaw answered | apart |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|\n",
+         narrower | HomeClaw p50 ms | questions | HA recognised | HomeClaw answered | apart |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let line = |name: &str, t: Tally| {
         format!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             t.acts,
             pct(t.ha, t.acts),
             pct(t.homeclaw, t.acts),
             pct(t.without_model, t.acts),
             t.wrong,
+            t.narrower,
             median(t.homeclaw_ms),
             t.questions,
             pct(t.ha_questions, t.questions),

@@ -235,3 +235,18 @@ fn a_slot_listing_a_names_forms_names_the_device() {
         .collect();
     assert_eq!(found, ["light.kitchen"]);
 }
+
+#[test]
+fn fewer_of_the_asked_devices_is_narrower_not_wrong() {
+    let c = case(
+        "HassTurnOff",
+        json!({"floor": "First Floor", "domain": "light"}),
+        None,
+    );
+    let expected = judge::expected(&c, &home()).unwrap();
+    let one = [action("light", "turn_off", &["light.kitchen"], json!({}))];
+    assert_eq!(judge::homeclaw(&expected, &one), (false, vec![]));
+    assert!(judge::narrower(&expected, &one));
+    let other = [action("light", "turn_off", &["light.bedroom"], json!({}))];
+    assert!(!judge::narrower(&expected, &other));
+}
