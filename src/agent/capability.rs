@@ -286,8 +286,8 @@ pub const CAPABILITIES: &[Capability] = &[
     row(&[], &["valve"], "stop_valve").key("stop"),
     // A to-do list's state is its number of open items.
     row(&[], &["todo"], "add_item").expect(StateChanged).says("HassListAddItem", "item_added"),
-    row(&[], &["scene"], "turn_on").expect(Updated).says("HassTurnOn", "scene"),
-    row(&[], &["script"], "turn_on").expect(Updated).says("HassTurnOn", "script"),
+    row(&[On], &["scene"], "turn_on").heard(&["HassTurnOn"], None).expect(Updated).says("HassTurnOn", "scene"),
+    row(&[On], &["script"], "turn_on").heard(&["HassTurnOn"], None).expect(Updated).says("HassTurnOn", "script"),
     row(&[], &["button", "input_button"], "press").expect(Updated),
     row(&[], &["*"], "turn_on").heard(&["HassTurnOn"], None).expect(StateIn(&["on"])).says("HassTurnOn", "default"),
     row(&[], &["*"], "turn_off").heard(&["HassTurnOff"], None).expect(StateIn(&["off"])).says("HassTurnOff", "default"),

@@ -143,7 +143,12 @@ fn home_assistants_intents_mean_a_kind_only_where_the_table_says() {
         heard("HassLightSet", "light", |s| s == "color").map(|c| c.asks[0]),
         Some(COLOR)
     );
-    assert_eq!(heard("HassTurnOn", "scene", |_| false), None);
+    // A scene or a script turned on is activated, as Home Assistant's handler does.
+    assert_eq!(
+        heard("HassTurnOn", "scene", |_| false).map(|c| c.service),
+        Some("turn_on")
+    );
+    assert_eq!(heard("HassTurnOff", "scene", |_| false), None);
 }
 
 #[test]

@@ -550,3 +550,37 @@ fn a_players_verb_said_of_a_room_pauses_the_player_playing_there() {
     players.sort();
     assert_eq!(players, ["media_player.speaker", "media_player.tv"]);
 }
+
+/// "Party mode on", "start the stealth mode script": Home Assistant's `HassTurnOn` of a scene
+/// or a script is its activation, a run of HomeClaw's own.
+#[test]
+fn a_scene_or_script_turned_on_is_activated() {
+    let registry = home_in_states(&[
+        (
+            "scene.party_mode",
+            "Party Mode",
+            "living_room",
+            "2025-01-01T00:00:00+00:00",
+            json!({}),
+        ),
+        (
+            "script.stealth_mode",
+            "Stealth Mode",
+            "living_room",
+            "off",
+            json!({}),
+        ),
+    ]);
+    for (name, id) in [
+        ("Party Mode", "scene.party_mode"),
+        ("Stealth Mode", "script.stealth_mode"),
+    ] {
+        let on = rec("HassTurnOn", &[("name", json!(name))], &[id], true);
+        let made = calls(&plan(&on, &registry));
+        assert_eq!(made.len(), 1);
+        assert_eq!(
+            (made[0].1.as_str(), made[0].2.clone()),
+            ("turn_on", vec![id.to_owned()])
+        );
+    }
+}

@@ -57,6 +57,8 @@ pub(crate) fn home_on_floors(
         "lock": {"lock": {}, "unlock": {}, "open": {}},
         "vacuum": {"start": {}, "pause": {}, "return_to_base": {}},
         "todo": {"add_item": {}},
+        "scene": {"turn_on": {}},
+        "script": {"turn_on": {}},
         "humidifier": {"turn_on": {}, "turn_off": {}, "set_humidity": {}},
         "climate": {"turn_on": {}, "turn_off": {}, "set_hvac_mode": {}, "set_temperature": {}},
         "media_player": {"media_play": {}, "media_pause": {}, "media_stop": {}, "media_next_track": {}, "media_previous_track": {},
