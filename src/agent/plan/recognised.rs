@@ -301,6 +301,17 @@ fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r Entity> {
     }
 }
 
+/// Whether the intent moves these entities in different ways (a lock is locked, a cover
+/// opened), not just several devices alike (a light and a switch both turned on).
+fn moved_apart(rec: &Recognition, chosen: &[&Entity]) -> bool {
+    let mut ways: Vec<Intent> = chosen
+        .iter()
+        .filter_map(|e| intent_for(rec, e.domain()).map(|(intent, _)| intent))
+        .collect();
+    ways.dedup();
+    ways.windows(2).any(|w| w[0] != w[1])
+}
+
 /// A player's verb said of a place, not of a player ("pause in the living room"): the players
 /// there in the state the verb changes, where any is (the playing speaker, not the TV that is
 /// off); all of them otherwise.
@@ -421,6 +432,12 @@ pub(crate) fn understood(
         && let Some((intent, _)) = intent_for(rec, "media_player")
     {
         chosen = by_state(intent, chosen);
+    }
+    // "Zaključaj ulazna vrata": a name a lock and a door (a cover) share, and Home Assistant's
+    // sentence chose the lock by a context its answer does not carry. Turned on, the one is
+    // locked and the other opened: HomeClaw acts on neither rather than on the wrong one.
+    if rec.slot("name").is_some() && rec.slot("domain").is_none() && moved_apart(rec, &chosen) {
+        return Understood::Unknown;
     }
     let mut calls: Vec<PlannedCall> = Vec::new();
     for entity in &chosen {

@@ -584,3 +584,45 @@ fn a_scene_or_script_turned_on_is_activated() {
         );
     }
 }
+
+/// A name a lock and a cover share, recognised without a domain: locking the one would open
+/// the other. Neither is acted on by HomeClaw's own calls.
+#[test]
+fn a_name_of_two_kinds_of_device_is_not_acted_on_blindly() {
+    let registry = home_in_states(&[
+        (
+            "lock.front_door",
+            "Ulazna vrata",
+            "entry",
+            "unlocked",
+            json!({}),
+        ),
+        (
+            "cover.entrance_door",
+            "Ulazna vrata",
+            "entry",
+            "closed",
+            json!({}),
+        ),
+    ]);
+    let lock = rec("HassTurnOn", &[("name", json!("Ulazna vrata"))], &[], true);
+    assert_eq!(plan(&lock, &registry), Understood::Unknown);
+    // Said with its kind, it is that one.
+    let cover = rec(
+        "HassTurnOn",
+        &[("name", json!("Ulazna vrata")), ("domain", json!("cover"))],
+        &["cover.entrance_door"],
+        true,
+    );
+    assert_eq!(calls(&plan(&cover, &registry))[0].1, "open_cover");
+}
+
+#[test]
+fn a_name_of_a_light_and_a_switch_turns_both_on() {
+    let registry = home_in_states(&[
+        ("light.kitchen", "Kitchen", "kitchen", "off", json!({})),
+        ("switch.kitchen", "Kitchen", "kitchen", "off", json!({})),
+    ]);
+    let on = rec("HassTurnOn", &[("name", json!("Kitchen"))], &[], true);
+    assert_eq!(calls(&plan(&on, &registry)).len(), 2);
+}

@@ -292,6 +292,49 @@ fn sequence(chars: &[char], at: &mut usize) -> Vec<String> {
     forms
 }
 
+/// The id Home Assistant gives an entity whose fixture id it does not take ("light.yatakodası_lamba"
+/// becomes "light.yatakodasi_lamba": letters as its slugify writes them, anything else `_`).
+fn home_assistants_id(id: &str) -> String {
+    const LETTERS: [(char, &str); 24] = [
+        ('ı', "i"),
+        ('ş', "s"),
+        ('ğ', "g"),
+        ('ç', "c"),
+        ('ö', "o"),
+        ('ø', "o"),
+        ('ü', "u"),
+        ('ä', "a"),
+        ('å', "a"),
+        ('æ', "ae"),
+        ('é', "e"),
+        ('è', "e"),
+        ('ê', "e"),
+        ('á', "a"),
+        ('à', "a"),
+        ('í', "i"),
+        ('ó', "o"),
+        ('ú', "u"),
+        ('ñ', "n"),
+        ('ł', "l"),
+        ('ż', "z"),
+        ('ś', "s"),
+        ('ć', "c"),
+        ('ß', "ss"),
+    ];
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+                c.to_string()
+            } else {
+                LETTERS
+                    .iter()
+                    .find(|(l, _)| *l == c)
+                    .map_or_else(|| "_".to_owned(), |(_, s)| (*s).to_owned())
+            }
+        })
+        .collect()
+}
+
 fn text(value: &Value) -> Option<String> {
     match value {
         Value::String(s) => Some(s.clone()),
@@ -340,6 +383,7 @@ pub fn home(dir: &Path) -> anyhow::Result<Home> {
             continue;
         };
         let (name, aliases) = forms(&name);
+        let id = home_assistants_id(&id);
         let entity = Entity {
             name,
             aliases,
@@ -367,7 +411,9 @@ pub fn home(dir: &Path) -> anyhow::Result<Home> {
 }
 
 /// How a case is judged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// A change of the home: judged by the calls made.

@@ -42,8 +42,8 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     lang: Vec<String>,
     /// HomeClaw's configuration (its model, or none reachable for "without the model").
-    #[arg(long)]
-    config: PathBuf,
+    #[arg(long, required_unless_present = "rejudge")]
+    config: Option<PathBuf>,
     /// Only cases whose id (`<lang>/<file>#<block>.<sentence>`) matches.
     #[arg(long)]
     only: Option<String>,
@@ -70,9 +70,29 @@ pub struct Args {
     /// Leave the last language's Home Assistant running (to look at a failure by hand).
     #[arg(long)]
     keep_home: bool,
+    /// Judge the rows of an earlier run's JSON Lines again (nothing is asked), e.g. to
+    /// compare a run before a change with one after under the same judge.
+    #[arg(long)]
+    rejudge: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(recorded) = &args.rejudge {
+        let rows = rejudge(&args, recorded)?;
+        if let Some(path) = &args.json {
+            let lines: Vec<String> = rows
+                .iter()
+                .map(serde_json::to_string)
+                .collect::<Result<_, _>>()?;
+            std::fs::write(path, lines.join("\n") + "\n")?;
+        }
+        let table = report::render(&rows);
+        println!("{table}");
+        if let Some(out) = &args.out {
+            std::fs::write(out, &table)?;
+        }
+        return Ok(());
+    }
     let only = args
         .only
         .as_deref()
@@ -201,7 +221,8 @@ async fn run_language(
         Some(bin) => bin.clone(),
         None => std::env::current_exe()?.with_file_name("homeclaw"),
     };
-    let homeclaw = HomeClawProcess::start(&bin, &args.config, &endpoints, work).await?;
+    let config = args.config.as_deref().context("--config is required")?;
+    let homeclaw = HomeClawProcess::start(&bin, config, &endpoints, work).await?;
     let http = homeclaw::tls::http_builder()
         .timeout(Duration::from_secs(args.command_timeout_secs))
         .build()?;
@@ -294,33 +315,73 @@ impl Asking<'_> {
         row.reply = answer.reply;
         row.status = answer.status;
         row.actions = answer.actions.clone();
-        match case.kind {
-            Kind::Act => match judge::expected(case, self.home) {
-                Some(expected) => {
-                    let (pass, wrong) = judge::homeclaw(&expected, &answer.actions);
-                    row.homeclaw_pass = pass;
-                    row.narrower = !pass && judge::narrower(&expected, &answer.actions);
-                    row.wrong = wrong;
-                    row.expected = expected
-                        .iter()
-                        .map(|(id, e)| format!("{id} {e:?}"))
-                        .collect();
-                }
-                None => {
-                    row.kind = Kind::Apart;
-                    row.reason = "no device of the loaded home to judge a call by (none named, or several and none said)".into();
-                }
-            },
-            Kind::Question => {
-                row.homeclaw_pass = row.status == "done" && answer.actions.is_empty();
-            }
-            Kind::Apart => {}
-        }
+        row.judge(case, self.home);
         if !row.homeclaw_pass {
             row.trace = answer.trace;
         }
         row
     }
+}
+
+impl Row {
+    /// HomeClaw's verdict on this row's calls (or answer), by the case's reading in `home`.
+    fn judge(&mut self, case: &Case, home: &Home) {
+        self.kind = case.kind;
+        self.reason.clear();
+        match case.kind {
+            Kind::Act => match judge::expected(case, home) {
+                Some(expected) => {
+                    let (pass, wrong) = judge::homeclaw(&expected, &self.actions);
+                    self.homeclaw_pass = pass;
+                    self.narrower = !pass && judge::narrower(&expected, &self.actions);
+                    self.wrong = wrong;
+                    self.expected = expected
+                        .iter()
+                        .map(|(id, e)| format!("{id} {e:?}"))
+                        .collect();
+                }
+                None => {
+                    self.kind = Kind::Apart;
+                    self.homeclaw_pass = false;
+                    self.reason = "no device of the loaded home to judge a call by (none \
+                                   named, or several and none said)"
+                        .into();
+                }
+            },
+            Kind::Question => {
+                self.homeclaw_pass = self.status == "done" && self.actions.is_empty();
+            }
+            Kind::Apart => self.homeclaw_pass = false,
+        }
+    }
+}
+
+/// Judges a recorded run again with today's judge (its calls and answers as recorded): two
+/// runs compare under one judge.
+fn rejudge(args: &Args, recorded: &std::path::Path) -> anyhow::Result<Vec<Row>> {
+    let text = std::fs::read_to_string(recorded)
+        .with_context(|| format!("cannot read {}", recorded.display()))?;
+    let mut homes: BTreeMap<String, (Home, BTreeMap<String, Case>)> = BTreeMap::new();
+    let mut rows = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut row: Row = serde_json::from_str(line)
+            .with_context(|| format!("{}: line {} is not a row", recorded.display(), n + 1))?;
+        if !homes.contains_key(&row.lang) {
+            let dir = args.intents.join(&row.lang);
+            let cases = corpus::cases(&dir)?
+                .into_iter()
+                .map(|c| (c.id.clone(), c))
+                .collect();
+            homes.insert(row.lang.clone(), (corpus::home(&dir)?, cases));
+        }
+        let (home, cases) = &homes[&row.lang];
+        let case = cases
+            .get(&row.id)
+            .with_context(|| format!("{}: no case {} in the tests", row.lang, row.id))?;
+        row.judge(case, home);
+        rows.push(row);
+    }
+    Ok(rows)
 }
 
 #[cfg(test)]

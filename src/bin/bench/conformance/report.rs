@@ -2,12 +2,12 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::corpus::{Case, Kind};
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Row {
     pub lang: String,
     pub id: String,
@@ -25,13 +25,14 @@ pub struct Row {
     /// Entities HomeClaw would have acted on that the words did not name.
     pub wrong: Vec<String>,
     /// Only some of what the block asks, and nothing else ([`super::judge::narrower`]).
+    #[serde(default)]
     pub narrower: bool,
     pub expected: Vec<String>,
     pub actions: Vec<Value>,
     pub reply: String,
     pub status: String,
     pub reason: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trace: Vec<String>,
 }
 
