@@ -35,37 +35,67 @@ impl Agent<'_> {
             lang,
             asked,
         } = late;
-        tokio::select! {
+        tokio::pin!(recognition);
+        let heard = tokio::select! {
             biased;
-            response = &mut chat => return Raced::Model(response),
-            recognition = recognition => {
-                let took = asked.elapsed().as_millis();
-                match recognition {
-                    None => state.trace.push(format!(
-                        "Home Assistant's recogniser: nothing recognised ({took} ms, late)"
-                    )),
-                    Some(recognition) => {
-                        state.trace.push(format!(
-                            "{}, late: before the model's answer",
-                            recognition_trace(&recognition, took)
-                        ));
-                        let plan = with_registry(self.home, |r| {
-                            understood(&recognition, Some(state.said.as_ref()), lang, &command, r)
-                        });
-                        if !matches!(plan, Understood::Hint { .. }) {
-                            let model = std::mem::replace(&mut state.caller, Caller::Words);
-                            let ended = self
-                                .follow(plan, &command, &tag, lang, history, state)
-                                .await;
-                            if let Some(end) = ended {
-                                return Raced::Ended(end);
-                            }
-                            state.caller = model;
-                        }
-                    }
+            response = &mut chat => match response {
+                // The model failed (a provider down answers in a millisecond): the recognition
+                // still on its way is all there is, and is waited for within its own time.
+                Err(e) => {
+                    let heard = (&mut recognition).await;
+                    return match self.follow_late(heard, asked, &command, &tag, lang, history, state).await {
+                        Some(end) => Raced::Ended(end),
+                        None => Raced::Model(Err(e)),
+                    };
                 }
-            }
+                ok => return Raced::Model(ok),
+            },
+            heard = &mut recognition => heard,
+        };
+        if let Some(end) = self
+            .follow_late(heard, asked, &command, &tag, lang, history, state)
+            .await
+        {
+            return Raced::Ended(end);
         }
         Raced::Model(chat.await)
+    }
+
+    /// What a late recognition leads to, when it is HomeClaw's to do (its own calls, an
+    /// answer, a hand-off, the words that found nothing); `None` leaves the run to the model.
+    #[allow(clippy::too_many_arguments)]
+    async fn follow_late(
+        &self,
+        heard: Option<crate::ha::recognise::Recognition>,
+        asked: std::time::Instant,
+        command: &str,
+        tag: &str,
+        lang: Option<crate::lang::Lang>,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Option<Result<(RunStatus, String), CallEnd>> {
+        let took = asked.elapsed().as_millis();
+        let Some(recognition) = heard else {
+            state.trace.push(format!(
+                "Home Assistant's recogniser: nothing recognised ({took} ms, late)"
+            ));
+            return None;
+        };
+        state.trace.push(format!(
+            "{}, late: before the model's answer",
+            recognition_trace(&recognition, took)
+        ));
+        let plan = with_registry(self.home, |r| {
+            understood(&recognition, Some(state.said.as_ref()), lang, command, r)
+        });
+        if matches!(plan, Understood::Hint { .. }) {
+            return None;
+        }
+        let model = std::mem::replace(&mut state.caller, Caller::Words);
+        let ended = self.follow(plan, command, tag, lang, history, state).await;
+        if ended.is_none() {
+            state.caller = model;
+        }
+        ended
     }
 }

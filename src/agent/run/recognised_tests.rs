@@ -283,3 +283,18 @@ async fn the_models_answer_first_or_no_recognition_leaves_the_model_to_answer() 
     );
     assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("on"));
 }
+
+/// A model that fails at once (a provider down answers in a millisecond) does not throw
+/// away the recognition still on its way: it is waited for, and taken.
+#[tokio::test]
+async fn a_failing_model_waits_for_the_late_recognition() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.set_state("light.kitchen_lights", "on");
+    let recognised = home.recognise_late();
+    recognised.send(kitchen_lights_off()).unwrap();
+    let down = ScriptedModel::new(vec![]);
+    let result = run_with_model(&down, &home, "Doe het licht in de keuken uit").await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
+    assert_eq!(down.requests().len(), 1);
+}
