@@ -421,6 +421,7 @@ pub(crate) fn understood(
         && lang.is_some()
         && rec.slot("name").is_none()
         && rec.matched
+        && said.says_which(registry)
     {
         chosen.retain(|e| said.points_at(e, registry));
     }

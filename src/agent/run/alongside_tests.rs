@@ -124,3 +124,28 @@ async fn a_reading_that_asks_which_device_takes_home_assistants_complete_one() {
     assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
     assert_eq!(home.state("light.ceiling_lights").as_deref(), Some("on"));
 }
+
+/// "Pause" said to the living room's satellite: HomeClaw's own words say nothing of which
+/// player, so Home Assistant's reading (the room's player) is not filtered away by them.
+#[tokio::test]
+async fn a_players_verb_alone_takes_home_assistants_room() {
+    use crate::agent::plan::tests::home_in_states;
+    let registry = home_in_states(&[
+        ("media_player.tv", "TV", "living_room", "playing", json!({})),
+        ("light.lamp", "Lamp", "living_room", "on", json!({})),
+    ]);
+    let home = MemoryHome::new(registry);
+    home.recognise_as(recognition(
+        "HassMediaPause",
+        &[("area", json!("Living Room"))],
+        true,
+    ));
+    let result = run(&home, "pause").await;
+    let calls = home.calls();
+    assert_eq!(calls.len(), 1, "{:?}", result.trace);
+    assert_eq!(
+        (calls[0].domain.as_str(), calls[0].service.as_str()),
+        ("media_player", "media_pause")
+    );
+    assert_eq!(calls[0].target.entity_id, ["media_player.tv"]);
+}

@@ -174,6 +174,13 @@ impl Parsed {
         self.here_allows(entity) && self.pointed(entity, registry)
     }
 
+    /// Whether the words say anything of which device ("pause" alone does not).
+    pub(crate) fn says_which(&self, registry: &Registry) -> bool {
+        self.pointing
+            .get_or_init(|| Pointing::of_reading(&self.joined, registry))
+            .says_which()
+    }
+
     /// What the words alone point at, "here" aside.
     fn pointed(&self, entity: &Entity, registry: &Registry) -> bool {
         self.pointing

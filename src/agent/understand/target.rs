@@ -284,6 +284,12 @@ impl Pointing {
         }
     }
 
+    /// Whether the words say anything of which device: a name, a room, a kind, songs or
+    /// water. "Pause" alone says nothing of it (and so points at nothing in particular).
+    pub fn says_which(&self) -> bool {
+        !self.query.words.is_empty() || self.watering || self.media
+    }
+
     /// Whether the words point at `entity` (see [`points_at`]).
     pub fn at(&self, entity: &Entity, registry: &Registry) -> bool {
         let query = &self.query;
