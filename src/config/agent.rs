@@ -53,8 +53,9 @@ pub struct AgentConfig {
 pub struct RecogniserConfig {
     pub enabled: bool,
     /// How long a command waits for Home Assistant's recognition; a slower answer is treated as
-    /// none (the command goes on as without it). Only commands the fast path did not answer
-    /// wait. On a 2-core machine a full match takes 5–90 ms and the closest partial match up
+    /// none (the command goes on as without it: the fast path's own reading stands, or the
+    /// model is asked). Every command HomeClaw reads itself waits, so that Home Assistant's
+    /// reading can be compared with its own (issue 47). On a 2-core machine a full match takes 5–90 ms and the closest partial match up
     /// to ~350 ms; what it saves is the model's 2–20 s. In a language HomeClaw has no lexicon
     /// for (where the recogniser is the only deterministic reader) it waits three times as long.
     pub budget_ms: u64,
