@@ -51,16 +51,8 @@ impl Agent<'_> {
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Ended {
-        if !self.cfg.ha_recogniser.enabled {
-            return None;
-        }
-        let (command, tag, lang) = self.recogniser_words(history, state)?;
-        let started = std::time::Instant::now();
-        let recognition = match self
-            .home
-            .recognise(&command, &tag, self.device_id.as_deref())
-            .await
-        {
+        let (heard, command, tag, lang, started) = self.ask_recogniser(history, state)?.await;
+        let recognition = match heard {
             Recognised::Now(Some(recognition)) => recognition,
             Recognised::Now(None) => {
                 state.trace.push(format!(

@@ -193,16 +193,8 @@ impl Agent<'_> {
     /// partial understanding bounds the model's calls to the kind of device it names. `None`
     /// goes on as without it.
     async fn recognised(&self, history: &mut Vec<Message>, state: &mut RunState) -> Ended {
-        if !self.cfg.ha_recogniser.enabled {
-            return None;
-        }
-        let (command, tag, lang) = self.recogniser_words(history, state)?;
-        let started = std::time::Instant::now();
-        let recognition = match self
-            .home
-            .recognise(&command, &tag, self.device_id.as_deref())
-            .await
-        {
+        let (heard, command, tag, lang, started) = self.ask_recogniser(history, state)?.await;
+        let recognition = match heard {
             Recognised::Now(recognition) => recognition,
             Recognised::Late(recognition) => {
                 state.trace.push(format!(
@@ -237,10 +229,36 @@ impl Agent<'_> {
             .await
     }
 
+    /// Home Assistant's recogniser asked the command's words, when it is on: what it said,
+    /// the words, their language tag, the language HomeClaw answers in, and when it was asked.
+    /// (A future of its own: the run's state is read before, never held across the wait.)
+    pub(super) fn ask_recogniser(
+        &self,
+        history: &[Message],
+        state: &RunState,
+    ) -> Option<
+        impl std::future::Future<
+            Output = (Recognised, String, String, Option<Lang>, std::time::Instant),
+        > + '_,
+    > {
+        if !self.cfg.ha_recogniser.enabled {
+            return None;
+        }
+        let (command, tag, lang) = self.recogniser_words(history, state)?;
+        let started = std::time::Instant::now();
+        Some(async move {
+            let heard = self
+                .home
+                .recognise(&command, &tag, self.device_id.as_deref())
+                .await;
+            (heard, command, tag, lang, started)
+        })
+    }
+
     /// The words the recogniser is asked (the command, "here" said as the person said it),
     /// its language tag, and the language HomeClaw answers in where it has words for it: the
     /// request's, or, without one, the language it read the words in.
-    pub(super) fn recogniser_words(
+    fn recogniser_words(
         &self,
         history: &[Message],
         state: &RunState,

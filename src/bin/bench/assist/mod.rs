@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use homeclaw::ha::protocol::Command as HaCommand;
-use homeclaw::ha::{ClientEvent, ClientSettings, HaClient};
+use homeclaw::ha::{ClientEvent, HaClient};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
@@ -61,21 +61,11 @@ pub struct Args {
     /// interrupted run keeps what it measured).
     #[arg(long)]
     json: Option<PathBuf>,
-    /// Port of the benchmark's own Home Assistant.
-    #[arg(long, default_value_t = 18300)]
-    ha_port: u16,
-    /// The script that starts Home Assistant with a home loaded.
-    #[arg(long, default_value = "scripts/ha-dev.sh")]
-    ha_script: PathBuf,
-    /// The homeclaw binary (default: next to this one).
-    #[arg(long)]
-    homeclaw_bin: Option<PathBuf>,
     /// Quiet period that counts as "states settled".
     #[arg(long, default_value_t = 300)]
     quiet_ms: u64,
-    /// Per-command limit for either agent.
-    #[arg(long, default_value_t = 300)]
-    command_timeout_secs: u64,
+    #[command(flatten)]
+    setup: processes::Setup,
 }
 
 /// How many times each sentence runs.
@@ -218,15 +208,7 @@ async fn run_sets(
 ) -> anyhow::Result<()> {
     let work = std::env::temp_dir().join(format!("homeclaw-assist-{:08x}", fastrand::u32(..)));
     std::fs::create_dir_all(&work)?;
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .context("neither XDG_CACHE_HOME nor HOME is set")?;
-    let ha = HaProcess {
-        script: args.ha_script.clone(),
-        port: args.ha_port,
-        config_dir: cache.join(format!("homeclaw/ha-bench-{}", args.ha_port)),
-    };
+    let ha = args.setup.ha()?;
     let result = async {
         for set in sets {
             let (count, _) = args.count.for_set(set);
@@ -284,39 +266,26 @@ impl HomeBench {
     ) -> anyhow::Result<Self> {
         eprintln!("[assist] loading home {}", home.name);
         let endpoints = ha.start(&home.fixture)?;
-        let client = HaClient::spawn(ClientSettings {
-            url: endpoints.ws_url.clone(),
-            token: homeclaw::secret::Secret::new(endpoints.token.clone()),
-            connect_timeout: Duration::from_secs(10),
-            request_timeout: Duration::from_secs(args.command_timeout_secs),
-            heartbeat_interval: Duration::from_secs(30),
-            heartbeat_timeout: Duration::from_secs(10),
-            backoff: homeclaw::backoff::Backoff {
-                initial: Duration::from_millis(200),
-                max: Duration::from_secs(2),
-            },
-            subscriptions: vec!["state_changed".into()],
-        });
+        let client = args
+            .setup
+            .connect(&endpoints, vec!["state_changed".into()])
+            .await?;
         let events = client.events();
-        client.wait_connected(Duration::from_secs(30)).await?;
         let bench = Self {
             client,
             ws_url: endpoints.ws_url.clone(),
             token: endpoints.token.clone(),
-            command_timeout: Duration::from_secs(args.command_timeout_secs),
+            command_timeout: args.setup.command_timeout(),
             events,
             homeclaw: None,
             http: homeclaw::tls::http_builder()
-                .timeout(Duration::from_secs(args.command_timeout_secs))
+                .timeout(args.setup.command_timeout())
                 .build()?,
         };
         bench.check_loaded(home).await?;
         let homeclaw = if agents.contains(&Agent::HomeClaw) {
             let config = args.config.as_deref().context("--config is required")?;
-            let bin = match &args.homeclaw_bin {
-                Some(bin) => bin.clone(),
-                None => std::env::current_exe()?.with_file_name("homeclaw"),
-            };
+            let bin = args.setup.homeclaw_bin()?;
             Some(HomeClawProcess::start(&bin, config, &endpoints, &work.join(&home.name)).await?)
         } else {
             None

@@ -9,6 +9,72 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 
+/// Where a benchmark's Home Assistant and HomeClaw come from (`assist` and `conformance`).
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct Setup {
+    /// Port of the benchmark's own Home Assistant.
+    #[arg(long, default_value_t = 18300)]
+    pub(crate) ha_port: u16,
+    /// The script that starts Home Assistant with a home loaded.
+    #[arg(long, default_value = "scripts/ha-dev.sh")]
+    pub(crate) ha_script: PathBuf,
+    /// The homeclaw binary (default: next to this one).
+    #[arg(long)]
+    pub(crate) homeclaw_bin: Option<PathBuf>,
+    /// Per-command limit for either agent.
+    #[arg(long, default_value_t = 300)]
+    pub(crate) command_timeout_secs: u64,
+}
+
+impl Setup {
+    pub(crate) fn command_timeout(&self) -> Duration {
+        Duration::from_secs(self.command_timeout_secs)
+    }
+
+    /// The benchmark's Home Assistant, its configuration cached per port.
+    pub(crate) fn ha(&self) -> anyhow::Result<HaProcess> {
+        let cache = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+            .context("neither XDG_CACHE_HOME nor HOME is set")?;
+        Ok(HaProcess {
+            script: self.ha_script.clone(),
+            port: self.ha_port,
+            config_dir: cache.join(format!("homeclaw/ha-bench-{}", self.ha_port)),
+        })
+    }
+
+    pub(crate) fn homeclaw_bin(&self) -> anyhow::Result<PathBuf> {
+        Ok(match &self.homeclaw_bin {
+            Some(bin) => bin.clone(),
+            None => std::env::current_exe()?.with_file_name("homeclaw"),
+        })
+    }
+
+    /// A websocket client of the started Home Assistant, connected.
+    pub(crate) async fn connect(
+        &self,
+        ha: &HaEndpoints,
+        subscriptions: Vec<String>,
+    ) -> anyhow::Result<homeclaw::ha::HaClient> {
+        let client = homeclaw::ha::HaClient::spawn(homeclaw::ha::ClientSettings {
+            url: ha.ws_url.clone(),
+            token: homeclaw::secret::Secret::new(ha.token.clone()),
+            connect_timeout: Duration::from_secs(10),
+            request_timeout: self.command_timeout(),
+            heartbeat_interval: Duration::from_secs(30),
+            heartbeat_timeout: Duration::from_secs(10),
+            backoff: homeclaw::backoff::Backoff {
+                initial: Duration::from_millis(200),
+                max: Duration::from_secs(2),
+            },
+            subscriptions,
+        });
+        client.wait_connected(Duration::from_secs(30)).await?;
+        Ok(client)
+    }
+}
+
 /// The benchmark's Home Assistant, started and stopped through the project's own script.
 pub(crate) struct HaProcess {
     pub(crate) script: PathBuf,

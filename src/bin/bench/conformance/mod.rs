@@ -26,10 +26,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use futures_util::StreamExt;
+use homeclaw::ha::HaClient;
 use homeclaw::ha::protocol::Command as HaCommand;
-use homeclaw::ha::{ClientSettings, HaClient};
 
-use crate::assist::processes::{HaProcess, HomeClawProcess};
+use crate::assist::processes::{HaProcess, HomeClawProcess, Setup};
 use corpus::{Case, Home, Kind};
 pub use report::Row;
 
@@ -59,14 +59,8 @@ pub struct Args {
     /// Write every case's result here as JSON Lines, as it is judged.
     #[arg(long)]
     json: Option<PathBuf>,
-    #[arg(long, default_value_t = 18300)]
-    ha_port: u16,
-    #[arg(long, default_value = "scripts/ha-dev.sh")]
-    ha_script: PathBuf,
-    #[arg(long)]
-    homeclaw_bin: Option<PathBuf>,
-    #[arg(long, default_value_t = 120)]
-    command_timeout_secs: u64,
+    #[command(flatten)]
+    setup: Setup,
     /// Leave the last language's Home Assistant running (to look at a failure by hand).
     #[arg(long)]
     keep_home: bool,
@@ -122,11 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .context("cannot write the JSON Lines file")?;
     let outcome = runtime.block_on(async {
         let work = std::env::temp_dir().join(format!("homeclaw-conf-{:08x}", fastrand::u32(..)));
-        let ha = HaProcess {
-            script: args.ha_script.clone(),
-            port: args.ha_port,
-            config_dir: cache_dir()?.join(format!("homeclaw/ha-bench-{}", args.ha_port)),
-        };
+        let ha = args.setup.ha()?;
         for lang in &langs {
             let dir = args.intents.join(lang);
             let home = corpus::home(&dir)?;
@@ -166,7 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if args.keep_home {
             eprintln!(
                 "[conformance] Home Assistant stays up on port {} (--keep-home)",
-                args.ha_port
+                args.setup.ha_port
             );
         } else {
             ha.stop();
@@ -182,13 +172,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     outcome
 }
 
-fn cache_dir() -> anyhow::Result<PathBuf> {
-    std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .context("neither XDG_CACHE_HOME nor HOME is set")
-}
-
 /// One language: its home loaded, both agents asked every case.
 async fn run_language(
     args: &Args,
@@ -202,29 +185,13 @@ async fn run_language(
     let fixture = work.join("_fixtures.yaml");
     std::fs::write(&fixture, serde_json::to_string_pretty(&home.fixture())?)?;
     let endpoints = ha.start(&fixture)?;
-    let client = HaClient::spawn(ClientSettings {
-        url: endpoints.ws_url.clone(),
-        token: homeclaw::secret::Secret::new(endpoints.token.clone()),
-        connect_timeout: Duration::from_secs(10),
-        request_timeout: Duration::from_secs(args.command_timeout_secs),
-        heartbeat_interval: Duration::from_secs(30),
-        heartbeat_timeout: Duration::from_secs(10),
-        backoff: homeclaw::backoff::Backoff {
-            initial: Duration::from_millis(200),
-            max: Duration::from_secs(2),
-        },
-        subscriptions: Vec::new(),
-    });
-    client.wait_connected(Duration::from_secs(30)).await?;
+    let client = args.setup.connect(&endpoints, Vec::new()).await?;
     let satellites = satellites(&client).await?;
-    let bin = match &args.homeclaw_bin {
-        Some(bin) => bin.clone(),
-        None => std::env::current_exe()?.with_file_name("homeclaw"),
-    };
+    let bin = args.setup.homeclaw_bin()?;
     let config = args.config.as_deref().context("--config is required")?;
     let homeclaw = HomeClawProcess::start(&bin, config, &endpoints, work).await?;
     let http = homeclaw::tls::http_builder()
-        .timeout(Duration::from_secs(args.command_timeout_secs))
+        .timeout(args.setup.command_timeout())
         .build()?;
     let asking = Asking {
         lang,
@@ -233,7 +200,7 @@ async fn run_language(
         homeclaw: &homeclaw,
         http: &http,
         satellites: &satellites,
-        timeout: Duration::from_secs(args.command_timeout_secs),
+        timeout: args.setup.command_timeout(),
     };
     let rows: Vec<Row> = futures_util::stream::iter(cases)
         .map(|case| asking.case(case))
