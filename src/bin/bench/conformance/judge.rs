@@ -176,6 +176,31 @@ pub fn targets<'h>(case: &Case, home: &'h Home) -> Vec<&'h Entity> {
     found
 }
 
+/// A block whose area slot lists several rooms (Croatian `area: [kuhinji, kuhinjske,
+/// kupaonici]`: its sentences say the kitchen or the bathroom) is one reading per room; a
+/// list of one room's forms stays one reading.
+pub fn alternatives(case: &Case, home: &Home) -> Vec<Case> {
+    let mut rooms: Vec<(&str, String)> = Vec::new();
+    for said in words(case.slots.get("area")) {
+        if let Some(area) = home.area_named(&said)
+            && !rooms.iter().any(|(id, _)| *id == area.id)
+        {
+            rooms.push((area.id.as_str(), said));
+        }
+    }
+    if rooms.len() < 2 {
+        return vec![case.clone()];
+    }
+    rooms
+        .into_iter()
+        .map(|(_, said)| {
+            let mut one = case.clone();
+            one.slots.insert("area".into(), Value::String(said));
+            one
+        })
+        .collect()
+}
+
 /// Whether the entity is called `said` (its name or one of its forms).
 fn called(e: &Entity, said: &str) -> bool {
     same(&e.name, said) || e.aliases.iter().any(|a| same(a, said))

@@ -296,7 +296,7 @@ impl Row {
         self.kind = case.kind;
         self.reason.clear();
         match case.kind {
-            Kind::Act => match judge::expected(case, home) {
+            Kind::Act => match best_reading(case, home, &self.actions) {
                 Some(expected) => {
                     let (pass, wrong) = judge::homeclaw(&expected, &self.actions);
                     self.homeclaw_pass = pass;
@@ -321,6 +321,24 @@ impl Row {
             Kind::Apart => self.homeclaw_pass = false,
         }
     }
+}
+
+/// The block's reading the calls are judged by: of its readings (one per room a list names),
+/// the first the calls satisfy, else the one they stray least from.
+fn best_reading(case: &Case, home: &Home, actions: &[serde_json::Value]) -> Option<judge::Effects> {
+    let readings: Vec<judge::Effects> = judge::alternatives(case, home)
+        .iter()
+        .filter_map(|c| judge::expected(c, home))
+        .collect();
+    readings
+        .iter()
+        .find(|e| judge::homeclaw(e, actions).0)
+        .or_else(|| {
+            readings
+                .iter()
+                .min_by_key(|e| judge::homeclaw(e, actions).1.len())
+        })
+        .cloned()
 }
 
 /// Judges a recorded run again with today's judge (its calls and answers as recorded): two

@@ -250,3 +250,20 @@ fn fewer_of_the_asked_devices_is_narrower_not_wrong() {
     let other = [action("light", "turn_off", &["light.bedroom"], json!({}))];
     assert!(!judge::narrower(&expected, &other));
 }
+
+#[test]
+fn a_block_naming_several_rooms_is_one_reading_per_room() {
+    let c = case(
+        "HassTurnOn",
+        json!({"area": ["Kitchen", "Bedroom"], "domain": "light"}),
+        None,
+    );
+    let readings = judge::alternatives(&c, &home());
+    assert_eq!(readings.len(), 2);
+    let bedroom = judge::expected(&readings[1], &home()).unwrap();
+    let on = [action("light", "turn_on", &["light.bedroom"], json!({}))];
+    assert!(judge::homeclaw(&bedroom, &on).0);
+    // One room's forms stay one reading.
+    let forms = case("HassTurnOn", json!({"area": ["Kitchen", "kitchen"]}), None);
+    assert_eq!(judge::alternatives(&forms, &home()).len(), 1);
+}
