@@ -85,6 +85,23 @@ impl Agent<'_> {
         let Understood::Act { calls: theirs, .. } = &plan else {
             return None;
         };
+        // HomeClaw would ask which of a few devices ("turn on the lamp" in a room of two
+        // lamps): Home Assistant's reading is taken only where it settles that, on one
+        // device or on a floor the words name; its room said by the satellite alone is every
+        // light of the room, not the one the person meant.
+        let settled = theirs
+            .iter()
+            .flat_map(|c| c.entity_ids.iter())
+            .collect::<BTreeSet<_>>()
+            .len()
+            == 1
+            || recognition.slot("floor").is_some();
+        if ours.is_none() && !settled {
+            state
+                .trace
+                .push("Home Assistant's reading does not settle which device: HomeClaw asks");
+            return None;
+        }
         if ours.is_some_and(|ours| same_calls(ours, theirs)) {
             state
                 .trace

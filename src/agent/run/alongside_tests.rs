@@ -149,3 +149,23 @@ async fn a_players_verb_alone_takes_home_assistants_room() {
     );
     assert_eq!(calls[0].target.entity_id, ["media_player.tv"]);
 }
+
+/// HomeClaw asks which of a few devices; Home Assistant's reading of every light of a room
+/// (the satellite's, when no room is said) does not settle which one the person meant.
+#[tokio::test]
+async fn a_reading_of_a_rooms_every_light_does_not_answer_which_one() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.recognise_as(recognition(
+        "HassTurnOn",
+        &[("area", json!("Kitchen")), ("domain", json!("light"))],
+        true,
+    ));
+    let result = run(&home, "turn on the light").await;
+    assert_eq!(
+        result.status,
+        RunStatus::ClarificationRequired,
+        "{:?}",
+        result.trace
+    );
+    assert!(home.calls().is_empty());
+}
