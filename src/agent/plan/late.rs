@@ -43,7 +43,8 @@ impl Agent<'_> {
                 // still on its way is all there is, and is waited for within its own time.
                 Err(e) => {
                     let heard = (&mut recognition).await;
-                    return match self.follow_late(heard, asked, &command, &tag, lang, history, state).await {
+                    let when = "after the model failed";
+                    return match self.follow_late(heard, (asked, when), &command, &tag, lang, history, state).await {
                         Some(end) => Raced::Ended(end),
                         None => Raced::Model(Err(e)),
                     };
@@ -52,8 +53,9 @@ impl Agent<'_> {
             },
             heard = &mut recognition => heard,
         };
+        let when = "before the model's answer";
         if let Some(end) = self
-            .follow_late(heard, asked, &command, &tag, lang, history, state)
+            .follow_late(heard, (asked, when), &command, &tag, lang, history, state)
             .await
         {
             return Raced::Ended(end);
@@ -67,7 +69,7 @@ impl Agent<'_> {
     async fn follow_late(
         &self,
         heard: Option<crate::ha::recognise::Recognition>,
-        asked: std::time::Instant,
+        (asked, when): (std::time::Instant, &str),
         command: &str,
         tag: &str,
         lang: Option<crate::lang::Lang>,
@@ -82,7 +84,7 @@ impl Agent<'_> {
             return None;
         };
         state.trace.push(format!(
-            "{}, late: before the model's answer",
+            "{}, late: {when}",
             recognition_trace(&recognition, took)
         ));
         let plan = with_registry(self.home, |r| {

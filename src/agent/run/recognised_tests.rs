@@ -297,4 +297,6 @@ async fn a_failing_model_waits_for_the_late_recognition() {
     assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
     assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
     assert_eq!(down.requests().len(), 1);
+    let trace = result.trace.join("\n");
+    assert!(trace.contains("late: after the model failed"), "{trace}");
 }
