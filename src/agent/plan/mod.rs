@@ -23,19 +23,18 @@ mod todo;
 
 use crate::agent::understand::mood::{Reading, unwrapped_request};
 
-use crate::agent::understand::intent::{intent, words_of};
+use crate::agent::understand::intent::intent;
 use crate::agent::understand::target::{covers, query_of};
 use crate::agent::understand::words::{
-    leading_kind, leading_verb, names_a_kind, split_requests, trailing_kind, with_the_particle,
+    leading_kind, leading_verb, names_a_kind, requests, trailing_kind, with_the_particle,
 };
 use crate::agent::understand::{Lang, here, join_compounds};
 use crate::ha::registry::Registry;
-use crate::text::fold;
 use question::answer;
 pub use question::{ReadState, answer_from_reads, state_line};
 pub use read::{Asked, Day};
+use targets::plan_reading;
 pub use targets::{add_call, allowed_service};
-use targets::{plan_one, plan_reading};
 use todo::add_item;
 
 pub use crate::agent::act::call::PlannedCall;
@@ -132,10 +131,10 @@ pub fn plan_reading_in(
     if let Some(read) = read::plan(reading, registry, answer_in) {
         return read;
     }
-    if let Some(plan) = all_but(text, registry, device_id) {
+    if let Some(plan) = all_but(reading, registry, device_id) {
         return plan;
     }
-    let parts = with_the_particle(split_requests(text));
+    let parts = with_the_particle(requests(reading));
     if parts.len() < 2 {
         return plan_reading(reading, registry, device_id);
     }
@@ -145,35 +144,34 @@ pub fn plan_reading_in(
     let first_kind = leading_kind(&parts[0]);
     let mut calls: Vec<PlannedCall> = Vec::new();
     let mut first_lang = None;
-    let mut verb: Option<String> = None;
-    for part in &parts {
-        let (words, percent_at) = words_of(part);
-        let own = intent(&words, percent_at).is_some() || add_item(part, registry).is_some();
-        let text = match (&verb, own) {
+    let mut verb: Option<Reading> = None;
+    for (i, part) in parts.iter().enumerate() {
+        let own = part.intent().is_some() || add_item(part, registry).is_some();
+        let said = match (&verb, own) {
             (_, true) => {
                 verb = leading_verb(part);
                 part.clone()
             }
-            (Some(v), false) => format!("{v} {part}"),
+            (Some(v), false) => v.then(part),
             (None, false) => return Plan::Model,
         };
         let kind_first = first_kind
             .as_ref()
-            .filter(|_| !std::ptr::eq(part, &parts[0]) && !names_a_kind(&text));
+            .filter(|_| i > 0 && !names_a_kind(&said));
         let mut planned = match kind_first {
             // Never the part without the kind: "the bedroom" alone is a player named so.
-            Some(k) => [format!("{k} {text}"), format!("{text} {k}")]
+            Some(k) => [k.then(&said), said.then(k)]
                 .iter()
-                .map(|with| plan_one(with, registry, device_id))
+                .map(|with| plan_reading(with, registry, device_id))
                 .find(|p| matches!(p, Plan::Act { .. }))
                 .unwrap_or(Plan::Model),
-            None => plan_one(&text, registry, device_id),
+            None => plan_reading(&said, registry, device_id),
         };
         if !matches!(planned, Plan::Act { .. })
             && let Some(kind) = &kind
-            && !names_a_kind(&text)
+            && !names_a_kind(&said)
         {
-            planned = plan_one(&format!("{text} {kind}"), registry, device_id);
+            planned = plan_reading(&said.then(kind), registry, device_id);
         }
         match planned {
             Plan::Act { calls: more, lang } => {
@@ -213,22 +211,26 @@ fn joke(reading: &Reading, answer_in: Option<Lang>) -> Option<(&'static str, Lan
 /// the request before the word that excepts, less every entity the words after it name (a
 /// room, a device). `None` when no word excepts; the model decides when either side names
 /// nothing, or nothing would be left.
-fn all_but(text: &str, registry: &Registry, device_id: Option<&str>) -> Option<Plan> {
-    let raw: Vec<&str> = text.split_whitespace().collect();
-    let at = raw.iter().position(|w| {
-        fold(w)
-            .split(' ')
-            .any(|f| crate::lang::any_has(|l| l.except, f))
+fn all_but(reading: &Reading, registry: &Registry, device_id: Option<&str>) -> Option<Plan> {
+    let pieces = reading.pieces.len();
+    let at = (0..pieces).find(|&i| {
+        reading
+            .piece_words(i)
+            .iter()
+            .any(|w| crate::lang::any_has(|l| l.except, w))
     })?;
-    let (main, rest) = (raw[..at].join(" "), raw[at + 1..].join(" "));
-    let Plan::Act { calls, lang } = plan_one(&main, registry, device_id) else {
+    let Plan::Act { calls, lang } = plan_reading(&reading.of_pieces(0..at), registry, device_id)
+    else {
         return Some(Plan::Model);
     };
-    let words = crate::text::tokens(&rest);
-    let query = query_of(
-        &words.iter().map(String::as_str).collect::<Vec<_>>(),
-        registry,
-    );
+    let rest = reading.of_pieces(at + 1..pieces);
+    let words: Vec<&str> = rest
+        .words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| !crate::lang::any_has(|l| l.stopwords, w))
+        .collect();
+    let query = query_of(&words, registry);
     if query.is_empty() {
         return Some(Plan::Model);
     }

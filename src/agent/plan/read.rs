@@ -53,12 +53,11 @@ pub(super) fn plan(
     registry: &Registry,
     answer_in: Option<Lang>,
 ) -> Option<Plan> {
-    let text = reading.text.trim();
     let (words, percent_at) = (&reading.words, reading.percent_at);
     // A request ("add milk to the list", "turn on the light?") is not a read.
     if !reading.is_question()
         || intent(words, percent_at).is_some()
-        || add_item(text, registry).is_some()
+        || add_item(reading, registry).is_some()
     {
         return None;
     }

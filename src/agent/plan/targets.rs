@@ -23,11 +23,6 @@ use crate::lang::any_has;
 type Able<'r> = (&'r Entity, &'static str, Value);
 
 /// The plan for one request.
-pub(super) fn plan_one(text: &str, registry: &Registry, device_id: Option<&str>) -> Plan {
-    plan_reading(&Reading::new(text), registry, device_id)
-}
-
-/// [`plan_one`] for a request whose words were read already.
 pub(super) fn plan_reading(
     reading: &Reading,
     registry: &Registry,
@@ -42,7 +37,7 @@ pub(super) fn plan_reading(
     if reading.is_question() {
         return Plan::Model;
     }
-    if let Some(plan) = add_item(trimmed, registry) {
+    if let Some(plan) = add_item(reading, registry) {
         return plan;
     }
     let (words, percent_at) = (&reading.words, reading.percent_at);

@@ -5,12 +5,12 @@ use serde_json::json;
 use super::ask::{MAX_NAMED, which_one};
 use super::{Plan, PlannedCall};
 use crate::agent::understand::intent::add_item_verb;
+use crate::agent::understand::mood::Reading;
 use crate::agent::understand::target::covers;
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::Query;
 use crate::lang::any_has;
-use crate::text::fold;
 
 /// Words around a list's name that do not name it.
 pub(super) fn is_list_filler(word: &str) -> bool {
@@ -19,25 +19,27 @@ pub(super) fn is_list_filler(word: &str) -> bool {
 
 /// Adding an item to a to-do list: the item is the person's own words, the list must be the one
 /// named (or the only one); with a few lists and none named, the person is asked which.
-pub(super) fn add_item(text: &str, registry: &Registry) -> Option<Plan> {
-    let raw: Vec<&str> = text.split_whitespace().collect();
-    let folded: Vec<String> = raw.iter().map(|w| fold(w)).collect();
+pub(super) fn add_item(reading: &Reading, registry: &Registry) -> Option<Plan> {
+    let folded: Vec<String> = (0..reading.pieces.len())
+        .map(|i| reading.piece_words(i).join(" "))
+        .collect();
     let (preps, lang) = add_item_verb(folded.first()?)?;
     let prep = folded.iter().rposition(|w| preps.contains(&w.as_str()))?;
     if prep < 2 {
         return None;
     }
-    let item = raw[1..prep]
-        .join(" ")
+    // The person's own words, as written between the verb and the list.
+    let (first, last) = (&reading.pieces[1], &reading.pieces[prep - 1]);
+    let item = reading.text[first.raw.start..last.raw.end]
         .trim_matches(|c: char| !c.is_alphanumeric())
         .to_owned();
     if item.is_empty() {
         return None;
     }
-    let list_words: Vec<&str> = folded[prep + 1..]
+    let list_words: Vec<&str> = reading.words[reading.pieces[prep].words.end..]
         .iter()
-        .flat_map(|w| w.split(' '))
-        .filter(|w| !w.is_empty() && !is_list_filler(w))
+        .map(String::as_str)
+        .filter(|w| !is_list_filler(w))
         .collect();
     let allowed = matches!(
         registry.service_decision("todo", "add_item"),

@@ -105,3 +105,36 @@ async fn an_untagged_question_is_answered_in_its_own_language_on_the_models_path
         );
     }
 }
+
+/// A command of several requests is read once too: each request is a run of the command's
+/// pieces, and the verb, kind or particle one lends the next is made of pieces, never of
+/// text read again (issue 45: each part was split again, 1 + n times).
+#[tokio::test]
+async fn a_command_of_several_requests_is_split_into_words_once() {
+    let home = MemoryHome::new(synthetic_home(50));
+    home.set_state("light.kitchen_lights", "on");
+    home.set_state("light.bed_light", "off");
+    home.set_state("light.ceiling_lights", "on");
+    for (command, reply) in [
+        (
+            "turn off the kitchen lights and turn on the bed light",
+            "Turned off Kitchen Lights. Turned on Bed Light.",
+        ),
+        (
+            "turn off the kitchen lights, the ceiling lights",
+            "Turned off Kitchen Lights. Turned off Ceiling Lights.",
+        ),
+    ] {
+        crate::text::splits::take();
+        let mut history = vec![Message::user(command)];
+        let result = run_with(
+            &ScriptedModel::new(vec![]),
+            &home,
+            &AgentConfig::default(),
+            &mut history,
+        )
+        .await;
+        assert_eq!(result.reply, reply, "{command}");
+        assert_eq!(crate::text::splits::take(), 1, "{command}");
+    }
+}

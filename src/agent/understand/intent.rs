@@ -5,9 +5,8 @@
 use crate::ha::search::domain_of_word;
 pub use crate::lang::{Intent, Lang};
 use crate::lang::{LEXICONS, any_has, lang_of_words, named_by};
-use crate::text::fold;
 
-use super::value::{colour, decimal, degrees, percentage};
+use super::value::{colour, degrees, percentage};
 
 use Intent::*;
 
@@ -75,29 +74,10 @@ pub(crate) fn watering(words: &[String]) -> bool {
     noun || words.first().is_some_and(|w| any_has(|l| l.watering, w))
 }
 
-/// The folded words, and the index of the word a raw `%` followed.
+/// The folded words, and the index of the word a raw `%` followed (see [`super::pieces::read`]).
 pub(crate) fn words_of(text: &str) -> (Vec<String>, Option<usize>) {
-    #[cfg(test)]
-    crate::text::splits::add();
-    let mut words = Vec::new();
-    let mut percent_at = None;
-    for raw in text.split_whitespace() {
-        let has_percent = raw.contains('%');
-        if let Some(number) = decimal(raw) {
-            words.push(number);
-        } else {
-            for w in fold(raw).split(' ').filter(|w| !w.is_empty()) {
-                words.push(w.to_owned());
-            }
-        }
-        if has_percent && !words.is_empty() {
-            percent_at = Some(words.len() - 1);
-        }
-        if raw.contains('°') {
-            words.push("degrees".to_owned());
-        }
-    }
-    (words, percent_at)
+    let read = super::pieces::read(text);
+    (read.words, read.percent_at)
 }
 
 /// The intent, its language and the word positions it used; `None` for none or two. Words

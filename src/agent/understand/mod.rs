@@ -1,8 +1,8 @@
 //! Understanding: what the person's words say. The words (a home's compound names joined, the
 //! requests a sentence holds), the intent and its language, what the words point at in the
 //! home, "here", and what points at nothing. Pure: the registry in, a reading out. The
-//! command's reading (`parsed`) is built once per run; the planner still reads its text again
-//! per request, which the one reading of issue 45 is to end.
+//! command's reading (`mood::Reading`) is built once per run, its text cut into `pieces` once;
+//! a request of several is a run of those pieces, never its text read again.
 
 pub mod capability;
 pub mod here;
@@ -10,6 +10,7 @@ pub mod intent;
 pub mod mood;
 pub mod naming;
 pub mod parsed;
+pub mod pieces;
 pub mod target;
 pub mod unmatched;
 pub mod value;

@@ -10,6 +10,7 @@ use crate::lang::{Lang, Lexicon, Words, any_has, lang_having, lang_of_words, lea
 use crate::text::fold;
 
 use super::intent::{add_item_verb, intent, is_joiner, state_named, words_of};
+use super::pieces::{Piece, read};
 
 /// A text split into words once, and what its words say of its mood and language: every
 /// question below reads these words, none splits the text again.
@@ -19,6 +20,8 @@ pub struct Reading {
     pub words: Vec<String>,
     /// The word a `%` followed (see [`words_of`]).
     pub percent_at: Option<usize>,
+    /// Where each word came from in the text: a request of several is a run of these.
+    pub pieces: Vec<Piece>,
     asks: OnceLock<bool>,
     lang: OnceLock<Lang>,
 }
@@ -36,14 +39,94 @@ const OPENERS: [fn(&Lexicon) -> Words; 6] = [
 
 impl Reading {
     pub fn new(text: &str) -> Self {
-        let (words, percent_at) = words_of(text);
+        let read = read(text);
         Self {
             text: text.to_owned(),
-            words,
-            percent_at,
+            words: read.words,
+            percent_at: read.percent_at,
+            pieces: read.pieces,
             asks: OnceLock::new(),
             lang: OnceLock::new(),
         }
+    }
+
+    /// The text of one of its pieces.
+    pub fn piece(&self, i: usize) -> &str {
+        self.pieces.get(i).map_or("", |p| &self.text[p.raw.clone()])
+    }
+
+    /// The words one of its pieces gave.
+    pub fn piece_words(&self, i: usize) -> &[String] {
+        self.pieces
+            .get(i)
+            .map_or(&[], |p| &self.words[p.words.clone()])
+    }
+
+    /// A request made of some of its pieces, in their order, said with a space between
+    /// them: read from the pieces' words, not from its text again. Its mood and language
+    /// are its own, decided when asked.
+    pub fn of_pieces(&self, chosen: impl IntoIterator<Item = usize>) -> Self {
+        let mut part = Self::empty();
+        for i in chosen {
+            let Some(piece) = self.pieces.get(i) else {
+                continue;
+            };
+            part.add(
+                &self.text[piece.raw.clone()],
+                &self.words[piece.words.clone()],
+                piece.percent,
+            );
+        }
+        part
+    }
+
+    /// This request followed by another's words ("turn on" lent to "the hall light").
+    pub fn then(&self, next: &Self) -> Self {
+        let mut both = self.of_pieces(0..self.pieces.len());
+        for i in 0..next.pieces.len() {
+            let piece = &next.pieces[i];
+            both.add(next.piece(i), next.piece_words(i), piece.percent);
+        }
+        both
+    }
+
+    /// A request of folded words, each a piece (the kind words one request lends another).
+    pub fn of_words(words: &[&str]) -> Self {
+        let mut part = Self::empty();
+        for word in words {
+            part.add(word, &[(*word).to_owned()], false);
+        }
+        part
+    }
+
+    fn empty() -> Self {
+        Self {
+            text: String::new(),
+            words: Vec::new(),
+            percent_at: None,
+            pieces: Vec::new(),
+            asks: OnceLock::new(),
+            lang: OnceLock::new(),
+        }
+    }
+
+    fn add(&mut self, text: &str, words: &[String], percent: bool) {
+        if !self.text.is_empty() {
+            self.text.push(' ');
+        }
+        let (start, first) = (self.text.len(), self.words.len());
+        self.text.push_str(text);
+        self.words.extend_from_slice(words);
+        // A `%` written apart ("10 %") names the word before it, as in the text.
+        if percent && !self.words.is_empty() {
+            self.percent_at = Some(self.words.len() - 1);
+        }
+        self.pieces.push(Piece {
+            raw: start..self.text.len(),
+            words: first..self.words.len(),
+            comma: false,
+            percent,
+        });
     }
 
     /// The same command in other words (compound names joined, "here" put as the room): its
