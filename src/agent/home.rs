@@ -249,7 +249,9 @@ impl Home for LiveHome {
                 return Recognised::Now(None);
             }
             // Busy with other commands' sentences: this one waits its turn within its budget
-            // (asked alongside every command HomeClaw reads, a burst must not read worse).
+            // (asked alongside every command HomeClaw reads, a burst must not read worse), and
+            // the time it waited is spent of that budget: the person never waits twice.
+            let asked = std::time::Instant::now();
             let waiting =
                 tokio::time::timeout(budget, self.recogniser.in_flight.clone().acquire_owned());
             let Ok(Ok(permit)) = waiting.await else {
@@ -277,7 +279,7 @@ impl Home for LiveHome {
                 }
                 PREPARE_WAIT
             } else {
-                budget
+                budget.saturating_sub(asked.elapsed())
             };
             let mut pending = match self.client.recognition(sentence, language, device_id).await {
                 Ok(pending) => pending,
