@@ -51,9 +51,6 @@ pub struct Args {
     /// `dataset_card.yaml` says (upstream: 4 for assist-mini, 5 for assist, 10 for questions).
     #[arg(long, default_value = "1", value_parser = parse_count)]
     count: Count,
-    /// Only tasks whose id (`home/file#test.sentence`) matches.
-    #[arg(long)]
-    only: Option<String>,
     /// Write the report (Markdown) here.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -122,12 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if agents.contains(&Agent::HomeClaw) && args.config.is_none() {
         bail!("--config (HomeClaw's configuration, with its models) is needed to run HomeClaw");
     }
-    let only = args
-        .only
-        .as_deref()
-        .map(regex::Regex::new)
-        .transpose()
-        .context("--only is not a valid regular expression")?;
+    let only = args.setup.only()?;
     let mut sets = Vec::new();
     for dir in &args.dataset {
         let mut set = dataset::load(dir)?;

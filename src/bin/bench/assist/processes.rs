@@ -24,9 +24,23 @@ pub(crate) struct Setup {
     /// Per-command limit for either agent.
     #[arg(long, default_value_t = 300)]
     pub(crate) command_timeout_secs: u64,
+    /// Only what matches this regular expression: an assist task's id
+    /// (`home/file#test.sentence`), a conformance case's (`<lang>/<file>#<block>.<sentence>`).
+    #[arg(long)]
+    pub(crate) only: Option<String>,
 }
 
 impl Setup {
+    /// `--only`, compiled: a pattern that is no regular expression is an error before anything
+    /// starts.
+    pub(crate) fn only(&self) -> anyhow::Result<Option<regex::Regex>> {
+        self.only
+            .as_deref()
+            .map(regex::Regex::new)
+            .transpose()
+            .context("--only is not a valid regular expression")
+    }
+
     pub(crate) fn command_timeout(&self) -> Duration {
         Duration::from_secs(self.command_timeout_secs)
     }

@@ -44,9 +44,6 @@ pub struct Args {
     /// HomeClaw's configuration (its model, or none reachable for "without the model").
     #[arg(long, required_unless_present = "rejudge")]
     config: Option<PathBuf>,
-    /// Only cases whose id (`<lang>/<file>#<block>.<sentence>`) matches.
-    #[arg(long)]
-    only: Option<String>,
     /// Every n-th sentence of a language (1: all).
     #[arg(long, default_value_t = 1)]
     every: usize,
@@ -72,38 +69,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(recorded) = &args.rejudge {
-        let rows = rejudge(&args, recorded)?;
-        if let Some(path) = &args.json {
-            let lines: Vec<String> = rows
-                .iter()
-                .map(serde_json::to_string)
-                .collect::<Result<_, _>>()?;
-            std::fs::write(path, lines.join("\n") + "\n")?;
-        }
-        let table = report::render(&rows);
-        println!("{table}");
-        if let Some(out) = &args.out {
-            std::fs::write(out, &table)?;
-        }
-        return Ok(());
+        return rejudged(&args, recorded);
     }
-    let only = args
-        .only
-        .as_deref()
-        .map(regex::Regex::new)
-        .transpose()
-        .context("--only is not a valid regular expression")?;
-    let mut langs: Vec<String> = std::fs::read_dir(&args.intents)
-        .with_context(|| format!("cannot read {}", args.intents.display()))?
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().join("_fixtures.yaml").is_file())
-        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-        .filter(|l| args.lang.is_empty() || args.lang.contains(l))
-        .collect();
-    langs.sort();
-    if langs.is_empty() {
-        bail!("no language folder in {} matches", args.intents.display());
-    }
+    let only = args.setup.only()?;
+    let langs = languages(&args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -170,6 +139,40 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         std::fs::write(out, &table).with_context(|| format!("cannot write {}", out.display()))?;
     }
     outcome
+}
+
+/// An earlier run's rows judged again, written and reported as a run's are.
+fn rejudged(args: &Args, recorded: &std::path::Path) -> anyhow::Result<()> {
+    let rows = rejudge(args, recorded)?;
+    if let Some(path) = &args.json {
+        let lines: Vec<String> = rows
+            .iter()
+            .map(serde_json::to_string)
+            .collect::<Result<_, _>>()?;
+        std::fs::write(path, lines.join("\n") + "\n")?;
+    }
+    let table = report::render(&rows);
+    println!("{table}");
+    if let Some(out) = &args.out {
+        std::fs::write(out, &table)?;
+    }
+    Ok(())
+}
+
+/// The language folders to run: those with a `_fixtures.yaml`, of `--lang` when given.
+fn languages(args: &Args) -> anyhow::Result<Vec<String>> {
+    let mut langs: Vec<String> = std::fs::read_dir(&args.intents)
+        .with_context(|| format!("cannot read {}", args.intents.display()))?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("_fixtures.yaml").is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter(|l| args.lang.is_empty() || args.lang.contains(l))
+        .collect();
+    langs.sort();
+    if langs.is_empty() {
+        bail!("no language folder in {} matches", args.intents.display());
+    }
+    Ok(langs)
 }
 
 /// One language: its home loaded, both agents asked every case.
