@@ -17,7 +17,7 @@ use crate::lang::ha_replies;
 use crate::llm::{Message, ToolCall};
 
 /// How a run that ended before the model ends: a reply (`Ok`), or as a call can (`Err`).
-type Ended = Option<Result<(RunStatus, String), CallEnd>>;
+pub(super) type Ended = Option<Result<(RunStatus, String), CallEnd>>;
 
 impl Agent<'_> {
     /// The deterministic fast path ([`super::plan`]): a command it resolves runs without the
@@ -29,42 +29,10 @@ impl Agent<'_> {
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Option<Result<(RunStatus, String), CallEnd>> {
-        // A request on a condition: read from the registry where HomeClaw can. One it cannot
-        // check changes nothing, and the person is told why, without asking the model (which
-        // acts and forgets the condition).
-        let mut conditioned = None;
-        if state.said.conditional && state.said.acts && !state.said.only_asks() {
-            let checked = with_registry(self.home, |r| {
-                state.said.checked_condition(r, self.device_id.as_deref())
-            });
-            match checked {
-                Some(Checked::Holds(plan)) => {
-                    state.reads += 1;
-                    state.condition_holds = true;
-                    state
-                        .trace
-                        .push("the condition holds (read from the registry)");
-                    conditioned = Some(plan);
-                }
-                Some(Checked::Unmet(text)) => {
-                    state.reads += 1;
-                    state.trace.push(
-                        "the condition does not hold (read from the registry): nothing changed",
-                    );
-                    history.push(Message::assistant(text.clone()));
-                    return Some(Ok((RunStatus::Done, text)));
-                }
-                None => {
-                    state
-                        .trace
-                        .push("a request on a condition: nothing changed");
-                    let text = state.lang().lexicon().says.conditional.to_owned();
-                    history.push(Message::assistant(text.clone()));
-                    let why = "the request waits on a condition HomeClaw cannot check".to_owned();
-                    return Some(Ok((RunStatus::Failed(why), text)));
-                }
-            }
-        }
+        let conditioned = match self.condition(history, state) {
+            Ok(plan) => plan,
+            Err(end) => return Some(Ok(end)),
+        };
         // A language HomeClaw has no words for: Home Assistant's recogniser reads it, and what
         // it cannot read goes to the model (HomeClaw's own lexicons would only misread it).
         if self
@@ -125,6 +93,50 @@ impl Agent<'_> {
                 }
                 let lang = language(lang);
                 self.act(&calls, lang, None, history, state).await
+            }
+        }
+    }
+
+    /// A request on a condition, read from the registry where HomeClaw can: its plan when the
+    /// condition holds, `None` when the request has none. One that does not hold, or that
+    /// HomeClaw cannot check, ends the run (`Err`) and changes nothing; the person is told why
+    /// without asking the model (which acts and forgets the condition).
+    fn condition(
+        &self,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Result<Option<Plan>, (RunStatus, String)> {
+        if !(state.said.conditional && state.said.acts && !state.said.only_asks()) {
+            return Ok(None);
+        }
+        let checked = with_registry(self.home, |r| {
+            state.said.checked_condition(r, self.device_id.as_deref())
+        });
+        match checked {
+            Some(Checked::Holds(plan)) => {
+                state.reads += 1;
+                state.condition_holds = true;
+                state
+                    .trace
+                    .push("the condition holds (read from the registry)");
+                Ok(Some(plan))
+            }
+            Some(Checked::Unmet(text)) => {
+                state.reads += 1;
+                state
+                    .trace
+                    .push("the condition does not hold (read from the registry): nothing changed");
+                history.push(Message::assistant(text.clone()));
+                Err((RunStatus::Done, text))
+            }
+            None => {
+                state
+                    .trace
+                    .push("a request on a condition: nothing changed");
+                let text = state.lang().lexicon().says.conditional.to_owned();
+                history.push(Message::assistant(text.clone()));
+                let why = "the request waits on a condition HomeClaw cannot check".to_owned();
+                Err((RunStatus::Failed(why), text))
             }
         }
     }
@@ -496,62 +508,6 @@ impl Agent<'_> {
         Some(with_registry(self.home, |r| {
             reply::from_actions(new, |id| r.get(id).map(|e| e.name.clone()), lang)
         }))
-    }
-}
-
-impl Agent<'_> {
-    /// A question in a language HomeClaw has no words for, that Home Assistant recognised only
-    /// in part: Home Assistant's agent answers it in the person's language (its recogniser found
-    /// nothing to run; the model would answer from reads in English). Anything else goes on.
-    async fn ask_home_assistant(
-        &self,
-        command: &str,
-        tag: &str,
-        lang: Option<Lang>,
-        history: &mut Vec<Message>,
-        state: &mut RunState,
-    ) -> Ended {
-        let asks = state.said.question;
-        if lang.is_some() || !asks || !self.cfg.ha_recogniser.hand_off {
-            return None;
-        }
-        state
-            .trace
-            .push("a question in a language HomeClaw has no words for: Home Assistant answers");
-        self.handed(command, tag, &[], history, state).await
-    }
-
-    /// Home Assistant's agent runs the sentence; its words are the reply (none: go on).
-    async fn handed(
-        &self,
-        command: &str,
-        tag: &str,
-        states: &[(String, &str)],
-        history: &mut Vec<Message>,
-        state: &mut RunState,
-    ) -> Ended {
-        let mut handled = match self
-            .home
-            .hand_off(command, tag, self.device_id.as_deref())
-            .await
-        {
-            Ok(handled) if !handled.speech.is_empty() => handled,
-            Ok(_) => return None,
-            Err(e) => {
-                state
-                    .trace
-                    .push(format!("Home Assistant's agent failed: {e}"));
-                return None;
-            }
-        };
-        handled.speech = ha_replies::in_household_words(&handled.speech, states);
-        history.push(Message::assistant(handled.speech.clone()));
-        let status = if handled.failed {
-            RunStatus::Failed("Home Assistant's agent reported an error".into())
-        } else {
-            RunStatus::Done
-        };
-        Some(Ok((status, handled.speech)))
     }
 }
 

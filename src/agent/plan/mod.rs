@@ -14,12 +14,15 @@ pub(crate) mod alongside;
 pub mod ask;
 pub mod condition;
 pub mod direct;
+mod handoff;
 pub(crate) mod late;
 mod question;
 mod read;
 pub mod recognised;
+mod recognised_reads;
 mod targets;
 mod todo;
+mod understood;
 
 use crate::agent::understand::mood::{Reading, unwrapped_request};
 
@@ -268,6 +271,8 @@ mod levels_tests;
 mod people_tests;
 #[cfg(test)]
 mod question_tests;
+#[cfg(test)]
+mod recognised_here_tests;
 #[cfg(test)]
 mod recognised_tests;
 #[cfg(test)]

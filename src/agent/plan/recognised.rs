@@ -9,61 +9,17 @@
 //!
 //! Pure: a recognition and the registry in, an [`Understood`] out.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::{PlannedCall, ReadState, add_call, allowed_service, answer_from_reads};
+use super::recognised_reads::{answer, list_item};
+pub use super::understood::Understood;
+use super::{PlannedCall, add_call, allowed_service};
 use crate::agent::capability::{self, About, carries_value};
 use crate::agent::understand::parsed::Parsed;
-use crate::ha::exposure::ServiceDecision;
 use crate::ha::recognise::{Recognition, Source};
 use crate::ha::registry::{Entity, Registry};
 use crate::lang::{Intent, Lang};
 use crate::text::fold;
-
-/// What HomeClaw does with a recognition.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Understood {
-    /// Run these calls, then say what was done: `intent` and `keys` choose Home Assistant's
-    /// own sentence where HomeClaw has no lexicon for the language; `slots` fill it.
-    Act {
-        calls: Vec<PlannedCall>,
-        intent: String,
-        keys: Vec<&'static str>,
-        slots: Vec<(String, String)>,
-    },
-    /// A question answered from the registry, in a language HomeClaw speaks.
-    Answer(String),
-    /// Home Assistant's own agent runs it (timers, broadcasts, the household's own sentences,
-    /// and questions in a language HomeClaw has no words for); why, for the trace, and the
-    /// entities a question asks about (their states, in Home Assistant's answer, are then said
-    /// in the household's words).
-    HandOff {
-        why: &'static str,
-        asked: Vec<String>,
-    },
-    /// An action Home Assistant understood, but nothing HomeClaw may act on satisfies every
-    /// constraint the words state.
-    Nothing,
-    /// An action on a name nothing in the home has ("Zet de sauna aan"), in a language
-    /// HomeClaw has no words for: said with Home Assistant's own sentence, nothing run.
-    NoSuchName(String),
-    /// Not complete: facts about the words for the model (the kind of device it may use).
-    Hint {
-        intent: String,
-        domains: Vec<String>,
-    },
-    /// Nothing HomeClaw can use.
-    Unknown,
-}
-
-impl Understood {
-    fn hand_off(why: &'static str) -> Self {
-        Self::HandOff {
-            why,
-            asked: Vec::new(),
-        }
-    }
-}
 
 /// Intents Home Assistant runs itself: HomeClaw has no tools for timers or broadcasts, and
 /// the time of day is the home's (Home Assistant knows its time zone). Not the old shopping
@@ -264,7 +220,7 @@ fn satisfies(rec: &Recognition, entity: &Entity, registry: &Registry) -> bool {
 /// aliases), or, when it listed none, the home's entities the slots describe; either way only
 /// those HomeClaw may see that satisfy every slot. Without a name, area, floor, domain or
 /// device class, nothing.
-fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r Entity> {
+pub(super) fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r Entity> {
     let described = ["name", "area", "floor", "domain", "device_class"]
         .iter()
         .any(|s| rec.slot(s).is_some());
@@ -383,9 +339,11 @@ pub(crate) fn understood(
     }
     match rec.intent.as_str() {
         "HassGetState" | "HassClimateGetTemperature" => {
-            return answer(rec, lang, question, registry);
+            return answer(rec, lang, question, targets(rec, registry));
         }
-        "HassListAddItem" | "HassListCompleteItem" => return list_item(rec, registry),
+        "HassListAddItem" | "HassListCompleteItem" => {
+            return list_item(rec, &targets(rec, registry), registry);
+        }
         "HassNevermind" => return Understood::Unknown,
         _ => {}
     }
@@ -514,96 +472,4 @@ fn sentence_keys(intent: &str, domain: &str, rec: &Recognition) -> Vec<&'static 
         ("HassLightSet", _) => vec!["color"],
         _ => Vec::new(),
     }
-}
-
-/// Add or complete an item on the one list the words name.
-fn list_item(rec: &Recognition, registry: &Registry) -> Understood {
-    let (Some(item), true) = (rec.slot("item"), rec.matched) else {
-        return Understood::Unknown;
-    };
-    let item = item.text.trim().to_owned();
-    let lists = targets(rec, registry);
-    let [list] = lists.as_slice() else {
-        return Understood::Nothing;
-    };
-    let (service, data) = if rec.intent == "HassListAddItem" {
-        ("add_item", json!({"item": item}))
-    } else {
-        ("update_item", json!({"item": item, "status": "completed"}))
-    };
-    if !matches!(
-        registry.service_decision("todo", service),
-        Some(ServiceDecision::Allowed)
-    ) {
-        return Understood::Nothing;
-    }
-    Understood::Act {
-        calls: vec![PlannedCall {
-            domain: "todo".into(),
-            service: service.into(),
-            entity_ids: vec![list.entity_id.clone()],
-            data,
-        }],
-        intent: rec.intent.clone(),
-        keys: vec!["item_added"],
-        slots: vec![("item".into(), item), ("name".into(), list.name.clone())],
-    }
-}
-
-/// A state question answered from the registry, in a language HomeClaw speaks; in any other,
-/// Home Assistant answers (a read changes nothing, and its answer is in the person's words).
-fn answer(
-    rec: &Recognition,
-    lang: Option<Lang>,
-    question: &str,
-    registry: &Registry,
-) -> Understood {
-    let Some(lang) = lang else {
-        return Understood::HandOff {
-            why: "a question in a language HomeClaw has no words for",
-            asked: targets(rec, registry)
-                .iter()
-                .map(|e| e.entity_id.clone())
-                .collect(),
-        };
-    };
-    if !rec.matched {
-        return Understood::Unknown;
-    }
-    let asked = targets(rec, registry);
-    if asked.is_empty() {
-        return Understood::Unknown;
-    }
-    let climate = rec.intent == "HassClimateGetTemperature";
-    let values: Vec<(&Entity, String, Option<String>)> = asked
-        .iter()
-        .map(|e| {
-            if climate {
-                // What it measures, in the home's degrees ("22°").
-                let current = e.attributes.get("current_temperature").map(|v| match v {
-                    Value::String(s) => format!("{s}°"),
-                    other => format!("{other}°"),
-                });
-                (*e, current.unwrap_or_else(|| e.state.clone()), None)
-            } else {
-                let unit = e
-                    .attributes
-                    .get("unit_of_measurement")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
-                (*e, e.state.clone(), unit)
-            }
-        })
-        .collect();
-    let reads: Vec<ReadState<'_>> = values
-        .iter()
-        .map(|(e, state, unit)| ReadState {
-            asked_about: true,
-            domain: if climate { "sensor" } else { e.domain() },
-            name: &e.name,
-            state,
-            unit: unit.as_deref(),
-        })
-        .collect();
-    Understood::Answer(answer_from_reads(question, &reads, lang))
 }

@@ -1,0 +1,192 @@
+//! Home Assistant's recognitions whose words bound the target beyond its slots: "here", a
+//! player's verb said of a room, a scene or script turned on, a name two kinds of device share.
+
+use serde_json::json;
+
+use super::recognised_tests::{calls, plan, rec};
+use crate::agent::plan::recognised::{Understood, understood};
+use crate::agent::plan::tests::home_in_states;
+
+/// "Aquí" in a language HomeClaw has no lexicon for: Home Assistant's recogniser matched the
+/// fan by its name, but the fan is in the living room and the person speaks in the bedroom —
+/// nothing is done. Without "here" the name stands; with "here" and no room known, nothing.
+#[test]
+fn here_holds_whatever_name_home_assistant_matched() {
+    use crate::agent::understand::parsed::Parsed;
+    use crate::ha::registry::DeviceEntry;
+    let mut registry = home_in_states(&[
+        (
+            "fan.ventilador_de_techo",
+            "Ventilador de techo",
+            "living_room",
+            "off",
+            json!({}),
+        ),
+        ("light.lampara", "Lámpara", "bedroom_1", "off", json!({})),
+    ]);
+    registry.set_devices(vec![DeviceEntry {
+        id: "sat_bedroom".into(),
+        area_id: Some("bedroom_1".into()),
+        ..Default::default()
+    }]);
+    let r = rec(
+        "HassTurnOn",
+        &[("name", json!("ventilador"))],
+        &["fan.ventilador_de_techo"],
+        true,
+    );
+    let said = |text: &str, device: Option<&str>| Parsed::new(text, Some("es"), device, &registry);
+    let here = said("Enciende el ventilador aquí", Some("sat_bedroom"));
+    assert!(
+        matches!(
+            understood(&r, Some(&here), None, "", &registry),
+            Understood::Nothing
+        ),
+        "the living room's fan is not here"
+    );
+    let plain = said("Enciende el ventilador", Some("sat_bedroom"));
+    assert_eq!(
+        calls(&understood(&r, Some(&plain), None, "", &registry)).len(),
+        1
+    );
+    let nowhere = said("Enciende el ventilador aquí", None);
+    assert!(matches!(
+        understood(&r, Some(&nowhere), None, "", &registry),
+        Understood::Nothing
+    ));
+}
+
+/// "Pause" said to the living room's satellite: Home Assistant's debug targets list the
+/// room's lamps and thermostat (its handler skips players by state), never the player; the
+/// slots pick from the registry, and of the room's players the one playing, not the one off.
+#[test]
+fn a_players_verb_said_of_a_room_pauses_the_player_playing_there() {
+    let registry = home_in_states(&[
+        (
+            "light.stehlampe",
+            "Stehlampe",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+        ("media_player.tv", "TV", "living_room", "off", json!({})),
+        (
+            "media_player.speaker",
+            "Speaker",
+            "living_room",
+            "playing",
+            json!({}),
+        ),
+        (
+            "media_player.b",
+            "Speaker B",
+            "kitchen",
+            "playing",
+            json!({}),
+        ),
+    ]);
+    let pause = rec(
+        "HassMediaPause",
+        &[("area", json!("Living Room"))],
+        &["light.stehlampe"],
+        true,
+    );
+    assert_eq!(
+        calls(&plan(&pause, &registry)),
+        [(
+            "media_player".into(),
+            "media_pause".into(),
+            vec!["media_player.speaker".to_owned()],
+            json!({})
+        )]
+    );
+    // Nothing playing there: the room's players, as asked (pausing what is off changes nothing).
+    let resume = rec(
+        "HassMediaUnpause",
+        &[("area", json!("Living Room"))],
+        &["light.stehlampe"],
+        true,
+    );
+    let Understood::Act { calls, .. } = plan(&resume, &registry) else {
+        panic!("expected calls");
+    };
+    let mut players: Vec<String> = calls.iter().flat_map(|c| c.entity_ids.clone()).collect();
+    players.sort();
+    assert_eq!(players, ["media_player.speaker", "media_player.tv"]);
+}
+
+/// "Party mode on", "start the stealth mode script": Home Assistant's `HassTurnOn` of a scene
+/// or a script is its activation, a run of HomeClaw's own.
+#[test]
+fn a_scene_or_script_turned_on_is_activated() {
+    let registry = home_in_states(&[
+        (
+            "scene.party_mode",
+            "Party Mode",
+            "living_room",
+            "2025-01-01T00:00:00+00:00",
+            json!({}),
+        ),
+        (
+            "script.stealth_mode",
+            "Stealth Mode",
+            "living_room",
+            "off",
+            json!({}),
+        ),
+    ]);
+    for (name, id) in [
+        ("Party Mode", "scene.party_mode"),
+        ("Stealth Mode", "script.stealth_mode"),
+    ] {
+        let on = rec("HassTurnOn", &[("name", json!(name))], &[id], true);
+        let made = calls(&plan(&on, &registry));
+        assert_eq!(made.len(), 1);
+        assert_eq!(
+            (made[0].1.as_str(), made[0].2.clone()),
+            ("turn_on", vec![id.to_owned()])
+        );
+    }
+}
+
+/// A name a lock and a cover share, recognised without a domain: locking the one would open
+/// the other. Neither is acted on by HomeClaw's own calls.
+#[test]
+fn a_name_of_two_kinds_of_device_is_not_acted_on_blindly() {
+    let registry = home_in_states(&[
+        (
+            "lock.front_door",
+            "Ulazna vrata",
+            "entry",
+            "unlocked",
+            json!({}),
+        ),
+        (
+            "cover.entrance_door",
+            "Ulazna vrata",
+            "entry",
+            "closed",
+            json!({}),
+        ),
+    ]);
+    let lock = rec("HassTurnOn", &[("name", json!("Ulazna vrata"))], &[], true);
+    assert_eq!(plan(&lock, &registry), Understood::Unknown);
+    // Said with its kind, it is that one.
+    let cover = rec(
+        "HassTurnOn",
+        &[("name", json!("Ulazna vrata")), ("domain", json!("cover"))],
+        &["cover.entrance_door"],
+        true,
+    );
+    assert_eq!(calls(&plan(&cover, &registry))[0].1, "open_cover");
+}
+
+#[test]
+fn a_name_of_a_light_and_a_switch_turns_both_on() {
+    let registry = home_in_states(&[
+        ("light.kitchen", "Kitchen", "kitchen", "off", json!({})),
+        ("switch.kitchen", "Kitchen", "kitchen", "off", json!({})),
+    ]);
+    let on = rec("HassTurnOn", &[("name", json!("Kitchen"))], &[], true);
+    assert_eq!(calls(&plan(&on, &registry)).len(), 2);
+}
