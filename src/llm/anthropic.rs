@@ -196,7 +196,8 @@ mod tests {
                 description: "d".into(),
                 parameters: json!({"type": "object"}),
                 ..Default::default()
-            }],
+            }]
+            .into(),
             ..Default::default()
         };
         let wire = render(&request, "claude-x");

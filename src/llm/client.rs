@@ -146,7 +146,8 @@ impl ModelClient {
                 self.cfg.max_tools,
                 self.cfg.short_descriptions,
                 &query,
-            );
+            )
+            .into();
         }
         let request = if self.cfg.native_tools {
             ChatRequest {

@@ -227,7 +227,7 @@ pub fn render_for_text_model(request: &ChatRequest, structured: bool) -> ChatReq
     ChatRequest {
         system: (!system.is_empty()).then_some(system),
         messages,
-        tools: Vec::new(),
+        tools: Vec::new().into(),
         tool_choice: super::types::ToolChoice::Auto,
         max_tokens: request.max_tokens,
         temperature: request.temperature,
@@ -361,7 +361,8 @@ mod tests {
                 description: "Read one entity.".into(),
                 parameters: json!({"type": "object"}),
                 ..Default::default()
-            }],
+            }]
+            .into(),
             tool_choice: super::super::types::ToolChoice::Required,
             ..Default::default()
         };

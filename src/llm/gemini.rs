@@ -246,7 +246,8 @@ mod tests {
                 description: "d".into(),
                 parameters: json!({"type": "object"}),
                 ..Default::default()
-            }],
+            }]
+            .into(),
             tool_choice: ToolChoice::Named("get_state".into()),
             system: Some("sys".into()),
             max_tokens: Some(64),

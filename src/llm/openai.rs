@@ -284,7 +284,8 @@ mod tests {
                 description: "d".into(),
                 parameters: json!({"type": "object"}),
                 ..Default::default()
-            }],
+            }]
+            .into(),
             tool_choice: ToolChoice::Named("get_state".into()),
             max_tokens: Some(100),
             temperature: Some(0.0),

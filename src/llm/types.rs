@@ -37,7 +37,8 @@ pub enum ToolChoice {
 pub struct ChatRequest {
     pub system: Option<String>,
     pub messages: Vec<Message>,
-    pub tools: Vec<ToolDef>,
+    /// Shared: every request of a run offers the same tools (built once per run).
+    pub tools: std::sync::Arc<[ToolDef]>,
     pub tool_choice: ToolChoice,
     pub max_tokens: Option<u32>,
     pub temperature: Option<f32>,

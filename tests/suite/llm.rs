@@ -82,7 +82,7 @@ fn request(messages: Vec<Message>, choice: ToolChoice) -> ChatRequest {
     ChatRequest {
         system: Some("You run a home.".into()),
         messages,
-        tools: tools(),
+        tools: tools().into(),
         tool_choice: choice,
         max_tokens: None,
         temperature: None,

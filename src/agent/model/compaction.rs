@@ -181,7 +181,7 @@ pub async fn compact(
     let request = ChatRequest {
         system: Some(SUMMARY_PROMPT.to_owned()),
         messages: vec![Message::user(render_for_summary(&history[..split]))],
-        tools: Vec::new(),
+        tools: Vec::new().into(),
         tool_choice: ToolChoice::None,
         max_tokens: Some(400),
         temperature: Some(0.0),

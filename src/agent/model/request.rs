@@ -75,7 +75,13 @@ impl Agent<'_> {
             } else {
                 None
             };
-            (system_prompt(r), self.tools.definitions(r), schema, context)
+            let system = schemas.system(|| system_prompt(r));
+            (
+                system,
+                schemas.tools(|| self.tools.definitions(r)),
+                schema,
+                context,
+            )
         });
         if let Some(language) = &self.language {
             context.push_str(&format!(

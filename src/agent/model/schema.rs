@@ -57,12 +57,17 @@ pub fn reply_schema(
     (!branches.is_empty()).then(|| object([("anyOf", Value::Array(branches))]))
 }
 
-/// The reply schemas a run has built. A run asks for one per sampling, nearly always for the
-/// same tool choice on the same candidates: that is the same schema, built once. (A service
-/// Home Assistant registers during the run is in the next run's schema; the schema narrows
-/// what the model writes, validation still decides what runs.)
+/// What a run's requests share, each built at its first request: the reply schemas (one per
+/// sampling, nearly always for the same tool choice on the same candidates: the same schema),
+/// the system text and the tools. (An area or service Home Assistant registers during the run
+/// is in the next run's; they narrow what the model writes, validation still decides what
+/// runs.)
 #[derive(Default)]
-pub(crate) struct Schemas(Vec<(ToolChoice, Vec<String>, Option<Arc<Value>>)>);
+pub(crate) struct Schemas {
+    replies: Vec<(ToolChoice, Vec<String>, Option<Arc<Value>>)>,
+    system: Option<String>,
+    tools: Option<Arc<[crate::llm::ToolDef]>>,
+}
 
 impl Schemas {
     /// The schema for `choice` on `ids`, built by `build` the first time it is asked for.
@@ -75,13 +80,26 @@ impl Schemas {
         let same = |(c, i, _): &&(ToolChoice, Vec<String>, Option<Arc<Value>>)| {
             c == choice && i.iter().map(String::as_str).eq(ids.iter().copied())
         };
-        if let Some((.., schema)) = self.0.iter().find(same) {
+        if let Some((.., schema)) = self.replies.iter().find(same) {
             return schema.clone();
         }
         let schema = build().map(Arc::new);
         let ids = ids.iter().map(|id| (*id).to_owned()).collect();
-        self.0.push((choice.clone(), ids, schema.clone()));
+        self.replies.push((choice.clone(), ids, schema.clone()));
         schema
+    }
+
+    /// The system text, built by `build` at the run's first request.
+    pub(crate) fn system(&mut self, build: impl FnOnce() -> String) -> String {
+        self.system.get_or_insert_with(build).clone()
+    }
+
+    /// The tools, built by `build` at the run's first request and shared by its requests.
+    pub(crate) fn tools(
+        &mut self,
+        build: impl FnOnce() -> Vec<crate::llm::ToolDef>,
+    ) -> Arc<[crate::llm::ToolDef]> {
+        self.tools.get_or_insert_with(|| build().into()).clone()
     }
 }
 

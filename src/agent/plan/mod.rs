@@ -26,7 +26,6 @@ mod understood;
 
 use crate::agent::understand::mood::{Reading, unwrapped_request};
 
-use crate::agent::understand::intent::intent;
 use crate::agent::understand::target::{covers, query_of};
 use crate::agent::understand::words::{
     leading_kind, leading_verb, names_a_kind, requests, trailing_kind, with_the_particle,
@@ -194,7 +193,7 @@ pub fn plan_reading_in(
 /// (another wording, another joke). Only a short request with no verb of the home's: "turn on
 /// the funny lamp" is a command. Told in `answer_in` when the request says the language.
 fn joke(reading: &Reading, answer_in: Option<Lang>) -> Option<(&'static str, Lang)> {
-    let (words, percent_at) = (&reading.words, reading.percent_at);
+    let words = &reading.words;
     if words.len() > 8 {
         return None;
     }
@@ -202,7 +201,7 @@ fn joke(reading: &Reading, answer_in: Option<Lang>) -> Option<(&'static str, Lan
     let said = crate::lang::LEXICONS
         .iter()
         .find(|l| words.iter().any(|w| l.joke_words.contains(&w.as_str())))?;
-    if intent(words, percent_at).is_some() {
+    if reading.intent().is_some() {
         return None;
     }
     let lexicon = answer_in.map_or(*said, Lang::lexicon);

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::todo::add_item;
 use super::{Plan, PlannedCall};
-use crate::agent::understand::intent::{Lang, intent, is_filler, is_question_word};
+use crate::agent::understand::intent::{Lang, is_filler, is_question_word};
 use crate::agent::understand::mood::Reading;
 use crate::ha::registry::{Entity, Registry};
 use crate::text::tokens;
@@ -53,11 +53,9 @@ pub(super) fn plan(
     registry: &Registry,
     answer_in: Option<Lang>,
 ) -> Option<Plan> {
-    let (words, percent_at) = (&reading.words, reading.percent_at);
+    let words = &reading.words;
     // A request ("add milk to the list", "turn on the light?") is not a read.
-    if !reading.is_question()
-        || intent(words, percent_at).is_some()
-        || add_item(reading, registry).is_some()
+    if !reading.is_question() || reading.intent().is_some() || add_item(reading, registry).is_some()
     {
         return None;
     }

@@ -9,7 +9,7 @@ use super::question::{self, same_place};
 use super::todo::add_item;
 use super::{Plan, PlannedCall};
 use crate::agent::capability::{service_for, supports};
-use crate::agent::understand::intent::{Intent::*, intent, is_every, lighting, watering};
+use crate::agent::understand::intent::{Intent::*, is_every, lighting, watering};
 use crate::agent::understand::intent::{LIGHTS, is_cleaning, is_filler};
 use crate::agent::understand::mood::Reading;
 use crate::agent::understand::target::{covers, named, of_specific_kind, query_of, word_matches};
@@ -40,8 +40,8 @@ pub(super) fn plan_reading(
     if let Some(plan) = add_item(reading, registry) {
         return plan;
     }
-    let (words, percent_at) = (&reading.words, reading.percent_at);
-    let Some((intent, lang, used)) = intent(words, percent_at) else {
+    let words = &reading.words;
+    let Some((intent, lang, used)) = reading.intent() else {
         return Plan::Model;
     };
     let volume = words.iter().any(|w| any_has(|l| l.volume, w));

@@ -24,6 +24,9 @@ pub struct Reading {
     pub pieces: Vec<Piece>,
     asks: OnceLock<bool>,
     lang: OnceLock<Lang>,
+    /// What the words ask done: every stage asks (the mood, the language, the guards on each
+    /// model call), the words never change.
+    intent: OnceLock<Option<(crate::lang::Intent, Lang, Vec<usize>)>>,
 }
 
 /// The lists of words that open a question, strongest first: a word two languages share is
@@ -47,6 +50,7 @@ impl Reading {
             pieces: read.pieces,
             asks: OnceLock::new(),
             lang: OnceLock::new(),
+            intent: OnceLock::new(),
         }
     }
 
@@ -107,6 +111,7 @@ impl Reading {
             pieces: Vec::new(),
             asks: OnceLock::new(),
             lang: OnceLock::new(),
+            intent: OnceLock::new(),
         }
     }
 
@@ -211,7 +216,9 @@ impl Reading {
 
     /// What its words ask to be done, in which language, and the words that said it.
     pub fn intent(&self) -> Option<(crate::lang::Intent, Lang, Vec<usize>)> {
-        intent(&self.words, self.percent_at)
+        self.intent
+            .get_or_init(|| intent(&self.words, self.percent_at))
+            .clone()
     }
 
     /// The language the words are in, the one rule every stage reads: a question word's

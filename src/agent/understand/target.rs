@@ -1,7 +1,7 @@
 //! Naming a target: which entities a command's remaining words name or explain, in every
 //! language with a lexicon (`crate::lang`).
 
-use super::intent::{LIGHTS, intent, is_cleaning, is_filler, lighting, watering};
+use super::intent::{LIGHTS, is_cleaning, is_filler, lighting, watering};
 use super::mood::Reading;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word, word_score};
@@ -252,8 +252,9 @@ impl Pointing {
 
     /// [`Pointing::of_joined`] for words read already.
     pub fn of_reading(reading: &Reading, registry: &Registry) -> Self {
-        let (words, percent_at) = (&reading.words, reading.percent_at);
-        let used = intent(words, percent_at)
+        let words = &reading.words;
+        let used = reading
+            .intent()
             .map(|(_, _, used)| used)
             .unwrap_or_default();
         // A verb first that the intent did not need ("switch" in "switch the HVAC to heating

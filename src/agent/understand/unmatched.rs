@@ -4,11 +4,10 @@
 //! the same "nothing found": the answer is given at once, naming the words, or saying why a
 //! device Home Assistant has is kept from HomeClaw.
 
-use super::intent::{Intent, intent, is_every, is_filler};
+use super::intent::{Intent, is_every, is_filler};
 use super::mood::Reading;
 use super::target::Pointing;
 use crate::ha::registry::{Hidden, Registry};
-use crate::text::fold;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unmatched {
@@ -30,7 +29,7 @@ pub fn unmatched(
         return None;
     }
     let words = &command.words;
-    let (verb, _, used) = intent(words, command.percent_at)?;
+    let (verb, _, used) = command.intent()?;
     if matches!(verb, Intent::Dock) {
         return None;
     }
@@ -74,21 +73,20 @@ pub fn unmatched(
         .find(|&i| !crate::lang::any_has(|l| l.stand_ins, &words[i]))
         .unwrap_or(target[0]);
     Some(Unmatched::Nothing {
-        words: span(&command.text, first, target[target.len() - 1]),
+        words: span(command, first, target[target.len() - 1]),
     })
 }
 
-/// The person's own words from folded word `first` to `last`, punctuation at the ends dropped.
-fn span(text: &str, first: usize, last: usize) -> String {
-    let mut at = 0;
-    let mut kept = Vec::new();
-    for raw in text.split_whitespace() {
-        let n = fold(raw).split(' ').filter(|w| !w.is_empty()).count();
-        if at + n > first && at <= last {
-            kept.push(raw);
-        }
-        at += n;
-    }
+/// The person's own words from folded word `first` to `last` (the pieces that gave them),
+/// punctuation at the ends dropped.
+fn span(command: &Reading, first: usize, last: usize) -> String {
+    let kept: Vec<&str> = (0..command.pieces.len())
+        .filter(|&i| {
+            let words = &command.pieces[i].words;
+            words.end > first && words.start <= last
+        })
+        .map(|i| command.piece(i))
+        .collect();
     kept.join(" ")
         .trim_matches(|c: char| !c.is_alphanumeric())
         .to_owned()
