@@ -18,15 +18,10 @@ async fn a_command_is_split_into_words_once() {
     home.set_state("light.kitchen_lights", "on");
     // The fast path: HomeClaw's own reading plans the call.
     crate::text::splits::take();
-    let mut history = vec![Message::user("turn off the kitchen lights")];
-    let result = run_with(
-        &ScriptedModel::new(vec![]),
-        &home,
-        &AgentConfig::default(),
-        &mut history,
-    )
-    .await;
-    assert_eq!(result.reply, "Turned off Kitchen Lights.");
+    assert_eq!(
+        without_a_model(&home, "turn off the kitchen lights").await,
+        "Turned off Kitchen Lights."
+    );
     assert_eq!(crate::text::splits::take(), 1);
     // The model's path: the guards check the model's call against the same reading.
     let model = ScriptedModel::new(vec![
@@ -126,15 +121,20 @@ async fn a_command_of_several_requests_is_split_into_words_once() {
         ),
     ] {
         crate::text::splits::take();
-        let mut history = vec![Message::user(command)];
-        let result = run_with(
-            &ScriptedModel::new(vec![]),
-            &home,
-            &AgentConfig::default(),
-            &mut history,
-        )
-        .await;
-        assert_eq!(result.reply, reply, "{command}");
+        assert_eq!(without_a_model(&home, command).await, reply, "{command}");
         assert_eq!(crate::text::splits::take(), 1, "{command}");
     }
+}
+
+/// The reply to a command run on HomeClaw's own path (a model that is never asked).
+async fn without_a_model(home: &MemoryHome, command: &str) -> String {
+    let mut history = vec![Message::user(command)];
+    run_with(
+        &ScriptedModel::new(vec![]),
+        home,
+        &AgentConfig::default(),
+        &mut history,
+    )
+    .await
+    .reply
 }
