@@ -71,26 +71,14 @@ impl Reading {
     /// are its own, decided when asked.
     pub fn of_pieces(&self, chosen: impl IntoIterator<Item = usize>) -> Self {
         let mut part = Self::empty();
-        for i in chosen {
-            let Some(piece) = self.pieces.get(i) else {
-                continue;
-            };
-            part.add(
-                &self.text[piece.raw.clone()],
-                &self.words[piece.words.clone()],
-                piece.percent,
-            );
-        }
+        part.add_pieces(self, chosen);
         part
     }
 
     /// This request followed by another's words ("turn on" lent to "the hall light").
     pub fn then(&self, next: &Self) -> Self {
         let mut both = self.of_pieces(0..self.pieces.len());
-        for i in 0..next.pieces.len() {
-            let piece = &next.pieces[i];
-            both.add(next.piece(i), next.piece_words(i), piece.percent);
-        }
+        both.add_pieces(next, 0..next.pieces.len());
         both
     }
 
@@ -112,6 +100,15 @@ impl Reading {
             asks: OnceLock::new(),
             lang: OnceLock::new(),
             intent: OnceLock::new(),
+        }
+    }
+
+    /// `chosen` pieces of `from`, added in their order.
+    fn add_pieces(&mut self, from: &Self, chosen: impl IntoIterator<Item = usize>) {
+        for i in chosen {
+            if let Some(piece) = from.pieces.get(i) {
+                self.add(from.piece(i), from.piece_words(i), piece.percent);
+            }
         }
     }
 

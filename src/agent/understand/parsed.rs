@@ -176,16 +176,18 @@ impl Parsed {
 
     /// Whether the words say anything of which device ("pause" alone does not).
     pub(crate) fn says_which(&self, registry: &Registry) -> bool {
-        self.pointing
-            .get_or_init(|| Pointing::of_reading(&self.joined, registry))
-            .says_which()
+        self.pointing(registry).says_which()
     }
 
     /// What the words alone point at, "here" aside.
     fn pointed(&self, entity: &Entity, registry: &Registry) -> bool {
+        self.pointing(registry).at(entity, registry)
+    }
+
+    /// What the words point at, worked out at the first question and kept for the run.
+    fn pointing(&self, registry: &Registry) -> &Pointing {
         self.pointing
             .get_or_init(|| Pointing::of_reading(&self.joined, registry))
-            .at(entity, registry)
     }
 
     /// Whether this command or the one before it points at `entity`.
