@@ -20,10 +20,11 @@ pub(super) fn is_list_filler(word: &str) -> bool {
 /// Adding an item to a to-do list: the item is the person's own words, the list must be the one
 /// named (or the only one); with a few lists and none named, the person is asked which.
 pub(super) fn add_item(reading: &Reading, registry: &Registry) -> Option<Plan> {
+    // Every command passes here; few add an item: the verb first, then the rest is folded.
+    let (preps, lang) = add_item_verb(&reading.piece_words(0).join(" "))?;
     let folded: Vec<String> = (0..reading.pieces.len())
         .map(|i| reading.piece_words(i).join(" "))
         .collect();
-    let (preps, lang) = add_item_verb(folded.first()?)?;
     let prep = folded.iter().rposition(|w| preps.contains(&w.as_str()))?;
     if prep < 2 {
         return None;
