@@ -211,8 +211,8 @@ pub(crate) struct RunState {
     pub(super) approval: Option<PendingAction>,
     pub(super) compacted: bool,
     pub(super) reset: bool,
-    /// The reply schemas built for this run's requests.
-    pub(super) schemas: crate::agent::model::schema::Schemas,
+    /// What this run's requests share (reply schemas, system text, tools), built once.
+    pub(super) shared: crate::agent::model::schema::Shared,
     /// The command this run answers, parsed once.
     pub(super) said: std::sync::Arc<crate::agent::understand::parsed::Parsed>,
     /// Who makes the calls now: the words (HomeClaw's own reading or Home Assistant's
@@ -254,7 +254,7 @@ impl RunState {
             approval: None,
             compacted: false,
             reset: false,
-            schemas: Default::default(),
+            shared: Default::default(),
             said,
             caller: Caller::Words,
             hidden: None,

@@ -3,7 +3,7 @@
 //! what belongs to this command alone (the speaking device, the entities its words point at).
 
 use super::prompt::{device_entities, grounding, speaker_line, system_prompt};
-use super::schema::{self, Schemas};
+use super::schema::{self, Shared};
 use super::truncate::budget_history;
 use crate::agent::home::with_registry;
 use crate::agent::state::{Agent, newest_command};
@@ -22,7 +22,7 @@ impl Agent<'_> {
                 r,
             )
         });
-        self.request_for(history, choice, &said, &mut Schemas::default())
+        self.request_for(history, choice, &said, &mut Shared::default())
     }
 
     /// The request for the current history of the run answering `said`.
@@ -31,7 +31,7 @@ impl Agent<'_> {
         history: &[Message],
         choice: ToolChoice,
         said: &Parsed,
-        schemas: &mut Schemas,
+        shared: &mut Shared,
     ) -> ChatRequest {
         // A message that joined the turn is a command of its own: grounded on its own words.
         let newest = newest_command(history);
@@ -69,16 +69,16 @@ impl Agent<'_> {
             ids.sort_unstable();
             ids.dedup();
             let schema = if self.model.uses_reply_schema() {
-                schemas.get(&choice, &ids, || {
+                shared.reply(&choice, &ids, || {
                     schema::reply_schema(self.tools, r, &choice, &ids)
                 })
             } else {
                 None
             };
-            let system = schemas.system(|| system_prompt(r));
+            let system = shared.system(|| system_prompt(r));
             (
                 system,
-                schemas.tools(|| self.tools.definitions(r)),
+                shared.tools(|| self.tools.definitions(r)),
                 schema,
                 context,
             )

@@ -63,15 +63,15 @@ pub fn reply_schema(
 /// is in the next run's; they narrow what the model writes, validation still decides what
 /// runs.)
 #[derive(Default)]
-pub(crate) struct Schemas {
+pub(crate) struct Shared {
     replies: Vec<(ToolChoice, Vec<String>, Option<Arc<Value>>)>,
     system: Option<String>,
     tools: Option<Arc<[crate::llm::ToolDef]>>,
 }
 
-impl Schemas {
+impl Shared {
     /// The schema for `choice` on `ids`, built by `build` the first time it is asked for.
-    pub(crate) fn get(
+    pub(crate) fn reply(
         &mut self,
         choice: &ToolChoice,
         ids: &[&str],

@@ -251,7 +251,7 @@ impl Agent<'_> {
             state.trace.push(line);
         }
         let choice = std::mem::take(&mut turn.choice);
-        let request = self.request_for(history, choice, &state.said, &mut state.schemas);
+        let request = self.request_for(history, choice, &state.said, &mut state.shared);
         let chat = match state.late.take() {
             None => self.model.chat(&request).await,
             Some(late) => match self.chat_or_late(&request, late, history, state).await {
