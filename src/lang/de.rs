@@ -57,6 +57,12 @@ pub const LEXICON: Lexicon = Lexicon {
         (&["zuschliessen"], Lock),
         (&["aufschliessen"], Unlock),
         (&["aufsperren"], Unlock),
+        // The particle apart from its verb, as speech recognition often writes it ("Ventil
+        // auf machen").
+        (&["an", "machen"], On),
+        (&["aus", "machen"], Off),
+        (&["auf", "machen"], Open),
+        (&["zu", "machen"], Close),
         (&["pausieren"], Pause),
         (&["fortsetzen"], Resume),
         (&["weiterspielen"], Resume),
@@ -106,6 +112,9 @@ pub const LEXICON: Lexicon = Lexicon {
     filler: &[
         // "Mach hier den Ventilator aus": here is where the person speaks.
         "hier",
+        // Watering after another verb says the kind (`water`), not a name.
+        "giessen",
+        "bewasserung",
         "schicke",
         "schick",
         "zuruck",
@@ -164,7 +173,7 @@ pub const LEXICON: Lexicon = Lexicon {
     relatives: &["was", "das", "die", "der"],
     with_a_key: &[],
     watering: &["giesse", "giess", "bewassere"],
-    water: &[],
+    water: &["giessen", "bewasserung"],
     water_appliances: &[],
     cleaning: &["sauge"],
     lighting: &["beleuchte"],

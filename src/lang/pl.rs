@@ -54,6 +54,8 @@ pub const LEXICON: Lexicon = Lexicon {
         (&["wycisz"], Mute),
         (&["przelacz"], Toggle),
         (&["zatrzymaj"], Stop),
+        // "Przestań podlewać": stop doing it.
+        (&["przestan"], Stop),
         // Infinitives, as a polite request says them ("czy możesz wyłączyć światło?").
         (&["wlaczyc"], On),
         (&["zapalic"], On),
@@ -86,6 +88,9 @@ pub const LEXICON: Lexicon = Lexicon {
     filler: &[
         // "the whole house": every area, said with the word for the home.
         "domu",
+        // Watering after another verb says the kind (`water`), not a name.
+        "podlewac",
+        "podlewanie",
         "zmien",
         "zmienic",
         "kolor",
@@ -138,7 +143,8 @@ pub const LEXICON: Lexicon = Lexicon {
     relatives: &["co", "ktore", "ktory", "ktora"],
     with_a_key: &["klucz"],
     watering: &["podlej", "podlac", "podlewac", "podlewanie", "podlewaj"],
-    water: &[],
+    // Watering said after another verb ("przestań podlewać").
+    water: &["podlewac", "podlewanie"],
     water_appliances: &[],
     cleaning: &["odkurz", "odkurzaj"],
     lighting: &["oswietl"],

@@ -281,4 +281,6 @@ mod targets_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 #[cfg(test)]
+mod unfound_tests;
+#[cfg(test)]
 mod verbs_tests;

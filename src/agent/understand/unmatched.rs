@@ -6,8 +6,10 @@
 
 use super::intent::{Intent, is_every, is_filler};
 use super::mood::Reading;
-use super::target::Pointing;
+use super::target::{Pointing, known_word, split_compound, translations};
 use crate::ha::registry::{Hidden, Registry};
+use crate::ha::search::domain_of_word;
+use crate::lang::{LEXICONS, Lang, Lexicon, Words, any_has, named_by};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unmatched {
@@ -55,7 +57,12 @@ pub fn unmatched(
         .entities()
         .any(|e| pointing.iter().any(|p| p.at(e, registry)));
     if pointed {
-        return None;
+        // Devices of the kind exist, but not the one the words single out.
+        let (_, lang, _) = command.intent()?;
+        let (first, last) = unfound_modifier(words, &target, lang, registry)?;
+        return Some(Unmatched::Nothing {
+            words: span(command, first, last),
+        });
     }
     if let Some((reason, name)) = registry
         .hidden_entities()
@@ -75,6 +82,85 @@ pub fn unmatched(
     Some(Unmatched::Nothing {
         words: span(command, first, target[target.len() - 1]),
     })
+}
+
+/// A kind word, or a word of a device's name, with a word beside it in the place where the
+/// language says which one ("the *hallway* heater", "ogrzewanie *podłogowe*", "*Haupt*ventil")
+/// that names nothing in this home nor anything the lexicons know: the person means a device this home does not have,
+/// and a device of the kind elsewhere would be the wrong one. The span of the two words, or
+/// `None` when every such word is accounted for.
+fn unfound_modifier(
+    words: &[String],
+    target: &[usize],
+    lang: Lang,
+    registry: &Registry,
+) -> Option<(usize, usize)> {
+    let before = matches!(lang, Lang::En | Lang::De);
+    let strange = |i: usize| target.contains(&i) && names_nothing(&words[i], registry);
+    target.iter().copied().find_map(|i| {
+        let word = words[i].as_str();
+        let head = domain_of_word(word).is_some() || registry.matches_word(word);
+        if !head {
+            // "Hauptventil": a compound whose head names nothing and whose tail is a kind.
+            let compound = lang == Lang::De
+                && names_nothing(word, registry)
+                && crate::text::compound_cuts(word, 3, 4).any(|(head, tail)| {
+                    domain_of_word(tail).is_some() && names_nothing(head, registry)
+                });
+            return compound.then_some((i, i));
+        }
+        if before {
+            let m = i.checked_sub(1)?;
+            strange(m).then_some((m, i))
+        } else {
+            let m = i + 1;
+            (m < words.len() && strange(m)).then_some((i, m))
+        }
+    })
+}
+
+/// Lexicon lists of words that say something other than which device ("the", "both", "open",
+/// "please"): beside a kind word they are no name the home lacks.
+const NOT_NAMES: [fn(&Lexicon) -> Words; 17] = [
+    |l| l.stopwords,
+    |l| l.articles,
+    |l| l.place_prepositions,
+    |l| l.after,
+    |l| l.please,
+    |l| l.courtesy,
+    |l| l.stand_ins,
+    |l| l.floor_words,
+    |l| l.places,
+    |l| l.both,
+    |l| l.everything,
+    |l| l.except,
+    |l| l.relatives,
+    |l| l.which,
+    |l| l.any,
+    |l| l.lit,
+    |l| l.question_filler,
+];
+
+/// A word that names nothing here and that no lexicon knows as a word of its own (an article,
+/// a kind, a place, a state, a name it translates, a number).
+fn names_nothing(word: &str, registry: &Registry) -> bool {
+    let lexicon_word = NOT_NAMES.iter().any(|list| any_has(*list, word))
+        || named_by(|l| l.states, word).is_some()
+        || named_by(|l| l.colours, word).is_some()
+        || LEXICONS
+            .iter()
+            .any(|l| l.intents.iter().any(|(phrase, _)| phrase.contains(&word)));
+    word.chars().count() > 2
+        && word.parse::<f64>().is_err()
+        && !is_filler(word)
+        && !is_every(word)
+        && !lexicon_word
+        && !known_word(word)
+        && !registry.matches_word(word)
+        && !translations(word)
+            .iter()
+            .any(|english| registry.matches_word(english))
+        && split_compound(word, registry).is_none()
 }
 
 /// The person's own words from folded word `first` to `last` (the pieces that gave them),

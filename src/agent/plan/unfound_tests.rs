@@ -1,0 +1,107 @@
+//! A kind of device the home has, singled out by a word that names nothing here ("the hallway
+//! heater" with no hallway): said at once, never left for the model to pick another of the kind.
+
+use serde_json::json;
+
+use super::people_tests::people_home;
+use super::tests::home_in_states;
+use crate::agent::understand::mood::Reading;
+use crate::agent::understand::{Unmatched, unmatched};
+use crate::ha::registry::Registry;
+
+fn unfound(text: &str, home: &Registry) -> Option<String> {
+    match unmatched(&Reading::new(text), None, home) {
+        Some(Unmatched::Nothing { words }) => Some(words),
+        other => {
+            assert_eq!(other, None, "{text}");
+            None
+        }
+    }
+}
+
+/// A valve in the garden, a light at the entry, and a heater (a switch) in the garage.
+fn garden_home() -> Registry {
+    home_in_states(&[
+        (
+            "switch.garage_heater",
+            "Garage Heater",
+            "garage",
+            "on",
+            json!({}),
+        ),
+        (
+            "valve.front_garden",
+            "Front Garden",
+            "garden",
+            "closed",
+            json!({"supported_features": 3}),
+        ),
+        ("light.porch", "Porch Light", "entry", "off", json!({})),
+    ])
+}
+
+#[test]
+fn a_word_naming_nothing_here_beside_a_kind_is_said_at_once() {
+    let home = people_home();
+    for (text, words) in [
+        ("Turn off the hallway heater", "hallway heater"),
+        ("Włącz ogrzewanie podłogowe", "ogrzewanie podłogowe"),
+        ("Turn on the sauna heater", "sauna heater"),
+    ] {
+        assert_eq!(unfound(text, &home).as_deref(), Some(words), "{text}");
+    }
+    let home = garden_home();
+    for (text, words) in [
+        ("Hauptventil auf machen", "Hauptventil"),
+        ("Mach das Hauptventil auf", "Hauptventil"),
+        // A word of a device's name is as much a target as a kind word.
+        ("Turn off the hallway heater", "hallway heater"),
+    ] {
+        assert_eq!(unfound(text, &home).as_deref(), Some(words), "{text}");
+    }
+}
+
+#[test]
+fn words_the_home_or_the_lexicons_know_are_no_missing_name() {
+    let home = people_home();
+    for text in [
+        "Wyłącz ogrzewanie",
+        "Wyłącz ogrzewanie w sypialni",
+        "Close both windows",
+        "Close the open windows",
+        "Turn on the lights please",
+        "Mach die Heizung aus",
+    ] {
+        assert_eq!(unfound(text, &home), None, "{text}");
+    }
+    for text in [
+        "Ventil auf machen",
+        "Open the garden valve",
+        "Gartenventil auf",
+        "Turn off the garage heater",
+    ] {
+        assert_eq!(unfound(text, &garden_home()), None, "{text}");
+    }
+}
+
+/// Watering said after another verb ("stop watering", "przestań podlewać") names the valve in
+/// Polish and French, as English did.
+#[test]
+fn stopping_the_watering_closes_the_valve_in_polish_and_french_too() {
+    let home = garden_home();
+    for text in [
+        "Stop watering the garden",
+        "Przestań podlewać ogród",
+        "Arrête d'arroser le jardin",
+    ] {
+        let (service, ids, _) = super::tests::one_call(text, &home);
+        assert_eq!(
+            (service.as_str(), ids.as_slice()),
+            (
+                "valve.close_valve",
+                ["valve.front_garden".to_owned()].as_slice()
+            ),
+            "{text}"
+        );
+    }
+}
