@@ -57,7 +57,7 @@ impl Agent<'_> {
             } else {
                 &[]
             };
-            if let Some(lines) = grounding(r, found) {
+            if let Some(lines) = grounding(r, found, |service| said.shows_service(service)) {
                 context.push_str(&lines);
             }
             ids.extend(

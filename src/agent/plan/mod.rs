@@ -265,6 +265,8 @@ mod constraint_tests;
 #[cfg(test)]
 mod floor_tests;
 #[cfg(test)]
+mod grounding_tests;
+#[cfg(test)]
 mod levels_tests;
 #[cfg(test)]
 mod people_tests;

@@ -217,10 +217,21 @@ impl Parsed {
         plan::answer_from_reads(&self.reading.text, reads, self.lang)
     }
 
-    /// The entities the words point at best (searched once per run).
+    /// The entities the words point at best (searched once per run): those this command or
+    /// the one before it names, when the search finds any.
     pub(crate) fn candidates(&self, registry: &Registry) -> &[String] {
-        self.candidates
-            .get_or_init(|| candidates_joined(registry, &self.joined.text))
+        self.candidates.get_or_init(|| {
+            candidates_joined(registry, &self.joined.text, |id| {
+                registry.get(id).is_some_and(|e| self.named(e, registry))
+            })
+        })
+    }
+
+    /// Whether the model is shown `service` among the likely targets' services: none for a
+    /// question (it reads, it changes nothing), and none that would undo what the words ask
+    /// ("unlock" for "lock the door"): its calls could not use them.
+    pub(crate) fn shows_service(&self, service: &str) -> bool {
+        !self.only_asks() && self.against(service).is_none()
     }
 
     /// A command in a language HomeClaw has no words for: its words cannot tell small talk
