@@ -640,6 +640,12 @@ const SAYS: Says = Says {
              geändert."
         )
     },
+    nothing_to_answer: |words| {
+        format!(
+            "Ich habe in Home Assistant nichts gefunden, was „{words}“ sein könnte, und kann es \
+             nicht beantworten."
+        )
+    },
     not_exposed: |name| {
         format!(
             "{name} ist in Home Assistant nicht für Assist freigegeben (Einstellungen > \

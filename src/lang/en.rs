@@ -624,6 +624,11 @@ const SAYS: Says = Says {
              anything."
         )
     },
+    nothing_to_answer: |words| {
+        format!(
+            "I found nothing in Home Assistant that \"{words}\" could mean, so I cannot answer that."
+        )
+    },
     not_exposed: |name| {
         format!(
             "{name} is not exposed to Assist in Home Assistant (Settings > Voice assistants > \

@@ -657,6 +657,12 @@ const SAYS: Says = Says {
              rien changé."
         )
     },
+    nothing_to_answer: |words| {
+        format!(
+            "Je n'ai rien trouvé dans Home Assistant qui corresponde à « {words} », donc je ne \
+             peux pas répondre."
+        )
+    },
     not_exposed: |name| {
         format!(
             "{name} n'est pas exposé à Assist dans Home Assistant (Paramètres > Assistants \

@@ -410,8 +410,10 @@ pub struct Says {
     pub conditional: &'static str,
     /// A condition that does not hold: the states that decided it; nothing changed.
     pub condition_unmet: fn(&str) -> String,
-    /// Nothing in the home matches the person's words (quoted).
+    /// Nothing in the home matches the person's words (quoted): for a request, and for a
+    /// question.
     pub nothing_matches: fn(&str) -> String,
+    pub nothing_to_answer: fn(&str) -> String,
     /// "Here" said where HomeClaw cannot tell the room (no satellite, or one without an area).
     pub no_room_here: &'static str,
     /// A device Home Assistant keeps from Assist, and one HomeClaw's own settings exclude.

@@ -648,6 +648,12 @@ const SAYS: Says = Says {
              zmieniłem."
         )
     },
+    nothing_to_answer: |words| {
+        format!(
+            "Nie znalazłem w Home Assistant niczego, co pasuje do „{words}”, więc nie mogę \
+             odpowiedzieć."
+        )
+    },
     not_exposed: |name| {
         format!(
             "{name} nie jest udostępnione dla Assist w Home Assistant (Ustawienia > Asystenci \

@@ -261,6 +261,7 @@ fn every_text_naming(says: &Says, one: &str, two: &str) -> Vec<(String, bool)> {
         conditional,
         condition_unmet,
         nothing_matches,
+        nothing_to_answer,
         not_exposed,
         filtered_out,
         did_words,
@@ -328,6 +329,7 @@ fn every_text_naming(says: &Says, one: &str, two: &str) -> Vec<(String, bool)> {
     }
     for f in [
         nothing_matches,
+        nothing_to_answer,
         not_exposed,
         filtered_out,
         do_you_mean,

@@ -47,6 +47,8 @@ fn a_word_naming_nothing_here_beside_a_kind_is_said_at_once() {
         ("Turn off the hallway heater", "hallway heater"),
         ("Włącz ogrzewanie podłogowe", "ogrzewanie podłogowe"),
         ("Turn on the sauna heater", "sauna heater"),
+        ("Otwórz drzwi do piwnicy", "drzwi do piwnicy"),
+        ("Open the door to the basement", "door to the basement"),
     ] {
         assert_eq!(unfound(text, &home).as_deref(), Some(words), "{text}");
     }
@@ -103,5 +105,33 @@ fn stopping_the_watering_closes_the_valve_in_polish_and_french_too() {
             ),
             "{text}"
         );
+    }
+}
+
+/// A yes/no question about the state of something the home does not have is answered so at
+/// once; one about something it has is left to be read.
+#[test]
+fn a_question_about_what_is_not_here_is_answered_at_once() {
+    let home = people_home();
+    for (text, words) in [
+        ("Is guest mode on?", "guest mode"),
+        ("Ist der Gastmodus an?", "Gastmodus"),
+        ("Czy tryb gościa jest włączony?", "tryb gościa"),
+    ] {
+        assert_eq!(
+            unmatched(&Reading::new(text), None, &home),
+            Some(Unmatched::NothingAsked {
+                words: words.into()
+            }),
+            "{text}"
+        );
+    }
+    for text in [
+        "Is the AC on?",
+        "Is the front door locked?",
+        "How are you?",
+        "Czy klimatyzacja jest włączona?",
+    ] {
+        assert_eq!(unmatched(&Reading::new(text), None, &home), None, "{text}");
     }
 }

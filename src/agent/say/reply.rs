@@ -71,6 +71,7 @@ pub fn nothing_found(unmatched: &Unmatched, lang: Lang) -> String {
             nothing_done("", lang, Some(&(*reason, name.clone())))
         }
         Unmatched::Nothing { words } => (lang.lexicon().says.nothing_matches)(words),
+        Unmatched::NothingAsked { words } => (lang.lexicon().says.nothing_to_answer)(words),
     }
 }
 

@@ -4,7 +4,7 @@
 //! the same "nothing found": the answer is given at once, naming the words, or saying why a
 //! device Home Assistant has is kept from HomeClaw.
 
-use super::intent::{Intent, is_every, is_filler};
+use super::intent::{Intent, is_every, is_filler, state_named};
 use super::mood::Reading;
 use super::target::{Pointing, known_word, split_compound, translations};
 use crate::ha::registry::{Hidden, Registry};
@@ -17,31 +17,51 @@ pub enum Unmatched {
     Hidden { reason: Hidden, name: String },
     /// Nothing at all: the person's own words for the target.
     Nothing { words: String },
+    /// A question about the state of something this home does not have ("is guest mode
+    /// on?"): the person's own words for it.
+    NothingAsked { words: String },
 }
 
 /// Why the command can act on nothing (`before`, the command said before it, may name what
 /// "it" is), or `None` when something might be meant. Only single actions with target words of
-/// their own qualify; "send" may mean a message, which needs no device.
+/// their own qualify, and yes/no questions about a state; "send" may mean a message, which
+/// needs no device.
 pub fn unmatched(
     command: &Reading,
     before: Option<&str>,
     registry: &Registry,
 ) -> Option<Unmatched> {
-    if !command.is_single_action() {
-        return None;
-    }
     let words = &command.words;
-    let (verb, _, used) = command.intent()?;
-    if matches!(verb, Intent::Dock) {
+    let asks_a_state = asks_a_state(command);
+    let used = if asks_a_state {
+        Vec::new()
+    } else if command.is_single_action() {
+        let (verb, _, used) = command.intent()?;
+        if matches!(verb, Intent::Dock) {
+            return None;
+        }
+        used
+    } else {
         return None;
-    }
+    };
+    // The words that ask, in a question: "is", "on", "czy", "jest".
+    let asking = |w: &str| {
+        asks_a_state
+            && (any_has(|l| l.question_filler, w)
+                || any_has(|l| l.yes_no_openers, w)
+                || any_has(|l| l.be, w)
+                || state_named(w).is_some())
+    };
     let target: Vec<usize> = (0..words.len())
         .filter(|i| !used.contains(i))
         .filter(|&i| {
             let w = words[i].as_str();
-            !is_filler(w) && !is_every(w) && w.parse::<f64>().is_err()
+            !asking(w) && !is_filler(w) && !is_every(w) && w.parse::<f64>().is_err()
         })
         .collect();
+    if target.is_empty() {
+        return None;
+    }
     // "it" alone points at what was said before; an article that is also a stand-in ("die"
     // in "Schalte die Sauna ein") does not when other words follow.
     if target
@@ -56,6 +76,9 @@ pub fn unmatched(
     let pointed = registry
         .entities()
         .any(|e| pointing.iter().any(|p| p.at(e, registry)));
+    if pointed && asks_a_state {
+        return None;
+    }
     if pointed {
         // Devices of the kind exist, but not the one the words single out.
         let (_, lang, _) = command.intent()?;
@@ -77,16 +100,42 @@ pub fn unmatched(
     let first = target
         .iter()
         .copied()
-        .find(|&i| !crate::lang::any_has(|l| l.stand_ins, &words[i]))
+        .find(|&i| !any_has(|l| l.stand_ins, &words[i]) && !any_has(|l| l.articles, &words[i]))
         .unwrap_or(target[0]);
-    Some(Unmatched::Nothing {
-        words: span(command, first, target[target.len() - 1]),
+    // A question's words for its target run to the last that does not ask ("guest *mode*"
+    // though "mode" alone names nothing).
+    let last = if asks_a_state {
+        (first..words.len())
+            .rev()
+            .find(|&i| !asking(&words[i]))
+            .unwrap_or(first)
+    } else {
+        target[target.len() - 1]
+    };
+    let words = span(command, first, last);
+    Some(if asks_a_state {
+        Unmatched::NothingAsked { words }
+    } else {
+        Unmatched::Nothing { words }
     })
 }
 
+/// A yes/no question about one state ("is guest mode on?", "czy brama jest otwarta?"): its
+/// answer needs a device, and one the words point at nowhere is not there to read.
+fn asks_a_state(command: &Reading) -> bool {
+    let words = &command.words;
+    command.is_question()
+        && !command.is_action()
+        && words
+            .first()
+            .is_some_and(|w| any_has(|l| l.yes_no_openers, w))
+        && words.iter().filter(|w| state_named(w).is_some()).count() == 1
+}
+
 /// A kind word, or a word of a device's name, with a word beside it in the place where the
-/// language says which one ("the *hallway* heater", "ogrzewanie *podłogowe*", "*Haupt*ventil")
-/// that names nothing in this home nor anything the lexicons know: the person means a device this home does not have,
+/// language says which one ("the *hallway* heater", "ogrzewanie *podłogowe*", "*Haupt*ventil",
+/// "the door to the *basement*") that names nothing in this home nor anything the lexicons
+/// know: the person means a device this home does not have,
 /// and a device of the kind elsewhere would be the wrong one. The span of the two words, or
 /// `None` when every such word is accounted for.
 fn unfound_modifier(
@@ -109,13 +158,21 @@ fn unfound_modifier(
                 });
             return compound.then_some((i, i));
         }
-        if before {
-            let m = i.checked_sub(1)?;
-            strange(m).then_some((m, i))
-        } else {
-            let m = i + 1;
-            (m < words.len() && strange(m)).then_some((i, m))
+        if before && i > 0 && strange(i - 1) {
+            return Some((i - 1, i));
         }
+        // After it, past a preposition ("the door to the basement", "drzwi do piwnicy"), or
+        // right after it where an adjective follows its noun ("ogrzewanie podłogowe").
+        // Prepositions and articles; the short ones no list holds ("to", "do", "du") too.
+        let linking = |w: &str| {
+            w.chars().count() <= 3
+                || any_has(|l| l.place_prepositions, w)
+                || any_has(|l| l.articles, w)
+                || any_has(|l| l.stopwords, w)
+        };
+        let next = (i + 1..words.len()).find(|&j| !linking(&words[j]))?;
+        let linked = next > i + 1;
+        ((linked || !before) && strange(next)).then_some((i, next))
     })
 }
 
