@@ -121,6 +121,9 @@ pub const LEXICON: Lexicon = Lexicon {
         "schalte",
         "schalt",
         "stell",
+        // "Dimme das Licht auf 40 Prozent": the value says what to do.
+        "dimme",
+        "dimm",
         "mal",
         "mach",
         "mache",

@@ -119,6 +119,8 @@ pub const LEXICON: Lexicon = Lexicon {
         "cleaning",
         "water",
         "watering",
+        // "Make the bed light 50% bright": the percentage says what to do.
+        "bright",
         // "Play the next track": the verb of a skip, not a name.
         "play",
         "turn",

@@ -278,10 +278,34 @@ pub const LEXICON: Lexicon = Lexicon {
             "phone",
             &["telefon", "telefonu", "telefonie", "komorka", "komorki"],
         ),
-        ("kitchen", &["kuchnia", "kuchni", "kuchnie"]),
+        (
+            "kitchen",
+            &[
+                "kuchnia",
+                "kuchni",
+                "kuchnie",
+                // "drzwi kuchenne": the kitchen's, said as an adjective.
+                "kuchenne",
+                "kuchenny",
+                "kuchenna",
+                "kuchennej",
+                "kuchennych",
+                "kuchennym",
+            ],
+        ),
         ("bedroom", &["sypialnia", "sypialni", "sypialnie"]),
         ("living", &["salon", "salonie"]),
-        ("bathroom", &["lazienka", "lazience"]),
+        (
+            "bathroom",
+            &[
+                "lazienka",
+                "lazience",
+                "lazienkowe",
+                "lazienkowy",
+                "lazienkowa",
+                "lazienkowej",
+            ],
+        ),
         ("office", &["biuro", "biurze"]),
         ("hall", &["korytarz", "korytarzu", "przedpokoj"]),
         (

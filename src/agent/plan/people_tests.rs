@@ -275,6 +275,24 @@ const REQUESTS: &[(&str, &[&str])] = &[
         "I want the kitchen lights on",
         &["light.turn_on light.kitchen_lights"],
     ),
+    // Issue 48's model-path sentences, read without it: a room said as an adjective, a verb
+    // that only says "change" before a mode, a verb before the value that says what to do.
+    (
+        "Zamknij drzwi kuchenne na klucz",
+        &["lock.lock lock.kitchen_door"],
+    ),
+    (
+        "Przełącz pompę ciepła na grzanie",
+        &["climate.set_hvac_mode climate.heatpump"],
+    ),
+    (
+        "Dimme das Küchenlicht auf 40 Prozent",
+        &["light.turn_on light.kitchen_lights"],
+    ),
+    (
+        "Make the bed light 50% bright",
+        &["light.turn_on light.bed_light"],
+    ),
 ];
 
 #[test]

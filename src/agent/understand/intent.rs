@@ -249,6 +249,15 @@ fn settle(words: &[String], found: &mut Vec<Found>) {
         *intent = if *intent == Close { Lock } else { Unlock };
         at.push(key);
     }
+    // "Przełącz Hvac na grzanie": switching to a mode sets the mode; the verb only says
+    // "change".
+    if let [(Toggle, _, verb), (Mode(_), _, _)] | [(Mode(_), _, _), (Toggle, _, verb)] =
+        found.as_slice()
+    {
+        let verb = verb.clone();
+        found.retain(|(intent, ..)| matches!(intent, Mode(_)));
+        found[0].2.extend(verb);
+    }
     // "Vacuum, return to base": a device word that could be a verb addresses the device when
     // another verb says what to do.
     let a_verb = |at: &[usize]| at.len() > 1 || domain_of_word(&words[at[0]]).is_none();
