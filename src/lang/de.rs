@@ -483,6 +483,7 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     stand_ins: &["es", "sie", "ihn", "das", "alles", "die"],
     about_kinds: &[
+        ("light", &["helligkeit"]),
         (
             "media_player",
             &["titel", "lied", "lautstarke", "wiedergabe"],

@@ -431,6 +431,7 @@ pub const LEXICON: Lexicon = Lexicon {
         "all",
     ],
     about_kinds: &[
+        ("light", &["brightness"]),
         (
             "media_player",
             &["song", "songs", "track", "title", "volume", "playback"],

@@ -111,8 +111,11 @@ pub(super) fn able<'r>(
     let cleaning = words.iter().any(|w| is_cleaning(w));
     let watering = watering(words);
     let lighting = lighting(words);
+    // "The brightness", "the song": only a light, only a player.
+    let about = target::about_kinds(words);
     registry
         .entities()
+        .filter(|e| about.is_empty() || about.contains(&e.domain()))
         .filter(|e| !cleaning || e.domain() == "vacuum")
         .filter(|e| !lighting || e.domain() == "light")
         .filter(|e| !watering || e.domain() == "valve")

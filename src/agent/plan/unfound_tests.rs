@@ -137,3 +137,49 @@ fn a_question_about_what_is_not_here_is_answered_at_once() {
         assert_eq!(unmatched(&Reading::new(text), None, &home), None, "{text}");
     }
 }
+
+/// "The brightness" is a light's: of the kitchen's light, window and player, the light.
+#[test]
+fn the_brightness_of_a_room_is_its_lights() {
+    let home = home_in_states(&[
+        (
+            "light.kitchen_lights",
+            "Kitchen Lights",
+            "kitchen",
+            "on",
+            json!({"supported_color_modes": ["brightness"], "color_mode": "brightness"}),
+        ),
+        (
+            "cover.kitchen_window",
+            "Kitchen Window",
+            "kitchen",
+            "open",
+            json!({"supported_features": 15, "current_position": 100}),
+        ),
+        (
+            "media_player.kitchen",
+            "Kitchen",
+            "kitchen",
+            "playing",
+            json!({"supported_features": 4}),
+        ),
+    ]);
+    for text in [
+        "Set the kitchen light to 40%",
+        "Set the kitchen brightness to 40%",
+        "Règle la luminosité de la cuisine à 40 %",
+        "Stelle die Helligkeit in der Küche auf 40 Prozent",
+        "Ustaw jasność w kuchni na 40%",
+    ] {
+        let (service, ids, data) = super::tests::one_call(text, &home);
+        assert_eq!(
+            (service.as_str(), ids.as_slice(), &data),
+            (
+                "light.turn_on",
+                ["light.kitchen_lights".to_owned()].as_slice(),
+                &json!({"brightness_pct": 40})
+            ),
+            "{text}"
+        );
+    }
+}

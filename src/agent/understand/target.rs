@@ -104,6 +104,9 @@ pub(crate) fn covers(entity: &Entity, query: &Query) -> bool {
                         && entity.domain() == "climate"
                         && !["sensor", "czujnik"].contains(&q.as_str()))
             })
+            // "The brightness" is a light's, "the song" a player's.
+            || named_by(|l| l.about_kinds, q)
+                .is_some_and(|kind| kind == entity.domain() && ABOUT_KINDS.contains(&kind))
             || measured_by(q).is_some_and(|class| {
                 entity
                     .attributes
@@ -218,15 +221,31 @@ pub(crate) fn opens_a_request(word: &str) -> bool {
     })
 }
 
+/// The kinds whose words of what only they have ([`crate::lang::Lexicon::about_kinds`]) bound
+/// what the words point at; a list's words ("chores") do not: they name the list, not a kind.
+const ABOUT_KINDS: [&str; 2] = ["media_player", "light"];
+
+/// The kinds the words name by what only they have ("the brightness" is a light's).
+pub(crate) fn about_kinds(words: &[String]) -> Vec<&'static str> {
+    ABOUT_KINDS
+        .into_iter()
+        .filter(|kind| {
+            words
+                .iter()
+                .any(|w| named_by(|l| l.about_kinds, w) == Some(*kind))
+        })
+        .collect()
+}
+
 /// A person's words parsed once, to ask of many entities whether the words point at them
 /// ([`points_at`]): asked of every entity of the home, parsing the words again for each, and
 /// scanning the home again for each word, was most of a command's time in a large home.
 pub struct Pointing {
     query: Query,
     watering: bool,
-    /// A word of songs, tracks or the volume ("volume 50", "nächster Titel"): only a player
-    /// has them, whatever else the words name.
-    media: bool,
+    /// The kinds that words of what only they have name ("volume 50", "nächster Titel" are a
+    /// player's; "the brightness", "la luminosité" a light's), whatever else the words name.
+    about: Vec<&'static str>,
     /// The words say "all", "every": a kind word is then every device of the kind, not the
     /// one device so named.
     every: bool,
@@ -274,9 +293,7 @@ impl Pointing {
         let whole_names = vec![std::sync::OnceLock::new(); query.words.len()];
         Self {
             watering: watering(words),
-            media: words
-                .iter()
-                .any(|w| named_by(|l| l.about_kinds, w) == Some("media_player")),
+            about: about_kinds(words),
             every: words.iter().any(|w| any_has(|l| l.every, w)),
             places: place_words(words),
             query,
@@ -288,7 +305,7 @@ impl Pointing {
     /// Whether the words say anything of which device: a name, a room, a kind, songs or
     /// water. "Pause" alone says nothing of it (and so points at nothing in particular).
     pub fn says_which(&self) -> bool {
-        !self.query.words.is_empty() || self.watering || self.media
+        !self.query.words.is_empty() || self.watering || !self.about.is_empty()
     }
 
     /// Whether the words point at `entity` (see [`points_at`]).
@@ -325,8 +342,10 @@ impl Pointing {
         if self.watering {
             kinds.push(("water", "valve"));
         }
-        if self.media && !kinds.iter().any(|(_, d)| *d == "media_player") {
-            kinds.push(("media", "media_player"));
+        for kind in &self.about {
+            if !kinds.iter().any(|(_, d)| d == kind) {
+                kinds.push((kind, kind));
+            }
         }
         if !kinds.is_empty() && !kinds.iter().any(|(w, d)| of_kind(w, d)) {
             return false;
