@@ -31,58 +31,21 @@ pub fn unmatched(
     before: Option<&str>,
     registry: &Registry,
 ) -> Option<Unmatched> {
-    let words = &command.words;
-    let asks_a_state = asks_a_state(command);
-    let used = if asks_a_state {
-        Vec::new()
-    } else if command.is_single_action() {
-        let (verb, _, used) = command.intent()?;
-        if matches!(verb, Intent::Dock) {
-            return None;
-        }
-        used
-    } else {
-        return None;
-    };
-    // The words that ask, in a question: "is", "on", "czy", "jest".
-    let asking = |w: &str| {
-        asks_a_state
-            && (any_has(|l| l.question_filler, w)
-                || any_has(|l| l.yes_no_openers, w)
-                || any_has(|l| l.be, w)
-                || state_named(w).is_some())
-    };
-    let target: Vec<usize> = (0..words.len())
-        .filter(|i| !used.contains(i))
-        .filter(|&i| {
-            let w = words[i].as_str();
-            !asking(w) && !is_filler(w) && !is_every(w) && w.parse::<f64>().is_err()
-        })
-        .collect();
-    if target.is_empty() {
-        return None;
-    }
-    // "it" alone points at what was said before; an article that is also a stand-in ("die"
-    // in "Schalte die Sauna ein") does not when other words follow.
-    if target
-        .iter()
-        .all(|&i| crate::lang::any_has(|l| l.stand_ins, &words[i]))
-    {
-        return None;
-    }
+    let question = asks_a_state(command);
+    let target = target_words(command, question)?;
     let pointing: Vec<Pointing> = std::iter::once(Pointing::of_reading(command, registry))
         .chain(before.map(|t| Pointing::new(t, registry)))
         .collect();
     let pointed = registry
         .entities()
         .any(|e| pointing.iter().any(|p| p.at(e, registry)));
-    if pointed && asks_a_state {
+    if pointed && question {
         return None;
     }
     if pointed {
         // Devices of the kind exist, but not the one the words single out.
         let (_, lang, _) = command.intent()?;
-        let (first, last) = unfound_modifier(words, &target, lang, registry)?;
+        let (first, last) = unfound_modifier(&command.words, &target, lang, registry)?;
         return Some(Unmatched::Nothing {
             words: span(command, first, last),
         });
@@ -97,27 +60,70 @@ pub fn unmatched(
             name: name.to_owned(),
         });
     }
+    Some(nothing(command, &target, question))
+}
+
+/// The words that ask, in a yes/no question: "is", "on", "czy", "jest".
+fn asking(word: &str) -> bool {
+    any_has(|l| l.question_filler, word)
+        || any_has(|l| l.yes_no_openers, word)
+        || any_has(|l| l.be, word)
+        || state_named(word).is_some()
+}
+
+/// The indices of the words that say what the command is about: not its verb (or, in a
+/// question, not the words that ask), no filler; `None` when it has none of its own ("turn
+/// it off": "it" points at what was said before) or is not a command this rule reads.
+fn target_words(command: &Reading, question: bool) -> Option<Vec<usize>> {
+    let words = &command.words;
+    let used = if question {
+        Vec::new()
+    } else if command.is_single_action() {
+        let (verb, _, used) = command.intent()?;
+        if matches!(verb, Intent::Dock) {
+            return None;
+        }
+        used
+    } else {
+        return None;
+    };
+    let target: Vec<usize> = (0..words.len())
+        .filter(|i| !used.contains(i))
+        .filter(|&i| {
+            let w = words[i].as_str();
+            let asks = question && asking(w);
+            !(asks || is_filler(w) || is_every(w) || w.parse::<f64>().is_ok())
+        })
+        .collect();
+    // "it" alone points at what was said before; an article that is also a stand-in ("die"
+    // in "Schalte die Sauna ein") does not when other words follow.
+    let stand_ins = target.iter().all(|&i| any_has(|l| l.stand_ins, &words[i]));
+    (!stand_ins).then_some(target)
+}
+
+/// Nothing at all is meant: the person's words for it, from the first that is no article or
+/// stand-in; a question's run to the last that does not ask ("guest *mode*" though "mode"
+/// alone names nothing).
+fn nothing(command: &Reading, target: &[usize], question: bool) -> Unmatched {
+    let words = &command.words;
     let first = target
         .iter()
         .copied()
         .find(|&i| !any_has(|l| l.stand_ins, &words[i]) && !any_has(|l| l.articles, &words[i]))
         .unwrap_or(target[0]);
-    // A question's words for its target run to the last that does not ask ("guest *mode*"
-    // though "mode" alone names nothing).
-    let last = if asks_a_state {
-        (first..words.len())
+    if question {
+        let last = (first..words.len())
             .rev()
             .find(|&i| !asking(&words[i]))
-            .unwrap_or(first)
+            .unwrap_or(first);
+        Unmatched::NothingAsked {
+            words: span(command, first, last),
+        }
     } else {
-        target[target.len() - 1]
-    };
-    let words = span(command, first, last);
-    Some(if asks_a_state {
-        Unmatched::NothingAsked { words }
-    } else {
-        Unmatched::Nothing { words }
-    })
+        Unmatched::Nothing {
+            words: span(command, first, target[target.len() - 1]),
+        }
+    }
 }
 
 /// A yes/no question about one state ("is guest mode on?", "czy brama jest otwarta?"): its
