@@ -154,7 +154,12 @@ fn unfound_modifier(
     let strange = |i: usize| target.contains(&i) && names_nothing(&words[i], registry);
     target.iter().copied().find_map(|i| {
         let word = words[i].as_str();
-        let head = domain_of_word(word).is_some() || registry.matches_word(word);
+        // A name word in another language counts as it translates ("pompę" is the heat pump's).
+        let head = domain_of_word(word).is_some()
+            || registry.matches_word(word)
+            || translations(word)
+                .iter()
+                .any(|english| registry.matches_word(english));
         if !head {
             // "Hauptventil": a compound whose head names nothing and whose tail is a kind.
             let compound = lang == Lang::De
