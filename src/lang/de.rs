@@ -112,9 +112,9 @@ pub const LEXICON: Lexicon = Lexicon {
     filler: &[
         // "Mach hier den Ventilator aus": here is where the person speaks.
         "hier",
-        // Watering after another verb says the kind (`water`), not a name.
+        // Watering said as an infinitive after another verb says the kind (`water`), not a
+        // name; the noun ("l'arrosage", "die Bewässerung") may be a device's name.
         "giessen",
-        "bewasserung",
         "schicke",
         "schick",
         "zuruck",
@@ -176,7 +176,7 @@ pub const LEXICON: Lexicon = Lexicon {
     relatives: &["was", "das", "die", "der"],
     with_a_key: &[],
     watering: &["giesse", "giess", "bewassere"],
-    water: &["giessen", "bewasserung"],
+    water: &["giessen"],
     water_appliances: &[],
     cleaning: &["sauge"],
     lighting: &["beleuchte"],

@@ -98,9 +98,9 @@ pub const LEXICON: Lexicon = Lexicon {
     filler: &[
         // "the whole house": every area, said with the word for the home.
         "maison",
-        // Watering after another verb says the kind (`water`), not a name.
+        // Watering said as an infinitive after another verb says the kind (`water`), not a
+        // name; the noun ("l'arrosage", "die Bewässerung") may be a device's name.
         "arroser",
-        "arrosage",
         // "Éteins le ventilateur ici": where the person speaks.
         "ici",
         "mets",
@@ -185,7 +185,7 @@ pub const LEXICON: Lexicon = Lexicon {
     relatives: &["qui", "que"],
     with_a_key: &["cle"],
     watering: &["arrose", "arroser"],
-    water: &["arroser", "arrosage"],
+    water: &["arroser"],
     water_appliances: &[],
     cleaning: &["nettoie", "nettoyer", "aspirateur", "menage"],
     lighting: &["eclaire", "illumine"],

@@ -88,9 +88,9 @@ pub const LEXICON: Lexicon = Lexicon {
     filler: &[
         // "the whole house": every area, said with the word for the home.
         "domu",
-        // Watering after another verb says the kind (`water`), not a name.
+        // Watering said as an infinitive after another verb says the kind (`water`), not a
+        // name; the noun ("l'arrosage", "die Bewässerung") may be a device's name.
         "podlewac",
-        "podlewanie",
         "zmien",
         "zmienic",
         "kolor",
@@ -144,7 +144,7 @@ pub const LEXICON: Lexicon = Lexicon {
     with_a_key: &["klucz"],
     watering: &["podlej", "podlac", "podlewac", "podlewanie", "podlewaj"],
     // Watering said after another verb ("przestań podlewać").
-    water: &["podlewac", "podlewanie"],
+    water: &["podlewac"],
     water_appliances: &[],
     cleaning: &["odkurz", "odkurzaj"],
     lighting: &["oswietl"],

@@ -185,3 +185,26 @@ fn the_brightness_of_a_room_is_its_lights() {
         );
     }
 }
+
+/// The noun for watering may be a device's name ("Arrosage", "Bewässerung"): a question about
+/// it points at it (a run of this stop made "arrosage" a word that names nothing).
+#[test]
+fn a_device_named_by_the_noun_for_watering_is_asked_about() {
+    for (name, question) in [
+        ("Arrosage", "Est-ce que l'arrosage est en marche ?"),
+        ("Bewässerung", "Ist die Bewässerung an?"),
+        ("Podlewanie", "Czy podlewanie jest włączone?"),
+    ] {
+        let home = home_in_states(&[("switch.sprinklers", name, "garden", "on", json!({}))]);
+        let sprinklers = home.get("switch.sprinklers").expect("in the home");
+        assert!(
+            crate::agent::understand::points_at(question, sprinklers, &home),
+            "{question}"
+        );
+        assert_eq!(
+            unmatched(&Reading::new(question), None, &home),
+            None,
+            "{question}"
+        );
+    }
+}
