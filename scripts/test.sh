@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/homeclaw"
 stop_test_ha() {
-  for port in 18123 18124 18125 18126 18127 18128 18129 18131; do
+  # 18133–18135: the recogniser, satellite and panel suites (tests/suite/{recogniser,satellite,panel}.rs).
+  for port in 18123 18124 18125 18126 18127 18128 18129 18131 18133 18134 18135; do
     HA_PORT=$port HA_CONFIG_DIR="$CACHE/ha-test-$port" scripts/ha-dev.sh stop || true
   done
   # The leaderboard runner's own instances (tests/suite/assist_bench.rs).
