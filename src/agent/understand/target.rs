@@ -31,6 +31,12 @@ pub(crate) fn word_matches(query: &str, word: &str) -> bool {
         || translated(query).any(|english| word_score(english, word) > 0.0)
 }
 
+/// Whether a word names something of this home, itself or as the English word it translates
+/// to ("kuchni" names the Kitchen).
+pub(crate) fn names_in_home(word: &str, registry: &Registry) -> bool {
+    registry.matches_word(word) || translated(word).any(|english| registry.matches_word(english))
+}
+
 /// The English words a word of another language translates to ("klimaanlage" → "ac").
 pub fn translations(word: &str) -> Vec<&'static str> {
     translated(word).collect()
@@ -387,11 +393,7 @@ impl Pointing {
     /// of the home is needed), then every other, once per word.
     fn names_something(&self, i: usize, entity: &Entity, registry: &Registry) -> bool {
         let q = self.query.words[i].as_str();
-        in_hay(entity, q)
-            || *self.names_something[i].get_or_init(|| {
-                registry.matches_word(q)
-                    || translated(q).any(|english| registry.matches_word(english))
-            })
+        in_hay(entity, q) || *self.names_something[i].get_or_init(|| names_in_home(q, registry))
     }
 
     /// Whether word `i` is the whole name of a device here, once per word.

@@ -4,9 +4,9 @@
 //! the same "nothing found": the answer is given at once, naming the words, or saying why a
 //! device Home Assistant has is kept from HomeClaw.
 
-use super::intent::{Intent, is_every, is_filler, state_named};
+use super::intent::{Intent, is_every, is_filler, is_state_word};
 use super::mood::Reading;
-use super::target::{Pointing, known_word, split_compound, translations};
+use super::target::{Pointing, known_word, names_in_home, split_compound};
 use crate::ha::registry::{Hidden, Registry};
 use crate::ha::search::domain_of_word;
 use crate::lang::{LEXICONS, Lang, Lexicon, Words, any_has, named_by};
@@ -68,7 +68,7 @@ fn asking(word: &str) -> bool {
     any_has(|l| l.question_filler, word)
         || any_has(|l| l.yes_no_openers, word)
         || any_has(|l| l.be, word)
-        || state_named(word).is_some()
+        || is_state_word(word)
 }
 
 /// The indices of the words that say what the command is about: not its verb (or, in a
@@ -135,7 +135,7 @@ fn asks_a_state(command: &Reading) -> bool {
         && words
             .first()
             .is_some_and(|w| any_has(|l| l.yes_no_openers, w))
-        && words.iter().filter(|w| state_named(w).is_some()).count() == 1
+        && words.iter().filter(|w| is_state_word(w)).count() == 1
 }
 
 /// A kind word, or a word of a device's name, with a word beside it in the place where the
@@ -155,11 +155,7 @@ fn unfound_modifier(
     target.iter().copied().find_map(|i| {
         let word = words[i].as_str();
         // A name word in another language counts as it translates ("pompę" is the heat pump's).
-        let head = domain_of_word(word).is_some()
-            || registry.matches_word(word)
-            || translations(word)
-                .iter()
-                .any(|english| registry.matches_word(english));
+        let head = domain_of_word(word).is_some() || names_in_home(word, registry);
         if !head {
             // "Hauptventil": a compound whose head names nothing and whose tail is a kind.
             let compound = lang == Lang::De
@@ -224,10 +220,7 @@ fn names_nothing(word: &str, registry: &Registry) -> bool {
         && !is_every(word)
         && !lexicon_word
         && !known_word(word)
-        && !registry.matches_word(word)
-        && !translations(word)
-            .iter()
-            .any(|english| registry.matches_word(english))
+        && !names_in_home(word, registry)
         && split_compound(word, registry).is_none()
 }
 
