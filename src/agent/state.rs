@@ -311,6 +311,20 @@ pub(crate) fn command_in(message: &Message) -> Option<&str> {
     }
 }
 
+/// What HomeClaw answered just before the newest command (its text, when the message right
+/// before that command is HomeClaw's answer): the question the command may answer.
+pub(crate) fn answered_before(history: &[Message]) -> Option<&str> {
+    let newest = history.iter().rposition(|m| command_in(m).is_some())?;
+    match history[..newest].last()? {
+        Message::Assistant {
+            content,
+            tool_calls,
+            ..
+        } if tool_calls.is_empty() && !content.trim().is_empty() => Some(content.as_str()),
+        _ => None,
+    }
+}
+
 /// The newest of the person's commands in `history`.
 pub(crate) fn newest_command(history: &[Message]) -> Option<&str> {
     commands(history).next()

@@ -70,7 +70,7 @@ impl Agent<'_> {
                 self.read_and_answer(&reads, &asked, language(lang), history, state)
                     .await
             }
-            Plan::Ask { question, lang } => {
+            Plan::Ask { question, lang, .. } => {
                 if !on_condition && let Some(end) = self.alongside(None, history, state).await {
                     return Some(end);
                 }

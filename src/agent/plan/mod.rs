@@ -12,6 +12,7 @@
 
 pub(crate) mod alongside;
 pub mod ask;
+pub mod chosen;
 pub mod condition;
 pub mod direct;
 mod handoff;
@@ -54,8 +55,15 @@ pub enum Plan {
     },
     /// Run these calls (one per domain), then reply from their verification.
     Act { calls: Vec<PlannedCall>, lang: Lang },
-    /// A few equally good targets for a single-device command: ask which.
-    Ask { question: String, lang: Lang },
+    /// A few equally good targets for a single-device command: ask which. `options` holds
+    /// the call each answer would make, one per candidate in the order the question names
+    /// them (none when the question is not between devices: "which room is here?"), so that
+    /// the person's answer is acted on without reading the command again.
+    Ask {
+        question: String,
+        options: Vec<PlannedCall>,
+        lang: Lang,
+    },
     /// Not certain: the model decides.
     Model,
 }
@@ -110,6 +118,7 @@ pub fn plan_reading_in(
             let lang = answer_in.or(lang).unwrap_or(Lang::En);
             return Plan::Ask {
                 question: lang.lexicon().says.no_room_here.to_owned(),
+                options: Vec::new(),
                 lang,
             };
         }

@@ -495,6 +495,10 @@ fn ask(candidates: &[&Able<'_>], lang: Lang, registry: &Registry) -> Plan {
     let entities: Vec<&Entity> = candidates.iter().map(|(e, ..)| *e).collect();
     Plan::Ask {
         question: which_one(&entities, registry, lang),
+        options: candidates
+            .iter()
+            .flat_map(|able| calls_for(&[able]))
+            .collect(),
         lang,
     }
 }

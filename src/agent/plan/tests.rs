@@ -292,7 +292,7 @@ fn equally_good_targets_of_one_kind_are_asked_about_by_name_and_room() {
         ("light.bed_light_2", "Bed Light", "living_room"),
     ]);
     match plan("turn on the bed light", &registry) {
-        Plan::Ask { question, lang } => {
+        Plan::Ask { question, lang, .. } => {
             assert_eq!(lang, Lang::En);
             // Two of one name are told apart by their rooms, never listed as the same text.
             assert_eq!(
@@ -399,13 +399,34 @@ fn an_item_goes_on_the_list_named_or_the_only_one() {
     );
     // Two lists and none named, or only words for a kind of list that name neither: which
     // one. A name that is no list's: the model decides.
-    for text in ["put milk on the list", "put apples on the shopping list"] {
+    for (text, item) in [
+        ("put milk on the list", "milk"),
+        ("put apples on the shopping list", "apples"),
+    ] {
+        let Plan::Ask {
+            question,
+            options,
+            lang,
+        } = plan(text, &registry)
+        else {
+            panic!("{text}: not asked");
+        };
         assert_eq!(
-            plan(text, &registry),
-            Plan::Ask {
-                question: "Which one do you mean: Personal Tasks or Trader Joe'S?".into(),
-                lang: Lang::En
-            },
+            question, "Which one do you mean: Personal Tasks or Trader Joe'S?",
+            "{text}"
+        );
+        assert_eq!(lang, Lang::En);
+        // Each answer adds the item to the list it names, in the order the question names them.
+        let added: Vec<(&str, &serde_json::Value)> = options
+            .iter()
+            .map(|o| (o.entity_ids[0].as_str(), &o.data["item"]))
+            .collect();
+        assert_eq!(
+            added,
+            [
+                ("todo.personal_tasks", &json!(item)),
+                ("todo.trader_joe_s", &json!(item))
+            ],
             "{text}"
         );
     }

@@ -4,6 +4,7 @@ use serde_json::json;
 
 use super::ask::{MAX_NAMED, which_one};
 use super::{Plan, PlannedCall};
+use crate::agent::understand::Lang;
 use crate::agent::understand::intent::add_item_verb;
 use crate::agent::understand::mood::Reading;
 use crate::agent::understand::target::covers;
@@ -57,10 +58,7 @@ pub(super) fn add_item(reading: &Reading, registry: &Registry) -> Option<Plan> {
     let chosen: Vec<&Entity> = if list_words.is_empty() {
         if several {
             // "Put milk on the list" with several lists: which one.
-            return Some(Plan::Ask {
-                question: which_one(&lists, registry, lang),
-                lang,
-            });
+            return Some(ask(&lists, &item, registry, lang));
         }
         lists
     } else {
@@ -73,10 +71,7 @@ pub(super) fn add_item(reading: &Reading, registry: &Registry) -> Option<Plan> {
         // "The shopping list" in a home whose lists are "Personal Tasks" and "Trader Joe's":
         // words for a kind of list that name none of them, so which one (never a guess).
         if named.is_empty() && several && list_words.iter().all(|w| any_has(|l| l.lists, w)) {
-            return Some(Plan::Ask {
-                question: which_one(&lists, registry, lang),
-                lang,
-            });
+            return Some(ask(&lists, &item, registry, lang));
         }
         named
     };
@@ -84,12 +79,25 @@ pub(super) fn add_item(reading: &Reading, registry: &Registry) -> Option<Plan> {
         return None;
     };
     Some(Plan::Act {
-        calls: vec![PlannedCall {
-            domain: "todo".into(),
-            service: "add_item".into(),
-            entity_ids: vec![list.entity_id.clone()],
-            data: json!({"item": item}),
-        }],
+        calls: vec![adding(list, &item)],
         lang,
     })
+}
+
+/// Which list `item` goes on, each answer adding it there.
+fn ask(lists: &[&Entity], item: &str, registry: &Registry, lang: Lang) -> Plan {
+    Plan::Ask {
+        question: which_one(lists, registry, lang),
+        options: lists.iter().map(|list| adding(list, item)).collect(),
+        lang,
+    }
+}
+
+fn adding(list: &Entity, item: &str) -> PlannedCall {
+    PlannedCall {
+        domain: "todo".into(),
+        service: "add_item".into(),
+        entity_ids: vec![list.entity_id.clone()],
+        data: json!({"item": item}),
+    }
 }

@@ -31,7 +31,13 @@ impl Agent<'_> {
                 finish(state, RunStatus::ClarificationRequired, reply)
             }
             End::Held(pending) => self.held(state, *pending),
-            End::Speak(text) => self.speak(state, &text),
+            End::Speak(text) => {
+                let result = self.speak(state, &text);
+                if result.status == RunStatus::ClarificationRequired {
+                    asked(history, &result.reply);
+                }
+                result
+            }
             End::Reset(error) => reset(history, state, error),
         }
     }
@@ -119,6 +125,22 @@ impl Agent<'_> {
         }
         finish(state, composed.status, composed.reply)
     }
+}
+
+/// HomeClaw's question ends the history as the person heard it (not the model's words it
+/// replaced): the answer is read against it, by the fast path (`Parsed::plan`) or the model.
+fn asked(history: &mut Vec<Message>, question: &str) {
+    if let Some(Message::Assistant {
+        content,
+        tool_calls,
+        ..
+    }) = history.last_mut()
+        && tool_calls.is_empty()
+    {
+        question.clone_into(content);
+        return;
+    }
+    history.push(Message::assistant(question));
 }
 
 /// The provider kept rejecting the history: start the session over with a note.

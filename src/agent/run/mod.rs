@@ -32,7 +32,8 @@ use crate::agent::say::honesty::{
 use crate::agent::say::reply;
 use crate::agent::say::speak;
 use crate::agent::state::{
-    Agent, CallEnd, Caller, RunResult, RunState, RunStatus, command_in, commands, newest_command,
+    Agent, CallEnd, Caller, RunResult, RunState, RunStatus, answered_before, command_in, commands,
+    newest_command,
 };
 use crate::agent::understand::parsed::Parsed;
 use crate::llm::{ChatResponse, LlmError, Message, ToolCall, ToolChoice};
@@ -106,6 +107,7 @@ impl Agent<'_> {
     async fn run_inner(&self, history: &mut Vec<Message>) -> RunResult {
         let command = newest_command(history).unwrap_or_default();
         let before = commands(history).nth(1).map(str::to_owned);
+        let asked = answered_before(history).map(str::to_owned);
         let said = with_registry(self.home, |r| {
             Parsed::new(
                 command,
@@ -113,7 +115,7 @@ impl Agent<'_> {
                 self.device_id.as_deref(),
                 r,
             )
-            .after(before)
+            .after(before, asked)
         });
         let mut state = RunState::new(
             Arc::new(said),
@@ -542,6 +544,8 @@ fn demand_tools(state: &mut RunState, history: &mut Vec<Message>, why: &str, not
 mod alongside_tests;
 #[cfg(test)]
 mod bounds_tests;
+#[cfg(test)]
+mod choice_tests;
 #[cfg(test)]
 mod once_tests;
 #[cfg(test)]

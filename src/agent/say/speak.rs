@@ -11,11 +11,12 @@
 use super::reply;
 use crate::agent::act::verify::ActionReport;
 use crate::agent::plan::ReadState;
-use crate::agent::plan::ask::which_one;
+use crate::agent::plan::ask::{MAX_NAMED, which_one};
 use crate::agent::state::{Observed, RunStatus};
 use crate::agent::understand::Lang;
 use crate::agent::understand::naming::{names_a_kind, names_an_area, names_by_translation};
 use crate::agent::understand::parsed::Parsed;
+use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Hidden, Registry};
 use crate::text::{plural_stem, tokens};
 
@@ -120,6 +121,9 @@ fn from_the_record(end: &Ending<'_>, acts: bool, registry: &Registry) -> Option<
     }
     if !reads.is_empty() {
         let answer = said.answer_from(&reads);
+        if acts && let Some(ask) = which_of_the_pointed(end, registry) {
+            return Some(ask);
+        }
         if acts {
             return Some(Said {
                 status: RunStatus::Failed("the request asked for an action and none ran".into()),
@@ -161,6 +165,9 @@ fn from_the_model(end: &Ending<'_>, about_home: bool, acts: bool, registry: &Reg
     // A question whose model tried a change (refused) is still a question: it is answered
     // that what it asks about was not found, not that nothing was changed.
     if acts || (end.tried_a_change && !said.question) {
+        if let Some(ask) = which_of_the_pointed(end, registry) {
+            return ask;
+        }
         return Said {
             status: RunStatus::Failed("the request asked for an action and none ran".into()),
             reply: reply::nothing_done("", lang, end.hidden),
@@ -231,6 +238,54 @@ fn from_the_model(end: &Ending<'_>, about_home: bool, acts: bool, registry: &Reg
         reply: end.text.to_owned(),
         why: "nothing in the home was touched or named: the model's words passed on",
     }
+}
+
+/// The question that would make a request actionable, when a run changed nothing: the few
+/// devices (two to [`MAX_NAMED`]) its words point at that the request could change, as the
+/// model was shown them ("Which one do you mean: Living Room Fan or Ceiling Fan?") rather than
+/// "I did not change anything" — the person's answer continues the conversation. Only when
+/// the words mean one device; never for a device Home Assistant keeps from HomeClaw or a word
+/// naming nothing here (those are said instead), nor between devices the question could not
+/// tell apart.
+fn which_of_the_pointed(end: &Ending<'_>, registry: &Registry) -> Option<Said> {
+    let said = end.said;
+    // A place or name this home lacks ("the sauna light") is said, not asked about; "the
+    // lights" meant them all.
+    if end.hidden.is_some()
+        || said.only_asks()
+        || !said.means_one(registry)
+        || said.unmatched(registry).is_some()
+    {
+        return None;
+    }
+    let changeable = |e: &Entity| {
+        registry.services().get(e.domain()).is_some_and(|services| {
+            services.keys().any(|service| {
+                registry.service_decision(e.domain(), service) == Some(ServiceDecision::Allowed)
+                    && said.against(service).is_none()
+            })
+        })
+    };
+    let pointed: Vec<&Entity> = end
+        .candidates
+        .iter()
+        .filter_map(|id| registry.get(id))
+        .filter(|e| said.points_at(e, registry) && changeable(e))
+        .collect();
+    let mut told_apart: Vec<(&str, Option<&str>)> = pointed
+        .iter()
+        .map(|e| (e.name.as_str(), e.area_id.as_deref()))
+        .collect();
+    told_apart.sort_unstable();
+    told_apart.dedup();
+    if !(2..=MAX_NAMED).contains(&pointed.len()) || told_apart.len() < 2 {
+        return None;
+    }
+    Some(Said {
+        status: RunStatus::ClarificationRequired,
+        reply: which_one(&pointed, registry, said.lang),
+        why: "nothing was changed and the words fit a few devices: asked which",
+    })
 }
 
 /// An entity as the registry holds it now, as if read for this question.

@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 use super::here::{self, Here};
 use super::mood::Reading;
 use super::naming::about_the_home;
+use super::target::covers;
 use super::{
     Lang, Pointing, Unmatched, against_the_words, asks_to_toggle, join_compounds, unmatched,
 };
@@ -64,7 +65,12 @@ pub(crate) struct Parsed {
     placed: Option<(String, String)>,
     /// The command before this one: "turn it off" names what it named.
     before: Option<String>,
+    /// What HomeClaw answered the command before, when this command came right after it: a
+    /// "which one?" this command may answer.
+    asked: Option<String>,
     pointing_before: OnceLock<Option<Pointing>>,
+    /// The command this one answers HomeClaw's question about (see [`Parsed::against`]).
+    answered: OnceLock<Option<Reading>>,
     /// The entities the words point at best, as the model is shown them.
     candidates: OnceLock<Vec<String>>,
 }
@@ -116,14 +122,18 @@ impl Parsed {
             placed,
             reading,
             before: None,
+            asked: None,
             pointing_before: OnceLock::new(),
+            answered: OnceLock::new(),
             candidates: OnceLock::new(),
         }
     }
 
-    /// With the command said before this one, which the model's calls may also act on.
-    pub(crate) fn after(mut self, before: Option<String>) -> Self {
+    /// With the command said before this one, which the model's calls may also act on, and
+    /// what HomeClaw answered it (when this command came right after).
+    pub(crate) fn after(mut self, before: Option<String>, asked: Option<String>) -> Self {
         self.before = before;
+        self.asked = asked;
         self
     }
 
@@ -179,6 +189,11 @@ impl Parsed {
         self.pointing(registry).says_which()
     }
 
+    /// Whether the words mean one device (see [`Pointing::means_one`]).
+    pub(crate) fn means_one(&self, registry: &Registry) -> bool {
+        self.pointing(registry).means_one()
+    }
+
     /// What the words alone point at, "here" aside.
     fn pointed(&self, entity: &Entity, registry: &Registry) -> bool {
         self.pointing(registry).at(entity, registry)
@@ -209,7 +224,25 @@ impl Parsed {
     /// What the person asked for, when `service` would undo it ("lock it" is never an
     /// unlock).
     pub(crate) fn against(&self, service: &str) -> Option<&'static str> {
-        against_the_words(&self.reading, service)
+        against_the_words(&self.reading, service).or_else(|| {
+            let before = self.answered.get_or_init(|| {
+                self.answers_a_question()
+                    .then(|| self.before.as_deref().map(Reading::new))
+                    .flatten()
+            });
+            before.as_ref().and_then(|b| against_the_words(b, service))
+        })
+    }
+
+    /// Words without a verb of their own right after HomeClaw asked a question ("the kitchen
+    /// one" after "Which one do you mean …?"): the command before says what to do.
+    fn answers_a_question(&self) -> bool {
+        !self.acts
+            && !self.question
+            && self
+                .asked
+                .as_deref()
+                .is_some_and(|a| a.trim_end().ends_with('?'))
     }
 
     /// The answer to this question from `reads`, in the person's language.
@@ -287,10 +320,54 @@ impl Parsed {
         plan::condition::checked(&self.joined.text, registry, device_id)
     }
 
-    /// The fast path's plan for the words, for a person speaking to `device_id`.
+    /// The fast path's plan for the words, for a person speaking to `device_id`: what they
+    /// say, or which of the devices HomeClaw just asked about they chose.
     pub(crate) fn plan(&self, registry: &Registry, device_id: Option<&str>) -> plan::Plan {
         // Answered in the request's language when HomeClaw speaks it, whatever the words'.
         let answer_in = self.tag.as_deref().and_then(Lang::known);
-        plan::plan_reading_in(&self.joined, registry, device_id, answer_in)
+        let own = plan::plan_reading_in(&self.joined, registry, device_id, answer_in);
+        if !matches!(own, plan::Plan::Model) || self.acts || self.question {
+            return own;
+        }
+        self.as_choice(registry, device_id, answer_in)
+            .unwrap_or(own)
+    }
+
+    /// The words as the answer to HomeClaw's "which one?" about the command before: that
+    /// command is planned again, and the question it asks must be the one HomeClaw asked
+    /// (else the home changed in between, or the question was another), so that the answer
+    /// chooses only among the calls that question offered.
+    fn as_choice(
+        &self,
+        registry: &Registry,
+        device_id: Option<&str>,
+        answer_in: Option<Lang>,
+    ) -> Option<plan::Plan> {
+        let (before, asked) = (self.before.as_deref()?, self.asked.as_deref()?);
+        let again = plan::plan_joined_in(
+            &join_compounds(before, registry),
+            registry,
+            device_id,
+            answer_in,
+        );
+        let plan::Plan::Ask {
+            question,
+            options,
+            lang,
+        } = again
+        else {
+            return None;
+        };
+        if crate::text::ends_once(&question) != crate::text::ends_once(asked) {
+            return None;
+        }
+        let points_at = |e: &Entity| self.points_at(e, registry);
+        let words = crate::ha::search::Query::new(&self.joined.text);
+        let covers = |e: &Entity| !words.is_empty() && self.here_allows(e) && covers(e, &words);
+        let answer = plan::chosen::Answer {
+            covers: &covers,
+            points_at: &points_at,
+        };
+        plan::chosen::chosen(options, &answer, registry, lang)
     }
 }

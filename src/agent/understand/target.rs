@@ -314,6 +314,18 @@ impl Pointing {
         !self.query.words.is_empty() || self.watering || !self.about.is_empty()
     }
 
+    /// Whether the words mean one device: no "all" or "every", and no kind said in the
+    /// plural ("the lights"). A kind word no lexicon lists as singular counts as plural, so
+    /// that a question of "which one?" is only asked when one was meant.
+    pub fn means_one(&self) -> bool {
+        !self.every
+            && self.query.words.iter().all(|w| {
+                domain_of_word(w).is_none()
+                    || any_has(|l| l.singular, w)
+                    || any_has(|l| l.same_in_plural, w)
+            })
+    }
+
     /// Whether the words point at `entity` (see [`points_at`]).
     pub fn at(&self, entity: &Entity, registry: &Registry) -> bool {
         let query = &self.query;
