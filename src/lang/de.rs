@@ -143,7 +143,14 @@ pub const LEXICON: Lexicon = Lexicon {
         &["konnen", "sie"],
     ],
     please: &["bitte"],
-    desires: &[&["ich", "mochte", "dass"], &["ich", "will", "dass"]],
+    desires: &[
+        &["ich", "mochte", "dass"],
+        &["ich", "will", "dass"],
+        &["stell", "sicher", "dass"],
+        &["stelle", "sicher", "dass"],
+        &["sorg", "dafur", "dass"],
+        &["sorge", "dafur", "dass"],
+    ],
     be: &["ist", "sind", "wird"],
     asking: &["ob", "wissen"],
     wished: &[

@@ -155,8 +155,16 @@ pub const LEXICON: Lexicon = Lexicon {
         &["can", "u"],
     ],
     please: &["please"],
-    desires: &[&["i", "want"], &["i", "would", "like"], &["i", "d", "like"]],
-    be: &["be", "to"],
+    desires: &[
+        &["i", "want"],
+        &["i", "would", "like"],
+        &["i", "d", "like"],
+        &["make", "sure", "that"],
+        &["make", "sure"],
+        &["ensure", "that"],
+        &["ensure"],
+    ],
+    be: &["be", "to", "is", "are"],
     asking: &["if", "whether", "know"],
     wished: &[
         ("on", "turn on"),

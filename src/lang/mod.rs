@@ -171,7 +171,7 @@ pub struct Lexicon {
     pub wrappers: Phrases,
     /// "Please", wherever it stands in a polite request.
     pub please: Words,
-    /// Openings of a wish for a state ("I want", "chcę, żeby").
+    /// Openings of a wish for a state ("I want", "make sure", "chcę, żeby").
     pub desires: Phrases,
     /// Verbs of being that tie a wish to its state ("be", "było", "ist").
     pub be: Words,

@@ -293,7 +293,49 @@ const REQUESTS: &[(&str, &[&str])] = &[
         "Make the bed light 50% bright",
         &["light.turn_on light.bed_light"],
     ),
+    // A wish said "make sure", or as the state alone, last.
+    (
+        "Make sure the front door is locked",
+        &["lock.lock lock.front_door"],
+    ),
+    (
+        "Stell sicher, dass die Haustür abgeschlossen ist",
+        &["lock.lock lock.front_door"],
+    ),
+    (
+        "Upewnij się, że drzwi wejściowe są zamknięte na klucz",
+        &["lock.lock lock.front_door"],
+    ),
+    (
+        "Assure-toi que la porte d'entrée est verrouillée",
+        &["lock.lock lock.front_door"],
+    ),
+    (
+        "Hall window closed please",
+        &["cover.close_cover cover.hall_window"],
+    ),
+    (
+        "Kitchen window open",
+        &["cover.open_cover cover.kitchen_window"],
+    ),
 ];
+
+#[test]
+fn a_state_said_as_a_fact_or_asked_is_no_request() {
+    let home = people_home();
+    for text in [
+        "The hall window is closed",
+        "Hall window closed?",
+        "Is the hall window closed",
+        "The front door is locked",
+    ] {
+        assert!(
+            !matches!(plan(text, &home), Plan::Act { .. }),
+            "{text}: {:?}",
+            plan(text, &home)
+        );
+    }
+}
 
 #[test]
 fn requests_in_the_forms_people_use_run_without_the_model() {

@@ -310,7 +310,9 @@ pub fn unwrapped_request(text: &str) -> Option<String> {
     if let Some((n, lang)) = leading_phrase(|l| l.desires, &folded) {
         return desired(&raw[n..], lang);
     }
-    let (skip, _) = leading_phrase(|l| l.wrappers, &folded)?;
+    let Some((skip, _)) = leading_phrase(|l| l.wrappers, &folded) else {
+        return stated_last(text, &raw, &folded);
+    };
     let rest: Vec<&str> = raw[skip..]
         .iter()
         .zip(&folded[skip..])
@@ -320,6 +322,35 @@ pub fn unwrapped_request(text: &str) -> Option<String> {
     let rest = rest.join(" ");
     let (words, percent_at) = words_of(&rest);
     intent(&words, percent_at).map(|_| rest)
+}
+
+/// A wish said as the state alone, last ("Hall window closed please", "Küchenfenster zu
+/// bitte"): the request it makes, when the words carry no verb, ask nothing and say no "is"
+/// ("the garage door is open" tells, it does not ask).
+fn stated_last(text: &str, raw: &[&str], folded: &[String]) -> Option<String> {
+    let plain = |f: &str| !any_has(|l| l.please, f.trim_matches(|c: char| !c.is_alphanumeric()));
+    let kept: Vec<(&str, &String)> = raw
+        .iter()
+        .copied()
+        .zip(folded)
+        .filter(|(_, f)| plain(f))
+        .collect();
+    let (_, last) = kept.last()?;
+    if kept.len() < 2
+        || state_named(last).is_none()
+        || kept.iter().any(|(_, f)| any_has(|l| l.be, f))
+        || is_question(text)
+    {
+        return None;
+    }
+    let (words, percent_at) = words_of(text);
+    if intent(&words, percent_at).is_some() {
+        return None;
+    }
+    let words: Vec<String> = kept.iter().map(|(_, f)| (*f).clone()).collect();
+    let lang = lang_of_words(&words).unwrap_or(Lang::En);
+    let raw: Vec<&str> = kept.iter().map(|(r, _)| *r).collect();
+    desired(&raw, lang)
 }
 
 /// The request a wish for a state makes ("the kitchen light on", "światło w kuchni było

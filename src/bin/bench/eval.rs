@@ -82,6 +82,11 @@ struct EvalCase {
     #[serde(default)]
     expect_unchanged_attributes:
         std::collections::BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
+    /// What the person says next, in the same conversation, while the agent asks a question
+    /// back ("Which one do you mean …?" → "the kitchen one"): the case is judged after the last
+    /// answer, on every action of every turn.
+    #[serde(default)]
+    answers: Vec<String>,
 }
 
 impl EvalCase {
@@ -368,18 +373,34 @@ async fn ask_homeclaw(
     traces: Option<&mut std::io::BufWriter<std::fs::File>>,
     started: Instant,
 ) -> anyhow::Result<EvalRow> {
-    let body: serde_json::Value = ha
-        .http
-        .post(format!("{homeclaw_url}/api/command"))
-        .json(&json!({"text": case.text, "session_id": format!("eval-{}-{}", case.id, fastrand::u32(..)), "language": case.request_language.as_ref().unwrap_or(&case.language)}))
-        .send()
-        .await?
-        .json()
-        .await?;
+    let session = format!("eval-{}-{}", case.id, fastrand::u32(..));
+    let language = case.request_language.as_ref().unwrap_or(&case.language);
+    let mut turns: Vec<serde_json::Value> = Vec::new();
+    for text in std::iter::once(&case.text).chain(&case.answers) {
+        let asked = turns
+            .last()
+            .is_none_or(|b| b["status"] == "clarification_required");
+        if !asked {
+            break;
+        }
+        let body: serde_json::Value = ha
+            .http
+            .post(format!("{homeclaw_url}/api/command"))
+            .json(&json!({"text": text, "session_id": session, "language": language}))
+            .send()
+            .await?
+            .json()
+            .await?;
+        turns.push(body);
+    }
+    let body = conversation(&turns);
     let latency = started.elapsed();
     if let Some(out) = traces {
         use std::io::Write as _;
-        let line = json!({"id": case.id, "latency_s": latency.as_secs_f64(), "body": body});
+        let mut line = json!({"id": case.id, "latency_s": latency.as_secs_f64(), "body": body});
+        if turns.len() > 1 {
+            line["turns"] = json!(turns);
+        }
         writeln!(out, "{line}")?;
     }
     let status = body["status"].as_str().unwrap_or("error").to_owned();
@@ -414,6 +435,35 @@ async fn ask_homeclaw(
     })
 }
 
+/// A conversation's answers as one: the last turn's status and reply, every turn's actions,
+/// and the turns' counts added up.
+fn conversation(turns: &[serde_json::Value]) -> serde_json::Value {
+    let mut whole = turns.last().cloned().unwrap_or_default();
+    if turns.len() < 2 {
+        return whole;
+    }
+    let actions: Vec<serde_json::Value> = turns
+        .iter()
+        .flat_map(|t| t["actions"].as_array().cloned().unwrap_or_default())
+        .collect();
+    whole["actions"] = json!(actions);
+    let mut stats = serde_json::Map::new();
+    for turn in turns {
+        for (key, value) in turn["stats"].as_object().into_iter().flatten() {
+            if let Some(n) = value.as_u64() {
+                let sum = stats
+                    .get(key)
+                    .and_then(serde_json::Value::as_u64)
+                    .unwrap_or(0)
+                    + n;
+                stats.insert(key.clone(), json!(sum));
+            }
+        }
+    }
+    whole["stats"] = json!(stats);
+    whole
+}
+
 /// One case asked of Home Assistant's own agent (`conversation/process`), judged the same way.
 async fn ask_ha(
     ha: &Ha,
@@ -421,19 +471,30 @@ async fn ask_ha(
     case: &EvalCase,
     started: Instant,
 ) -> EvalRow {
-    let result = client
-        .request_with_timeout(
-            homeclaw::ha::protocol::Command::new("conversation/process")
-                .with("text", json!(case.text))
-                .with(
-                    "language",
-                    json!(case.request_language.as_ref().unwrap_or(&case.language)),
-                )
-                .with("agent_id", json!("conversation.home_assistant")),
-            Duration::from_secs(60),
-        )
-        .await
-        .unwrap_or_default();
+    let language = case.request_language.as_ref().unwrap_or(&case.language);
+    let mut result = serde_json::Value::Null;
+    // The answers go on in the same conversation until Home Assistant acts or answers.
+    for text in std::iter::once(&case.text).chain(&case.answers) {
+        let settled = ["action_done", "query_answer"].contains(
+            &result["response"]["response_type"]
+                .as_str()
+                .unwrap_or_default(),
+        );
+        if settled {
+            break;
+        }
+        let mut command = homeclaw::ha::protocol::Command::new("conversation/process")
+            .with("text", json!(text))
+            .with("language", json!(language))
+            .with("agent_id", json!("conversation.home_assistant"));
+        if let Some(id) = result["conversation_id"].as_str() {
+            command = command.with("conversation_id", json!(id));
+        }
+        result = client
+            .request_with_timeout(command, Duration::from_secs(60))
+            .await
+            .unwrap_or_default();
+    }
     let latency = started.elapsed();
     let kind = result["response"]["response_type"]
         .as_str()
