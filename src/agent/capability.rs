@@ -249,6 +249,7 @@ pub const CAPABILITIES: &[Capability] = &[
     row(&[Unlock], &["lock"], "unlock").heard(&["HassTurnOff"], None).expect(Settles { done: &["unlocked", "open"], moving: &["unlocking", "opening"] }).says("HassTurnOff", "lock"),
     row(&[], &["lock"], "open").expect(Settles { done: &["open", "unlocked"], moving: &["opening"] }),
     // Fans and humidifiers.
+    row(&[Start], &["fan"], "turn_on").heard(&["HassTurnOn"], None).expect(StateIn(&["on"])).says("HassTurnOn", "default"),
     row(&[PERCENT], &["fan"], "set_percentage").field("percentage").heard(&["HassFanSetSpeed"], Some("percentage")).expect(attr("percentage")).says("HassFanSetSpeed", "default"),
     row(&[PERCENT], &["humidifier"], "set_humidity").field("humidity").heard(&["HassHumidifierSetpoint"], Some("humidity")).expect(attr("humidity")),
     // Climate and water heaters.

@@ -39,6 +39,13 @@ const PEOPLE_HOME: &[(&str, &str, &str, &str, &str)] = &[
     ),
     ("switch.ac", "AC", "bedroom_1", "on", r#"{}"#),
     (
+        "fan.living_room_fan",
+        "Living Room Fan",
+        "living_room",
+        "off",
+        r#"{}"#,
+    ),
+    (
         "climate.heatpump",
         "HeatPump",
         "bedroom_1",
@@ -317,6 +324,11 @@ const REQUESTS: &[(&str, &[&str])] = &[
     (
         "Kitchen window open",
         &["cover.open_cover cover.kitchen_window"],
+    ),
+    // A fan is started as it is turned on.
+    (
+        "Start the fan in the living room",
+        &["fan.turn_on fan.living_room_fan"],
     ),
 ];
 
