@@ -48,6 +48,12 @@ impl Agent<'_> {
             Some(plan) => plan,
             None => with_registry(self.home, |r| state.said.plan(r, self.device_id.as_deref())),
         };
+        if state.said.answers_a_question() {
+            state.trace.push(
+                "an answer to HomeClaw's question: read with the command it answers, not by \
+                 Home Assistant's recogniser (which did not hear the question)",
+            );
+        }
         let language = |lang: Lang| self.language.as_deref().map_or(lang, Lang::from_tag);
         match plan {
             Plan::Model => {
@@ -253,7 +259,10 @@ impl Agent<'_> {
             Output = (Recognised, String, String, Option<Lang>, std::time::Instant),
         > + '_,
     > {
-        if !self.cfg.ha_recogniser.enabled {
+        // An answer to HomeClaw's own question ("the kitchen one") is read with the command it
+        // answers; the recogniser, which did not hear the question, would read it alone ("one"
+        // as a brightness of 1%).
+        if !self.cfg.ha_recogniser.enabled || state.said.answers_a_question() {
             return None;
         }
         let (command, tag, lang) = self.recogniser_words(history, state)?;

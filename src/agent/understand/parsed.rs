@@ -236,7 +236,7 @@ impl Parsed {
 
     /// Words without a verb of their own right after HomeClaw asked a question ("the kitchen
     /// one" after "Which one do you mean …?"): the command before says what to do.
-    fn answers_a_question(&self) -> bool {
+    pub(crate) fn answers_a_question(&self) -> bool {
         !self.acts
             && !self.question
             && self
