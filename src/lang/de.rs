@@ -373,6 +373,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ("power", &["strom", "leistung", "stromverbrauch"]),
         ("energy", &["energie"]),
         ("battery", &["akku", "batterie", "akkustand", "ladestand"]),
+        ("temperature", &["warm", "kalt"]),
+        ("humidity", &["feucht"]),
     ],
     question_openers: &["ist", "sind", "welche", "wie", "gibt"],
     more_question_openers: &["wer", "wo", "wann", "was", "habe", "hab"],

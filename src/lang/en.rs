@@ -322,13 +322,17 @@ pub const LEXICON: Lexicon = Lexicon {
         ("power", &["power"]),
         ("energy", &["energy"]),
         ("battery", &["battery", "batteries", "charge"]),
+        // "How warm is it outside?", "how humid is it?".
+        ("temperature", &["warm", "cold", "hot"]),
+        ("humidity", &["humid"]),
     ],
     question_openers: &["is", "are", "what", "which", "how", "does", "do", "did"],
     more_question_openers: &["who", "where", "when", "why"],
     yes_no_openers: &["is", "are", "does", "do", "did", "am"],
     state_verbs: &[],
     states: &[
-        ("on", &["on"]),
+        // "Is the AC running?", "are the sprinklers running?": on, or open for a valve.
+        ("on", &["on", "running"]),
         ("off", &["off"]),
         ("open", &["open"]),
         ("closed", &["closed"]),
@@ -340,6 +344,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ("idle", &["stopped", "idle"]),
     ],
     question_filler: &[
+        // "What is the living room player doing?" asks its state.
+        "doing",
         "what",
         "whats",
         "s",

@@ -371,6 +371,8 @@ pub const LEXICON: Lexicon = Lexicon {
             &["puissance", "consommation", "electricite", "courant"],
         ),
         ("energy", &["energie"]),
+        ("temperature", &["chaud", "froid"]),
+        ("humidity", &["humide"]),
         ("battery", &["batterie"]),
     ],
     question_openers: &["est", "quelle", "quel", "quels", "quelles", "combien", "y"],

@@ -391,6 +391,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ("carbon_dioxide", &["dwutlenek"]),
         ("power", &["prad", "pradu", "moc"]),
         ("energy", &["energia", "energii"]),
+        ("temperature", &["cieplo", "zimno"]),
+        ("humidity", &["wilgotno"]),
         (
             "battery",
             &["bateria", "baterii", "akumulator", "akumulatora"],

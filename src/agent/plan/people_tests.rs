@@ -601,3 +601,28 @@ fn everything_that_is_on_is_only_what_is_on() {
         );
     }
 }
+
+#[test]
+fn state_questions_in_everyday_words_are_answered_from_the_registry() {
+    let home = people_home();
+    for (text, expected) in [
+        // "Running" is on (a valve: open); "doing" asks the state; "warm" a temperature,
+        // "it" beside it names nothing.
+        ("Is the AC running?", "Yes: AC is on."),
+        ("What is the living room player doing?", "Living Room is"),
+        (
+            "What's the kitchen window doing, is it open or closed?",
+            "Kitchen Window is closed.",
+        ),
+        ("How warm is it outside?", "Outside Temperature is 15.6 °C."),
+        (
+            "Wie warm ist es draußen?",
+            "Outside Temperature ist 15.6 °C.",
+        ),
+    ] {
+        let answer = answered(text, &home);
+        assert!(answer.starts_with(expected), "{text}: {answer}");
+    }
+    // "It" alone still needs the command before it: not a question the registry answers.
+    assert_eq!(plan("Is it running?", &home), Plan::Model);
+}

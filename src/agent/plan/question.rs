@@ -274,13 +274,17 @@ pub(super) fn answer(
     states.dedup();
     let asked = asked_state(&words, &states);
     let low = words.iter().any(|w| any_has(|l| l.low, w));
-    let rest: Vec<&str> = words
+    let mut rest: Vec<&str> = words
         .iter()
         .map(String::as_str)
         .filter(|w| {
             !is_question_filler(w) && !is_filler(w) && !any_has(|l| l.low, w) && !is_state_word(w)
         })
         .collect();
+    // "How warm is it outside?": beside words that name something, "it" names nothing.
+    if rest.iter().any(|w| !any_has(|l| l.stand_ins, w)) {
+        rest.retain(|w| !any_has(|l| l.stand_ins, w));
+    }
     let query = query_of(&rest, registry);
     if query.is_empty() {
         return None;
