@@ -261,6 +261,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ("nawilzacz", "humidifier"),
     ],
     singular: &[
+        // "Drzwi" is plural in form only: without "wszystkie" it is one door, as "the door" is.
+        "drzwi",
         "swiatlo",
         "lampa",
         "wentylator",
