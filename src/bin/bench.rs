@@ -17,7 +17,7 @@ mod agent;
 mod assist;
 #[path = "bench/conformance/mod.rs"]
 mod conformance;
-#[path = "bench/eval.rs"]
+#[path = "bench/eval/mod.rs"]
 mod eval;
 #[path = "bench/load.rs"]
 mod load;

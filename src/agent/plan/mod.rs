@@ -278,6 +278,8 @@ mod grounding_tests;
 #[cfg(test)]
 mod levels_tests;
 #[cfg(test)]
+mod people_question_tests;
+#[cfg(test)]
 mod people_tests;
 #[cfg(test)]
 mod question_tests;

@@ -101,3 +101,115 @@ fn adding(list: &Entity, item: &str) -> PlannedCall {
         data: json!({"item": item}),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::tests::home;
+    use super::super::{Lang, Plan, plan};
+
+    #[test]
+    fn an_item_goes_on_the_list_named_or_the_only_one() {
+        let registry = home(&[
+            ("todo.personal_tasks", "Personal Tasks", "kitchen"),
+            ("todo.trader_joe_s", "Trader Joe'S", "kitchen"),
+        ]);
+        let planned = |text: &str| match plan(text, &registry) {
+            Plan::Act { calls, lang } => {
+                Some((calls[0].entity_ids[0].clone(), calls[0].data.clone(), lang))
+            }
+            _ => None,
+        };
+        assert_eq!(
+            planned("add apples to my trader joe's list"),
+            Some((
+                "todo.trader_joe_s".into(),
+                json!({"item": "apples"}),
+                Lang::En
+            ))
+        );
+        // Typed without the apostrophe, the name is the same name.
+        assert_eq!(
+            planned("put apples on the trader joes list").map(|p| p.0),
+            Some("todo.trader_joe_s".into())
+        );
+        assert_eq!(
+            planned("Put history homework on personal tasks list"),
+            Some((
+                "todo.personal_tasks".into(),
+                json!({"item": "history homework"}),
+                Lang::En
+            ))
+        );
+        assert_eq!(
+            planned("Add clean the kitchen to my tasks"),
+            Some((
+                "todo.personal_tasks".into(),
+                json!({"item": "clean the kitchen"}),
+                Lang::En
+            ))
+        );
+        // A list named in another language's words for it ("persönliche Aufgaben").
+        for text in [
+            "Setze Milch auf meine persönlichen Aufgaben",
+            "Füge Milch zu meinen persönlichen Aufgaben hinzu",
+        ] {
+            assert_eq!(
+                planned(text).map(|p| p.0),
+                Some("todo.personal_tasks".into()),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            planned("Dodaj mleko do listy Personal Tasks"),
+            Some((
+                "todo.personal_tasks".into(),
+                json!({"item": "mleko"}),
+                Lang::Pl
+            ))
+        );
+        // Two lists and none named, or only words for a kind of list that name neither: which
+        // one. A name that is no list's: the model decides.
+        for (text, item) in [
+            ("put milk on the list", "milk"),
+            ("put apples on the shopping list", "apples"),
+        ] {
+            let Plan::Ask {
+                question,
+                options,
+                lang,
+            } = plan(text, &registry)
+            else {
+                panic!("{text}: not asked");
+            };
+            assert_eq!(
+                question, "Which one do you mean: Personal Tasks or Trader Joe'S?",
+                "{text}"
+            );
+            assert_eq!(lang, Lang::En);
+            // Each answer adds the item to the list it names, in the order the question names them.
+            let added: Vec<(&str, &serde_json::Value)> = options
+                .iter()
+                .map(|o| (o.entity_ids[0].as_str(), &o.data["item"]))
+                .collect();
+            assert_eq!(
+                added,
+                [
+                    ("todo.personal_tasks", &json!(item)),
+                    ("todo.trader_joe_s", &json!(item))
+                ],
+                "{text}"
+            );
+        }
+        assert_eq!(
+            plan("put apples on the Costco list", &registry),
+            Plan::Model
+        );
+        let one = home(&[("todo.personal_tasks", "Personal Tasks", "kitchen")]);
+        assert!(matches!(
+            plan("put milk on the list", &one),
+            Plan::Act { .. }
+        ));
+    }
+}
