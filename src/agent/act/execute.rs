@@ -146,6 +146,31 @@ impl Agent<'_> {
         (!unnamed.is_empty()).then(|| unnamed.join(", "))
     }
 
+    /// A model's call on one device that the words, meant for one, fit no better than others
+    /// of its kind: the target and those others, named for the model. The device the person
+    /// spoke to is theirs to mean.
+    fn picked_among(&self, checked: &CheckedCall, state: &RunState) -> Option<(String, String)> {
+        if !state.caller.checks_named() {
+            return None;
+        }
+        let targets = target_entities(self.home, checked);
+        let [target] = targets.as_slice() else {
+            return None;
+        };
+        with_registry(self.home, |r| {
+            let entity = r.get(target)?;
+            if self.device_id.is_some() && entity.device_id == self.device_id {
+                return None;
+            }
+            let rivals = state.said.rivals(entity, r);
+            let named = |e: &Entity| format!("{} ({:?})", e.entity_id, e.name);
+            (!rivals.is_empty()).then(|| {
+                let others: Vec<String> = rivals.iter().map(|e| named(e)).collect();
+                (named(entity), others.join(", "))
+            })
+        })
+    }
+
     /// Runs one tool call through the guards; always appends exactly one result.
     pub(crate) async fn run_call(
         &self,
@@ -347,6 +372,16 @@ impl Agent<'_> {
                 format!(
                     "Refused: {call} is the opposite of what the user asked ({asked}). Call the \
                      service that does what they said, or ask them."
+                ),
+            ));
+        }
+        if let Some((target, rivals)) = self.picked_among(checked, state) {
+            return Some(refuse(
+                state,
+                format!("refused {call} on {target}: the words fit {rivals} as well"),
+                format!(
+                    "Refused: the user's words fit {rivals} as well as {target}, and they meant \
+                     one device: only they can say which. Ask the user which one they mean."
                 ),
             ));
         }

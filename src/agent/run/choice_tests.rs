@@ -239,3 +239,53 @@ async fn the_recognisers_reading_of_an_answer_alone_is_not_taken() {
     assert_eq!(calls[0].target.entity_id, ["light.kitchen_ceiling"]);
     assert_eq!(calls[0].data, None, "no brightness: {:?}", calls[0].data);
 }
+
+#[tokio::test]
+async fn the_model_may_not_pick_one_of_the_devices_the_words_fit_alike() {
+    use crate::agent::testkit::{service_reply, text_reply};
+    let cfg = super::tests::cfg();
+    // "The ceiling light" fits both ceiling lights alike: the model's pick is refused, and the
+    // run asks which.
+    let home = twins();
+    let model = ScriptedModel::new(vec![
+        service_reply("1", "light", "turn_on", "light.kitchen_ceiling"),
+        // Told the call failed, it is asked once more for the corrected call.
+        text_reply("Which ceiling light?"),
+        text_reply("Which ceiling light?"),
+    ]);
+    let mut history = vec![Message::user("turn on the ceiling light")];
+    let result = run_with(&model, &home, &cfg, &mut history).await;
+    assert!(home.calls().is_empty(), "{:?}", called(&home));
+    assert_eq!(result.status, RunStatus::ClarificationRequired);
+    assert_eq!(result.reply, ASKED);
+    assert!(
+        result
+            .trace
+            .iter()
+            .any(|t| t.contains("the words fit light.bedroom_ceiling")),
+        "{:?}",
+        result.trace
+    );
+    // Said with its room, or by a name only one has, the call runs.
+    for (text, id) in [
+        (
+            "turn on the ceiling light in the kitchen",
+            "light.kitchen_ceiling",
+        ),
+        ("turn on the desk lamp", "light.desk_lamp"),
+    ] {
+        let home = twins();
+        let model = ScriptedModel::new(vec![
+            service_reply("1", "light", "turn_on", id),
+            text_reply("Done."),
+        ]);
+        let mut history = vec![Message::user(text)];
+        let result = run_with(&model, &home, &cfg, &mut history).await;
+        assert_eq!(
+            called(&home),
+            [("light.turn_on".to_owned(), vec![id.to_owned()])],
+            "{text}: {:?}",
+            result.trace
+        );
+    }
+}

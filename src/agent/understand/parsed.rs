@@ -189,6 +189,34 @@ impl Parsed {
         self.pointing(registry).says_which()
     }
 
+    /// The devices of `entity`'s kind that these words, meant for one device, fit as well as
+    /// they fit `entity` (none when the words single it out, say several, name a room — a kind
+    /// in a room is all of it there, as Home Assistant reads it — or say nothing of which): a
+    /// call on `entity` would be a pick among them, which only the person may make.
+    pub(crate) fn rivals<'r>(&self, entity: &Entity, registry: &'r Registry) -> Vec<&'r Entity> {
+        let pointing = self.pointing(registry);
+        if !self.acts
+            || !pointing.says_which()
+            || !pointing.means_one()
+            || pointing.names_a_room(registry)
+            || !self.points_at(entity, registry)
+        {
+            return Vec::new();
+        }
+        let fit = pointing.fit(entity);
+        // Among what the model was shown: the words' best candidates.
+        self.candidates(registry)
+            .iter()
+            .filter_map(|id| registry.get(id))
+            .filter(|e| {
+                e.entity_id != entity.entity_id
+                    && e.domain() == entity.domain()
+                    && self.points_at(e, registry)
+                    && pointing.fit(e) >= fit
+            })
+            .collect()
+    }
+
     /// Whether the words mean one device (see [`Pointing::means_one`]).
     pub(crate) fn means_one(&self, registry: &Registry) -> bool {
         self.pointing(registry).means_one()

@@ -314,6 +314,29 @@ impl Pointing {
         !self.query.words.is_empty() || self.watering || !self.about.is_empty()
     }
 
+    /// Whether a word names one of the home's rooms, itself or translated ("the kitchen light",
+    /// "w kuchni"): a kind in a room is, as Home Assistant reads it, every such device there.
+    pub fn names_a_room(&self, registry: &Registry) -> bool {
+        !self.places.is_empty()
+            || registry.areas().any(|a| {
+                std::iter::once(&a.name).chain(&a.aliases).any(|n| {
+                    tokens(n)
+                        .iter()
+                        .any(|w| self.query.words.iter().any(|q| word_matches(q, w)))
+                })
+            })
+    }
+
+    /// How many of the words an entity's name, id or room explains: between devices the words
+    /// point at, the one they fit best.
+    pub fn fit(&self, entity: &Entity) -> usize {
+        self.query
+            .words
+            .iter()
+            .filter(|q| in_hay(entity, q))
+            .count()
+    }
+
     /// Whether the words mean one device: no "all" or "every", and no kind said in the
     /// plural ("the lights"). A kind word no lexicon lists as singular counts as plural, so
     /// that a question of "which one?" is only asked when one was meant.
