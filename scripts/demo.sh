@@ -62,6 +62,9 @@ agent:
 YAML
 } >"$DEMO/homeclaw.yaml"
 
+# Emptied before the server starts: the wait below must not read the last run's line (the
+# server's own redirection may come after the first look).
+: >"$DEMO/serve.out"
 "$BIN" --config "$DEMO/homeclaw.yaml" serve >"$DEMO/serve.out" 2>"$DEMO/serve.log" &
 SERVER_PID=$!
 until grep -q '^HOMECLAW_LISTENING=' "$DEMO/serve.out" 2>/dev/null; do
