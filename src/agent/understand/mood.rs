@@ -316,7 +316,7 @@ pub fn unwrapped_request(text: &str) -> Option<String> {
     let rest: Vec<&str> = raw[skip..]
         .iter()
         .zip(&folded[skip..])
-        .filter(|(_, f)| !any_has(|l| l.please, f.trim_matches(|c: char| !c.is_alphanumeric())))
+        .filter(|(_, f)| !says_please(f))
         .map(|(r, _)| *r)
         .collect();
     let rest = rest.join(" ");
@@ -324,16 +324,23 @@ pub fn unwrapped_request(text: &str) -> Option<String> {
     intent(&words, percent_at).map(|_| rest)
 }
 
+/// Whether a word, its punctuation aside, is a "please" ("please,", "bitte").
+fn says_please(folded: &str) -> bool {
+    any_has(
+        |l| l.please,
+        folded.trim_matches(|c: char| !c.is_alphanumeric()),
+    )
+}
+
 /// A wish said as the state alone, last ("Hall window closed please", "Küchenfenster zu
 /// bitte"): the request it makes, when the words carry no verb, ask nothing and say no "is"
 /// ("the garage door is open" tells, it does not ask).
 fn stated_last(text: &str, raw: &[&str], folded: &[String]) -> Option<String> {
-    let plain = |f: &str| !any_has(|l| l.please, f.trim_matches(|c: char| !c.is_alphanumeric()));
     let kept: Vec<(&str, &String)> = raw
         .iter()
         .copied()
         .zip(folded)
-        .filter(|(_, f)| plain(f))
+        .filter(|(_, f)| !says_please(f))
         .collect();
     let (_, last) = kept.last()?;
     if kept.len() < 2

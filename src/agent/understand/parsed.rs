@@ -354,7 +354,7 @@ impl Parsed {
         // Answered in the request's language when HomeClaw speaks it, whatever the words'.
         let answer_in = self.tag.as_deref().and_then(Lang::known);
         let own = plan::plan_reading_in(&self.joined, registry, device_id, answer_in);
-        if !matches!(own, plan::Plan::Model) || self.acts || self.question {
+        if !matches!(own, plan::Plan::Model) || !self.answers_a_question() {
             return own;
         }
         self.as_choice(registry, device_id, answer_in)
