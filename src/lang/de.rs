@@ -5,6 +5,9 @@ use super::HvacMode::{Cool, Heat};
 use super::Intent::*;
 use super::{Claim, Lang, Lexicon, NotRun, Plural, Says, capitalised};
 
+/// The covers that shade a window or a terrace, which German commands name alike.
+const SHADING: &str = "blind|shade|shutter|curtain|awning";
+
 pub const LEXICON: Lexicon = Lexicon {
     lang: Lang::De,
     plural,
@@ -16,6 +19,13 @@ pub const LEXICON: Lexicon = Lexicon {
         (&["vorheriger", "titel"], Previous),
         (&["vorheriges", "lied"], Previous),
         (&["letzter", "titel"], Previous),
+        (&["letztes", "stuck"], Previous),
+        (&["letztes", "lied"], Previous),
+        (&["vorheriges", "stuck"], Previous),
+        (&["nachstes", "stuck"], Next),
+        (&["halte", "an"], Pause),
+        (&["weiter", "machen"], Resume),
+        (&["weitermachen"], Resume),
         (&["zur", "station"], Dock),
         (&["zur", "ladestation"], Dock),
         (&["warmweiss"], White(2700)),
@@ -53,6 +63,12 @@ pub const LEXICON: Lexicon = Lexicon {
         (&["ausmachen"], Off),
         (&["aufmachen"], Open),
         (&["zumachen"], Close),
+        (&["hochmachen"], Open),
+        (&["raufmachen"], Open),
+        (&["runtermachen"], Close),
+        (&["hochfahren"], Open),
+        (&["rauffahren"], Open),
+        (&["runterfahren"], Close),
         (&["abschliessen"], Lock),
         (&["zuschliessen"], Lock),
         (&["aufschliessen"], Unlock),
@@ -74,13 +90,42 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     separable: &[
         (
-            &["schalte", "schalt", "mach", "mache", "dreh", "drehe"],
+            &["schalte", "schalt", "schaltet", "dreh", "drehe"],
             &[
                 ("ein", On),
                 ("an", On),
                 ("aus", Off),
                 ("auf", Open),
                 ("zu", Close),
+            ],
+        ),
+        // A cover made or driven up or down ("mach das Rollo hoch", "fahre die Rollläden
+        // runter"); "dreh die Musik hoch" is louder, so "dreh" is not here.
+        (
+            &["mach", "mache", "macht"],
+            &[
+                ("ein", On),
+                ("an", On),
+                ("aus", Off),
+                ("auf", Open),
+                ("zu", Close),
+                ("hoch", Open),
+                ("rauf", Open),
+                ("herauf", Open),
+                ("runter", Close),
+                ("herunter", Close),
+            ],
+        ),
+        (
+            &["fahr", "fahre", "fahrt"],
+            &[
+                ("hoch", Open),
+                ("rauf", Open),
+                ("herauf", Open),
+                ("hinauf", Open),
+                ("runter", Close),
+                ("herunter", Close),
+                ("hinunter", Close),
             ],
         ),
         (
@@ -127,9 +172,16 @@ pub const LEXICON: Lexicon = Lexicon {
         "mal",
         "mach",
         "mache",
+        "macht",
+        "schaltet",
+        "fahr",
+        "fahre",
+        "fahrt",
         "prozent",
         "lautstarke",
         "helligkeit",
+        // "Färbe die Lampe grün", "Stelle die Farbe auf blau": the colour says what to do.
+        "farbe",
         "stelle",
         "setze",
         "auf",
@@ -194,7 +246,7 @@ pub const LEXICON: Lexicon = Lexicon {
         "Was macht ein Thermostat auf einer Party? Es sorgt für Stimmung, aber höchstens bis 21 Grad.",
         "Warum streitet der Saugroboter nie? Er fährt einfach um jedes Problem herum.",
     ],
-    level_of: &["lautstarke", "helligkeit"],
+    level_of: &["lautstarke", "helligkeit", "dimme", "dimm"],
     volume: &["lautstarke"],
     levels: &[
         ("null", 0),
@@ -203,6 +255,9 @@ pub const LEXICON: Lexicon = Lexicon {
         ("maximum", 100),
         ("max", 100),
         ("hochste", 100),
+        ("maximale", 100),
+        ("minimum", 1),
+        ("minimale", 1),
     ],
     percent_units: &["prozent"],
     degree_units: &["grad"],
@@ -255,11 +310,18 @@ pub const LEXICON: Lexicon = Lexicon {
                 "tor",
                 "tore",
                 "garagentor",
+                "garagentore",
+                "abdeckung",
+                "abdeckungen",
+                "beschattung",
+                "beschattungen",
+                "markise",
+                "markisen",
             ],
         ),
         ("climate", &["heizung", "klima"]),
         ("lock", &["schloss", "tur", "tuer"]),
-        ("fan", &["ventilator", "lufter", "luefter"]),
+        ("fan", &["ventilator", "ventilatoren", "lufter", "luefter"]),
         (
             "sensor",
             &["temperatur", "feuchtigkeit", "luftfeuchtigkeit"],
@@ -291,15 +353,33 @@ pub const LEXICON: Lexicon = Lexicon {
         ("vorhang", "curtain"),
         ("vorhange", "curtain"),
         ("fernseher", "tv"),
-        ("tor", "garage"),
-        ("tore", "garage"),
+        ("tor", "garage|gate"),
+        ("tore", "garage|gate"),
         ("garagentor", "garage"),
+        ("garagentore", "garage"),
+        ("markise", "awning"),
+        ("markisen", "awning"),
+        ("beschattung", SHADING),
+        ("beschattungen", SHADING),
         ("fenster", "window"),
         ("steckdose", "outlet"),
         ("luftentfeuchter", "dehumidifier"),
         ("entfeuchter", "dehumidifier"),
         ("luftbefeuchter", "humidifier"),
         ("befeuchter", "humidifier"),
+    ],
+    // Home Assistant's German commands move every shading cover by each of these words
+    // ("öffne die Rollos im Wohnzimmer" opens the room's curtains and shutters too); its
+    // questions tell Rollos apart ("sind irgendwelche Rollos offen?" asks about blinds).
+    commanded_classes: &[
+        ("rollo", SHADING),
+        ("rollos", SHADING),
+        ("jalousie", SHADING),
+        ("jalousien", SHADING),
+        ("rollladen", SHADING),
+        ("rolladen", SHADING),
+        ("vorhang", SHADING),
+        ("vorhange", SHADING),
     ],
     singular: &[
         "licht",
@@ -362,6 +442,7 @@ pub const LEXICON: Lexicon = Lexicon {
     here: &[
         &["in", "diesem", "raum"],
         &["in", "diesem", "zimmer"],
+        &["im", "raum"],
         &["hier", "drin"],
         &["hier"],
     ],

@@ -200,7 +200,7 @@ pub const LEXICON: Lexicon = Lexicon {
         "Why did the lamp do so well at school? It was very bright.",
         "The robot vacuum never takes sides in an argument. It just goes around the problem.",
     ],
-    level_of: &["volume", "brightness"],
+    level_of: &["volume", "brightness", "dim"],
     volume: &["volume"],
     levels: &[
         ("zero", 0),
@@ -268,6 +268,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("plug", "outlet"),
         ("dehumidifier", "dehumidifier"),
     ],
+    commanded_classes: &[],
     singular: &[
         "light",
         "lamp",

@@ -296,6 +296,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("deshumidificateur", "dehumidifier"),
         ("humidificateur", "humidifier"),
     ],
+    commanded_classes: &[],
     singular: &[
         "lumiere",
         "lampe",

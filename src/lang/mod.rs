@@ -220,7 +220,8 @@ pub struct Lexicon {
     /// German, Polish or French declined or made one up that was no joke at all.
     pub joke_words: Words,
     pub jokes: Words,
-    /// Words that name what a level is of ("volume", "brightness").
+    /// Words that name what a level is of ("volume", "brightness", "dim"): a number said with
+    /// one is a share ("Dimme das Licht auf 11").
     pub level_of: Words,
     /// The words that say a media player's volume.
     pub volume: Words,
@@ -246,8 +247,14 @@ pub struct Lexicon {
     // --- Devices and places ---
     /// Home Assistant domain → the words for its kind of device.
     pub kinds: Named,
-    /// Words that name one sort of device within a domain, with the device class that says it.
+    /// Words that name one sort of device within a domain, with the device class that says it
+    /// (several joined by `|`: a "Tor" is a garage door or a gate).
     pub specific_kinds: &'static [(&'static str, &'static str)],
+    /// Kind words whose command means more device classes than their question: Home
+    /// Assistant's German commands move every shading cover by "Rollo", "Jalousie",
+    /// "Rollladen" or "Vorhang" alike (its questions tell Rollos apart). Classes joined by `|`;
+    /// never a class the word does not belong with (a garage door is no Rollo).
+    pub commanded_classes: &'static [(&'static str, &'static str)],
     /// Kind words for one device of the kind ("the light"): with several, which one.
     pub singular: Words,
     /// Kind words alike in both numbers, singular only after one of [`Lexicon::singular_articles`].

@@ -260,6 +260,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("osuszacza", "dehumidifier"),
         ("nawilzacz", "humidifier"),
     ],
+    commanded_classes: &[],
     singular: &[
         // "Drzwi" is plural in form only: without "wszystkie" it is one door, as "the door" is.
         "drzwi",

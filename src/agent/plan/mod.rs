@@ -274,6 +274,8 @@ mod constraint_tests;
 #[cfg(test)]
 mod floor_tests;
 #[cfg(test)]
+mod german_kind_tests;
+#[cfg(test)]
 mod grounding_tests;
 #[cfg(test)]
 mod levels_tests;

@@ -12,7 +12,7 @@ use crate::agent::capability::{service_for, supports};
 use crate::agent::understand::intent::{Intent::*, is_every, lighting, watering};
 use crate::agent::understand::intent::{LIGHTS, is_cleaning, is_filler};
 use crate::agent::understand::mood::Reading;
-use crate::agent::understand::target::{covers, named, of_specific_kind, query_of, word_matches};
+use crate::agent::understand::target::{covers, named, of_commanded_kind, query_of, word_matches};
 use crate::agent::understand::{Lang, intent, target};
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
@@ -120,7 +120,7 @@ pub(super) fn able<'r>(
         .filter(|e| !lighting || e.domain() == "light")
         .filter(|e| !watering || e.domain() == "valve")
         .filter(|e| supports(intent, e))
-        .filter(|e| of_specific_kind(e, words, query))
+        .filter(|e| of_commanded_kind(e, words, query))
         .filter_map(|e| {
             let (service, data) = allowed_service(intent, e, volume, registry)?;
             Some((e, service, data))

@@ -143,14 +143,25 @@ pub(crate) fn named(entity: &Entity, query: &Query) -> bool {
 /// Whether a device of class `class` is of the class a kind word names: a shade is a blind
 /// (people say either), a garage door or a curtain is not.
 fn of_class(wanted: &str, class: Option<&str>) -> bool {
-    match class {
+    wanted.split('|').any(|wanted| match class {
         Some("shade") => matches!(wanted, "blind" | "shade"),
         Some(class) => class == wanted,
         None => false,
-    }
+    })
 }
 
-fn specific_class(word: &str) -> Option<&'static str> {
+/// The device classes a kind word names (`|`-joined); in a command (`commanded`), those its
+/// language's commands mean by it ([`crate::lang::Lexicon::commanded_classes`]).
+fn specific_class(word: &str, commanded: bool) -> Option<&'static str> {
+    let commanded_as = |l: &&crate::lang::Lexicon| {
+        l.commanded_classes
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|(_, classes)| *classes)
+    };
+    if commanded && let Some(classes) = LEXICONS.iter().find_map(commanded_as) {
+        return Some(classes);
+    }
     LEXICONS.iter().find_map(|l| {
         l.specific_kinds
             .iter()
@@ -167,8 +178,19 @@ fn is_place_word(word: &str) -> bool {
 
 /// Whether the entity is of the sort a specific kind word names ("the TV" is a media player of
 /// device class tv, or one so named); a kind word constrains only its own domain, and a word
-/// that says where ("the light in the garage") constrains nothing.
+/// that says where ("the light in the garage") constrains nothing. For a question; a command
+/// reads its kind words by [`of_commanded_kind`].
 pub(crate) fn of_specific_kind(entity: &Entity, words: &[String], query: &Query) -> bool {
+    of_kind_said(entity, words, query, false)
+}
+
+/// [`of_specific_kind`] for a command, where some languages' kind words mean more classes
+/// ([`crate::lang::Lexicon::commanded_classes`]).
+pub(crate) fn of_commanded_kind(entity: &Entity, words: &[String], query: &Query) -> bool {
+    of_kind_said(entity, words, query, true)
+}
+
+fn of_kind_said(entity: &Entity, words: &[String], query: &Query, commanded: bool) -> bool {
     let places = place_words(words);
     let class = entity
         .attributes
@@ -178,7 +200,7 @@ pub(crate) fn of_specific_kind(entity: &Entity, words: &[String], query: &Query)
         .words
         .iter()
         .filter(|q| !places.contains(q))
-        .all(|q| match specific_class(q) {
+        .all(|q| match specific_class(q, commanded) {
             None => true,
             Some(wanted) => {
                 domain_of_word(q) != Some(entity.domain())
@@ -367,7 +389,8 @@ impl Pointing {
             let kind = measured
                 || domain == entity.domain()
                 || hay.name().any(|w| word_score(domain, w) > 0.0);
-            let specific = specific_class(word).is_none_or(|class| of_class(class, device_class));
+            let specific =
+                specific_class(word, true).is_none_or(|class| of_class(class, device_class));
             kind && specific
         };
         let mut kinds: Vec<(&str, &str)> = query

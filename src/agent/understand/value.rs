@@ -69,8 +69,9 @@ pub(crate) fn percentage(
         );
         return Some((n, Some(lang), at));
     }
-    // "Volume 50", "Lautstärke auf 20": a volume is a share whatever unit is left unsaid.
-    let of_volume = words.iter().any(|w| any_has(|l| l.volume, w));
+    // "Volume 50", "Lautstärke auf 20", "Dimme das Licht auf 11": a volume or a brightness is
+    // a share whatever unit is left unsaid.
+    let of_volume = words.iter().any(|w| any_has(|l| l.level_of, w));
     for (i, w) in words.iter().enumerate() {
         let Ok(n) = w.parse::<u8>() else {
             continue;
