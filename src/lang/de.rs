@@ -134,6 +134,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ),
         (&["spiel", "spiele"], &[("weiter", Resume)]),
         (&["setz", "setze"], &[("fort", Resume)]),
+        // "Führe das Skript aus": a script run.
+        (&["fuhre", "fuhr"], &[("aus", On)]),
         (&["stell", "stelle"], &[("ab", Off), ("an", On)]),
     ],
     alone: &[
@@ -184,6 +186,9 @@ pub const LEXICON: Lexicon = Lexicon {
         "farbe",
         "stelle",
         "setze",
+        // A verb said last after a value ("Lautstärke auf 10 % setzen").
+        "setzen",
+        "stellen",
         "auf",
     ],
     courtesy: &["bitte", "danke"],
@@ -258,6 +263,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("maximale", 100),
         ("minimum", 1),
         ("minimale", 1),
+        ("niedrigste", 1),
     ],
     percent_units: &["prozent"],
     degree_units: &["grad"],
@@ -342,6 +348,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ),
         ("valve", &["ventil"]),
         ("scene", &["szene"]),
+        ("script", &["skript", "skripte"]),
     ],
     specific_kinds: &[
         ("rollo", "blind"),

@@ -251,6 +251,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("humidifier", &["humidifier", "dehumidifier"]),
         ("valve", &["valve"]),
         ("scene", &["scene"]),
+        ("script", &["script", "scripts"]),
     ],
     specific_kinds: &[
         ("blind", "blind"),

@@ -280,6 +280,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("humidifier", &["humidificateur", "deshumidificateur"]),
         ("valve", &["vanne", "robinet"]),
         ("scene", &["scene"]),
+        ("script", &["script", "scripts"]),
     ],
     specific_kinds: &[
         ("store", "blind"),

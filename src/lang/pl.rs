@@ -239,6 +239,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("humidifier", &["nawilzacz", "osuszacz", "osuszacza"]),
         ("valve", &["zawor"]),
         ("scene", &["scena"]),
+        ("script", &["skrypt", "skrypty"]),
     ],
     specific_kinds: &[
         ("roleta", "blind"),

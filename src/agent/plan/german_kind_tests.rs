@@ -132,6 +132,13 @@ fn german_players_and_lights_said_as_home_assistant_tests_say_them() {
             json!({"supported_features": 65535}),
         ),
         (
+            "script.battery_warning",
+            "Batteriewarnung",
+            "",
+            "off",
+            json!({}),
+        ),
+        (
             "light.bedroom_lamp",
             "Schlafzimmerlampe",
             "bedroom_1",
@@ -141,6 +148,18 @@ fn german_players_and_lights_said_as_home_assistant_tests_say_them() {
     ]);
     for (text, call) in [
         ("halte an", "media_player.media_pause media_player.tv"),
+        (
+            "Lautstärke im Wohnzimmer auf 10 % setzen",
+            "media_player.volume_set media_player.tv",
+        ),
+        (
+            "Stelle die Lautstärke des TV auf die niedrigste Stufe ein",
+            "media_player.volume_set media_player.tv",
+        ),
+        (
+            "führe das Skript Batteriewarnung aus",
+            "script.turn_on script.battery_warning",
+        ),
         ("weiter machen", "media_player.media_play media_player.tv"),
         (
             "Spiele letztes Stück",
@@ -165,7 +184,7 @@ fn german_players_and_lights_said_as_home_assistant_tests_say_them() {
         if text.contains("11") {
             assert_eq!(data[0]["brightness_pct"], 11, "{text}");
         }
-        if text.contains("minimum") {
+        if text.contains("minimum") || text.contains("niedrigste") {
             assert_eq!(data[0]["volume_level"], 0.01, "{text}");
         }
     }

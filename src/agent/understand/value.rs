@@ -42,7 +42,16 @@ pub(crate) fn percentage(
             })
         })
     {
-        return Some((n, Some(lang), vec![i]));
+        // "auf die niedrigste Stufe": the step word is the level's own.
+        let mut at = vec![i];
+        at.extend(
+            words
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| any_has(|l| l.speed_words, w))
+                .map(|(j, _)| j),
+        );
+        return Some((n, Some(lang), at));
     }
     // "Set the fan to high", "Lüfter auf Stufe hoch": a speed said in words, when the words
     // are about a fan or a speed.
