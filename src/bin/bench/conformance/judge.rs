@@ -95,8 +95,8 @@ fn intent_domains(intent: &str) -> &'static [&'static str] {
 
 /// The entities the block's slots name, as Home Assistant's matcher finds them: the name,
 /// the area or floor, the domains and device classes; with none of name, area and floor, the
-/// satellite's area where it has any; a player's verb said of no player, the players in
-/// the state that verb changes.
+/// satellite's area where it has any; for a player's verb, only the players in the state
+/// that verb changes.
 pub fn targets<'h>(case: &Case, home: &'h Home) -> Vec<&'h Entity> {
     let slots = &case.slots;
     // A slot may list the forms a name is said in (`name: [Lampa v ložnici, Lampy …]`).
@@ -154,24 +154,19 @@ pub fn targets<'h>(case: &Case, home: &'h Home) -> Vec<&'h Entity> {
             found = local;
         }
     }
-    if name.is_none() && area.is_none() {
-        let wanted = match case.intent.as_str() {
-            "HassMediaPause" | "HassMediaNext" | "HassMediaPrevious" | "HassSetVolume" => {
-                Some("playing")
-            }
-            "HassMediaUnpause" => Some("paused"),
-            _ => None,
-        };
-        if let Some(state) = wanted {
-            let in_state: Vec<&Entity> = found
-                .iter()
-                .copied()
-                .filter(|e| e.state.as_deref() == Some(state))
-                .collect();
-            if !in_state.is_empty() {
-                found = in_state;
-            }
+    // Home Assistant's own handlers act only on players in the state the verb changes
+    // (`required_states` in its media_player intents: pausing, skipping and setting a volume
+    // need one playing, resuming one paused), whatever the words name. A block whose players
+    // are in no such state is one Home Assistant's agent refuses too: nothing to judge.
+    let wanted = match case.intent.as_str() {
+        "HassMediaPause" | "HassMediaNext" | "HassMediaPrevious" | "HassSetVolume" => {
+            Some("playing")
         }
+        "HassMediaUnpause" => Some("paused"),
+        _ => None,
+    };
+    if let Some(state) = wanted {
+        found.retain(|e| e.state.as_deref() == Some(state));
     }
     found
 }

@@ -116,6 +116,17 @@ fn a_players_verb_alone_means_the_player_in_that_state() {
         ids(&case("HassMediaUnpause", json!({}), None)),
         ["media_player.radio"]
     );
+    // Home Assistant's handlers need the state too when the player is named: skipping on a
+    // paused radio is refused by Home Assistant's agent itself, so nothing is expected.
+    assert!(ids(&case("HassMediaNext", json!({"name": "Radio"}), None)).is_empty());
+    assert_eq!(
+        ids(&case(
+            "HassSetVolume",
+            json!({"name": "TV", "volume_level": 50}),
+            None
+        )),
+        ["media_player.tv"]
+    );
 }
 
 #[test]
