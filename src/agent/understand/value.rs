@@ -31,52 +31,20 @@ pub(crate) fn percentage(
     percent_at: Option<usize>,
 ) -> Option<(u8, Option<Lang>, Vec<usize>)> {
     // "Volume to zero", "half brightness", "Lautstärke auf null": a level said in words, when
-    // the words say what the level is of.
+    // the words say what the level is of ("auf die niedrigste Stufe": the step word is the
+    // level's own).
     if words.iter().any(|w| any_has(|l| l.level_of, w))
-        && let Some((i, n, lang)) = words.iter().enumerate().find_map(|(i, w)| {
-            LEXICONS.iter().find_map(|l| {
-                l.levels
-                    .iter()
-                    .find(|(level, _)| level == w)
-                    .map(|(_, n)| (i, *n, l.lang))
-            })
-        })
+        && let Some((i, n, lang)) = value_word(words, |l| l.levels)
     {
-        // "auf die niedrigste Stufe": the step word is the level's own.
-        let mut at = vec![i];
-        at.extend(
-            words
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| any_has(|l| l.speed_words, w))
-                .map(|(j, _)| j),
-        );
-        return Some((n, Some(lang), at));
+        return Some((n, Some(lang), with_step_words(words, i)));
     }
     // "Set the fan to high", "Lüfter auf Stufe hoch": a speed said in words, when the words
     // are about a fan or a speed.
     let about_speed = words
         .iter()
         .any(|w| domain_of_word(w) == Some("fan") || any_has(|l| l.speed_words, w));
-    if about_speed
-        && let Some((i, n, lang)) = words.iter().enumerate().find_map(|(i, w)| {
-            LEXICONS.iter().find_map(|l| {
-                l.speeds
-                    .iter()
-                    .find(|(speed, _)| speed == w)
-                    .map(|(_, n)| (i, *n, l.lang))
-            })
-        })
-    {
-        let mut at = vec![i];
-        at.extend(
-            words
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| any_has(|l| l.speed_words, w))
-                .map(|(j, _)| j),
-        );
-        return Some((n, Some(lang), at));
+    if about_speed && let Some((i, n, lang)) = value_word(words, |l| l.speeds) {
+        return Some((n, Some(lang), with_step_words(words, i)));
     }
     // "Volume 50", "Lautstärke auf 20", "Dimme das Licht auf 11": a volume or a brightness is
     // a share whatever unit is left unsaid.
@@ -109,6 +77,35 @@ pub(crate) fn percentage(
         }
     }
     None
+}
+
+/// The first word a lexicon's table gives a share for ("half", "max", "hoch"): where, the
+/// share, the language.
+fn value_word(
+    words: &[String],
+    table: fn(&crate::lang::Lexicon) -> &'static [(&'static str, u8)],
+) -> Option<(usize, u8, Lang)> {
+    words.iter().enumerate().find_map(|(i, w)| {
+        LEXICONS.iter().find_map(|l| {
+            table(l)
+                .iter()
+                .find(|(said, _)| said == w)
+                .map(|(_, n)| (i, *n, l.lang))
+        })
+    })
+}
+
+/// The value's word and every step word ("Stufe", "speed"): the words the value used.
+fn with_step_words(words: &[String], at: usize) -> Vec<usize> {
+    let mut used = vec![at];
+    used.extend(
+        words
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| any_has(|l| l.speed_words, w))
+            .map(|(j, _)| j),
+    );
+    used
 }
 
 /// A temperature in the words ("21 degrees", "21 stopni", "21 Grad", "21°": [`words_of`]
