@@ -183,6 +183,7 @@ pub const LEXICON: Lexicon = Lexicon {
     below: &["dessous", "inferieure", "inferieur", "moins"],
     both: &[],
     every: &["toutes", "tous", "toute"],
+    any_room: &["pieces"],
     everything: &["tout"],
     except: &["sauf", "excepte"],
     relatives: &["qui", "que"],

@@ -195,6 +195,9 @@ pub struct Lexicon {
     pub below: Words,
     /// Words that make a kind-only command mean every device of the kind.
     pub every: Words,
+    /// "Room" said after [`Lexicon::every`] ("in every room", "in all the rooms"): the whole
+    /// home, no room's name.
+    pub any_room: Words,
     /// Words for every device in a place ("everything in the kitchen").
     pub everything: Words,
     /// Words that except part of a request ("all the lights except the kitchen").

@@ -141,6 +141,7 @@ pub const LEXICON: Lexicon = Lexicon {
     below: &["ponizej", "mniej", "nizsza", "nizej", "zimniej"],
     both: &[],
     every: &["wszystkie", "calym", "calej", "caly"],
+    any_room: &["pokojach", "pomieszczeniach"],
     everything: &["wszystko"],
     except: &["oprocz", "poza", "procz"],
     relatives: &["co", "ktore", "ktory", "ktora"],

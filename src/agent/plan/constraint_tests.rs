@@ -472,6 +472,11 @@ fn plural_kinds_lighting_verbs_the_whole_house_and_the_weathers_it() {
         "Illuminate the whole house",
         "Turn off the lights in the whole house",
         "Éteins les lumières de toute la maison",
+        // "Room" after "every" is the whole home, not the Living Room.
+        "turn the lights on in all the rooms",
+        "switch on my lights in every room",
+        "activate lights in each room",
+        "Schalte das Licht in allen Räumen ein",
     ] {
         let acted = acted_on(text, &r);
         assert_eq!(acted.len(), 2, "{text}: {acted:?}");

@@ -10,7 +10,7 @@ use super::todo::add_item;
 use super::{Plan, PlannedCall};
 use crate::agent::capability::{service_for, supports};
 use crate::agent::understand::intent::{Intent::*, is_every, lighting, watering};
-use crate::agent::understand::intent::{LIGHTS, is_cleaning, is_filler};
+use crate::agent::understand::intent::{LIGHTS, is_cleaning, is_every_room, is_filler};
 use crate::agent::understand::mood::Reading;
 use crate::agent::understand::target::{covers, named, of_commanded_kind, query_of, word_matches};
 use crate::agent::understand::{Lang, intent, target};
@@ -57,6 +57,7 @@ pub(super) fn plan_reading(
         .iter()
         .enumerate()
         .filter(|(i, w)| !(used.contains(i) || is_filler(w) || (*i == 0 && verb_first)))
+        .filter(|(i, _)| !is_every_room(words, *i))
         .map(|(_, w)| w.as_str())
         .filter(|w| !is_every(w))
         // "Make it 19 degrees": the "it" of the weather, not a device named before.

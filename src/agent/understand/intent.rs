@@ -33,6 +33,12 @@ pub(crate) fn is_every(word: &str) -> bool {
     any_has(|l| l.every, word)
 }
 
+/// Whether the word at `i` is "room" after a word for every ("in every room", "in all the
+/// rooms", "in allen Räumen"): it names the whole home, not a room called "… Room".
+pub(crate) fn is_every_room(words: &[String], i: usize) -> bool {
+    any_has(|l| l.any_room, &words[i]) && words[..i].iter().rev().take(2).any(|w| is_every(w))
+}
+
 /// Words that join two requests in one command.
 pub(crate) fn is_joiner(word: &str) -> bool {
     any_has(|l| l.joiners, word)

@@ -1,7 +1,7 @@
 //! Naming a target: which entities a command's remaining words name or explain, in every
 //! language with a lexicon (`crate::lang`).
 
-use super::intent::{LIGHTS, is_cleaning, is_filler, lighting, watering};
+use super::intent::{LIGHTS, is_cleaning, is_every_room, is_filler, lighting, watering};
 use super::mood::Reading;
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word, word_score};
@@ -313,6 +313,7 @@ impl Pointing {
             .filter(|(i, _)| !(*i == 0 && verb_first))
             // A cleaning verb ("vacuuming") also names the device that cleans.
             .filter(|(i, w)| is_cleaning(w) || (!used.contains(i) && !is_filler(w)))
+            .filter(|(i, _)| !is_every_room(words, *i))
             .map(|(_, w)| w.as_str())
             .chain(lighting(words).then_some(LIGHTS))
             .collect();
