@@ -244,12 +244,15 @@ pub const LEXICON: Lexicon = Lexicon {
                 "luminaires",
             ],
         ),
-        ("switch", &["interrupteur", "prise", "prises"]),
+        (
+            "switch",
+            &["interrupteur", "interrupteurs", "prise", "prises"],
+        ),
         (
             "cover",
             &[
                 "volet", "volets", "store", "stores", "fenetre", "fenetres", "rideau", "rideaux",
-                "portail",
+                "portail", "portails",
             ],
         ),
         (
@@ -262,7 +265,12 @@ pub const LEXICON: Lexicon = Lexicon {
                 "climatiseur",
             ],
         ),
-        ("lock", &["serrure", "verrou", "porte", "portes"]),
+        (
+            "lock",
+            &[
+                "serrure", "serrures", "verrou", "verrous", "porte", "portes",
+            ],
+        ),
         ("fan", &["ventilateur", "ventilateurs", "ventilo"]),
         ("sensor", &["capteur", "temperature", "humidite"]),
         (
@@ -277,9 +285,9 @@ pub const LEXICON: Lexicon = Lexicon {
                 "lecture",
             ],
         ),
-        ("vacuum", &["aspirateur", "robot"]),
+        ("vacuum", &["aspirateur", "aspirateurs", "robot"]),
         ("humidifier", &["humidificateur", "deshumidificateur"]),
-        ("valve", &["vanne", "robinet"]),
+        ("valve", &["vanne", "vannes", "robinet", "robinets"]),
         ("scene", &["scene"]),
         ("script", &["script", "scripts"]),
     ],

@@ -212,7 +212,10 @@ pub const LEXICON: Lexicon = Lexicon {
                 "oswietlenie",
             ],
         ),
-        ("switch", &["przelacznik", "gniazdko"]),
+        (
+            "switch",
+            &["przelacznik", "przelaczniki", "gniazdko", "gniazdka"],
+        ),
         (
             "cover",
             &[
@@ -220,14 +223,18 @@ pub const LEXICON: Lexicon = Lexicon {
                 "zaluzje",
             ],
         ),
-        ("climate", &["termostat", "ogrzewanie", "klimatyzacja"]),
-        ("lock", &["zamek", "drzwi"]),
-        ("fan", &["wentylator", "wiatrak", "wiatraki"]),
+        (
+            "climate",
+            &["termostat", "termostaty", "ogrzewanie", "klimatyzacja"],
+        ),
+        ("lock", &["zamek", "zamki", "drzwi"]),
+        ("fan", &["wentylator", "wentylatory", "wiatrak", "wiatraki"]),
         ("sensor", &["czujnik", "temperatura", "wilgotnosc"]),
         (
             "media_player",
             &[
                 "glosnik",
+                "glosniki",
                 "muzyka",
                 "muzyke",
                 "muzyki",
@@ -236,7 +243,7 @@ pub const LEXICON: Lexicon = Lexicon {
                 "telewizor",
             ],
         ),
-        ("vacuum", &["odkurzacz"]),
+        ("vacuum", &["odkurzacz", "odkurzacze"]),
         ("humidifier", &["nawilzacz", "osuszacz", "osuszacza"]),
         ("valve", &["zawor"]),
         ("scene", &["scena"]),

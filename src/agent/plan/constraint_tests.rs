@@ -146,7 +146,7 @@ fn a_kind_said_first_holds_for_every_room_joined_by_and() {
 fn blinds_are_not_windows_garage_doors_or_curtains() {
     let home = home();
     // German is not here: Home Assistant's German commands mean every cover by "Rollo"
-    // (`german_kind_tests`).
+    // (`kind_words_tests`).
     for text in ["Close all the blinds", "Zamknij wszystkie rolety"] {
         assert!(
             !matches!(plan(text, &home), Plan::Act { .. }),

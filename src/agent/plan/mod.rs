@@ -274,9 +274,9 @@ mod constraint_tests;
 #[cfg(test)]
 mod floor_tests;
 #[cfg(test)]
-mod german_kind_tests;
-#[cfg(test)]
 mod grounding_tests;
+#[cfg(test)]
+mod kind_words_tests;
 #[cfg(test)]
 mod levels_tests;
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! German cover words as Home Assistant's German sentences read them: in a command, "Rollo",
+//! Kind words as Home Assistant's sentences use them. German cover words: in a command, "Rollo",
 //! "Jalousie", "Rollladen" and "Vorhang" mean every shading cover in the place said (its tests
 //! open the room's curtains and shutters for "öffne die Rollos im Wohnzimmer"), "Abdeckung"
 //! every cover; in a question, "Rollos" are the blinds. A garage door, a gate or a window is
@@ -187,5 +187,42 @@ fn german_players_and_lights_said_as_home_assistant_tests_say_them() {
         if text.contains("minimum") || text.contains("niedrigste") {
             assert_eq!(data[0]["volume_level"], 0.01, "{text}");
         }
+    }
+}
+
+#[test]
+fn a_kind_said_in_the_plural_is_every_device_of_it() {
+    // "toutes les serrures" was the one lock whose name says "serrure" (Home Assistant's
+    // French test locks all three).
+    let home = home_in_states(&[
+        (
+            "lock.hall",
+            "porte d'entrée",
+            "entry",
+            "unlocked",
+            json!({}),
+        ),
+        (
+            "lock.aqara",
+            "serrure Aqara",
+            "kitchen",
+            "unlocked",
+            json!({}),
+        ),
+        (
+            "lock.garage",
+            "porte de garage",
+            "garage",
+            "locked",
+            json!({}),
+        ),
+    ]);
+    let all = ["lock.aqara", "lock.garage", "lock.hall"];
+    for text in [
+        "Verrouiller toutes les serrures dans toute la maison",
+        "Verriegle alle Schlösser",
+        "Lock all the locks in the whole house",
+    ] {
+        assert_eq!(acted_on(text, &home), all, "{text}");
     }
 }
