@@ -226,3 +226,44 @@ fn a_kind_said_in_the_plural_is_every_device_of_it() {
         assert_eq!(acted_on(text, &home), all, "{text}");
     }
 }
+
+#[test]
+fn a_room_said_as_a_place_with_a_kind_is_the_rooms_devices_of_it() {
+    // The kitchen's two lights; one is named after the room. "In der Küche" says where, so
+    // both are meant (Home Assistant's German tests set both bedroom lamps for "Helligkeit im
+    // Schlafzimmer"); "the kitchen light" names one.
+    let home = home_in_states(&[
+        (
+            "light.kitchen_lamp",
+            "Küchenlampe",
+            "kitchen",
+            "on",
+            json!({}),
+        ),
+        ("light.ceiling", "Deckenlicht", "kitchen", "on", json!({})),
+        (
+            "light.kitchen_light",
+            "Kitchen Light",
+            "kitchen",
+            "on",
+            json!({}),
+        ),
+    ]);
+    let all = ["light.ceiling", "light.kitchen_lamp", "light.kitchen_light"];
+    for text in [
+        "Stelle Helligkeit in der Küche auf 11",
+        "Setze die Helligkeit in der Küche auf 11",
+        "Turn off the lights in the kitchen",
+        "Turn off the light in the kitchen",
+    ] {
+        assert_eq!(acted_on(text, &home), all, "{text}");
+    }
+    assert_eq!(
+        acted_on("Turn off the kitchen light", &home),
+        ["light.kitchen_light"]
+    );
+    assert_eq!(
+        acted_on("Schalte die Küchenlampe aus", &home),
+        ["light.kitchen_lamp"]
+    );
+}

@@ -186,10 +186,25 @@ fn named_target<'a, 'r>(
 ) -> Result<Vec<&'a Able<'r>>, Plan> {
     let covering: Vec<_> = able.iter().filter(|(e, ..)| covers(e, query)).collect();
     let specific = query.words.iter().any(|q| domain_of_word(q).is_none());
+    // "Helligkeit im Schlafzimmer", "the light in the bedroom": a room said as a place with a
+    // kind names the room's devices of it, as Home Assistant reads it, not the one whose name
+    // is that room and kind ("Schlafzimmerlampe", "Bedroom Light").
+    let places = target::place_words(words);
+    let by_place_and_kind = |e: &Entity| {
+        let naming: Vec<&String> = query
+            .words
+            .iter()
+            .filter(|q| e.haystack.name().any(|n| word_matches(q, n)))
+            .collect();
+        naming.iter().any(|q| places.contains(q))
+            && naming
+                .iter()
+                .all(|q| domain_of_word(q).is_some() || places.contains(q))
+    };
     let fully_named: Vec<_> = covering
         .iter()
         .copied()
-        .filter(|(e, ..)| named(e, query))
+        .filter(|(e, ..)| named(e, query) && !by_place_and_kind(e))
         .collect();
     let of_kind: Vec<_> = covering
         .iter()
@@ -242,10 +257,10 @@ fn named_target<'a, 'r>(
     if fully_named.len() == 1 {
         Ok(fully_named)
     } else if covering.len() == 1
-        || (covering.len() > 1 && area_command(&covering, query, registry))
+        || (covering.len() > 1 && area_command(&covering, words, query, registry))
     {
         Ok(covering)
-    } else if !of_kind.is_empty() && area_command(&of_kind, query, registry) {
+    } else if !of_kind.is_empty() && area_command(&of_kind, words, query, registry) {
         // "the lights in the living room" are its lights, not a switch named "… Lights".
         Ok(of_kind)
     } else if alike(&covering) {
@@ -446,13 +461,20 @@ fn nearest<'c, 'e>(
 /// All the covering entities share one area or floor the query names, and every other query
 /// word only names their kind: "the kitchen lights" means every light in the kitchen, "the
 /// lights upstairs" every light on the floor called Upstairs.
-fn area_command(covering: &[&(&Entity, &str, Value)], query: &Query, registry: &Registry) -> bool {
-    // "Turn on the living room" names no kind: not everything in it.
-    let kinds: Vec<&str> = query
+fn area_command(
+    covering: &[&(&Entity, &str, Value)],
+    words: &[String],
+    query: &Query,
+    registry: &Registry,
+) -> bool {
+    // "Turn on the living room" names no kind: not everything in it. "Helligkeit im
+    // Schlafzimmer" names lights by what it sets.
+    let mut kinds: Vec<&str> = query
         .words
         .iter()
         .filter_map(|q| domain_of_word(q))
         .collect();
+    kinds.extend(target::about_kinds(words));
     let entities: Vec<&Entity> = covering.iter().map(|(e, ..)| *e).collect();
     !kinds.is_empty()
         && entities.iter().all(|e| kinds.contains(&e.domain()))

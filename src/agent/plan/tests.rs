@@ -356,7 +356,8 @@ fn joined_requests_run_together_only_when_every_part_resolves() {
     assert_eq!(
         calls("Turn on the light in the kitchen, then turn off the garden light"),
         vec![
-            "light.turn_on light.kitchen_light",
+            // The kitchen's lights, as Home Assistant reads a kind in a room said as a place.
+            "light.turn_on light.ceiling,light.kitchen_light",
             "light.turn_off light.garden_light"
         ]
     );

@@ -212,7 +212,7 @@ fn of_kind_said(entity: &Entity, words: &[String], query: &Query, commanded: boo
 
 /// Words that say where: the word after "in", "w", "im" or "in der" (an article between
 /// allowed).
-fn place_words(words: &[String]) -> Vec<String> {
+pub(crate) fn place_words(words: &[String]) -> Vec<String> {
     let mut places = Vec::new();
     for (i, w) in words.iter().enumerate() {
         if !any_has(|l| l.place_prepositions, w) {

@@ -57,8 +57,18 @@ pub(crate) fn percentage(
             continue;
         }
         let unit = words.get(i + 1);
-        if of_volume && unit.is_none_or(|u| lang_having(|l| l.degree_units, u).is_none()) {
-            let percent = unit.and_then(|u| lang_having(|l| l.percent_units, u));
+        let percent = unit.and_then(|u| lang_having(|l| l.percent_units, u));
+        // "Helligkeit im Schlafzimmer 1 auf 11": a number after a name's word is the name's.
+        let after_a_name = i > 0 && {
+            let before = words[i - 1].as_str();
+            !(any_has(|l| l.filler, before)
+                || any_has(|l| l.stopwords, before)
+                || any_has(|l| l.level_of, before))
+        };
+        if of_volume
+            && (percent.is_some() || !after_a_name)
+            && unit.is_none_or(|u| lang_having(|l| l.degree_units, u).is_none())
+        {
             let at = if percent.is_some() {
                 vec![i, i + 1]
             } else {
@@ -66,10 +76,7 @@ pub(crate) fn percentage(
             };
             return Some((n, percent, at));
         }
-        if let Some(lang) = words
-            .get(i + 1)
-            .and_then(|u| lang_having(|l| l.percent_units, u))
-        {
+        if let Some(lang) = percent {
             return Some((n, Some(lang), vec![i, i + 1]));
         }
         if percent_at == Some(i) {
