@@ -239,7 +239,16 @@ pub const LEXICON: Lexicon = Lexicon {
         "unterhalb",
     ],
     both: &[],
-    every: &["alle", "allen", "samtliche", "ganzen", "ganze", "gesamten"],
+    every: &[
+        "alle",
+        "allen",
+        "aller",
+        "samtliche",
+        "samtlicher",
+        "ganzen",
+        "ganze",
+        "gesamten",
+    ],
     any_room: &["raume", "raumen", "zimmer", "zimmern"],
     everything: &["alles", "allem"],
     except: &["ausser", "bis"],
@@ -316,6 +325,8 @@ pub const LEXICON: Lexicon = Lexicon {
                 "jalousien",
                 "rollo",
                 "rollos",
+                "raffstore",
+                "raffstores",
                 "vorhang",
                 "vorhange",
                 "fenster",
@@ -359,6 +370,8 @@ pub const LEXICON: Lexicon = Lexicon {
     specific_kinds: &[
         ("rollo", "blind"),
         ("rollos", "blind"),
+        ("raffstore", "blind"),
+        ("raffstores", "blind"),
         ("jalousie", "blind"),
         ("jalousien", "blind"),
         ("rollladen", "shutter"),
@@ -393,6 +406,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ("rolladen", SHADING),
         ("vorhang", SHADING),
         ("vorhange", SHADING),
+        ("raffstore", SHADING),
+        ("raffstores", SHADING),
     ],
     singular: &[
         "licht",
@@ -586,7 +601,7 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     stand_ins: &["es", "sie", "ihn", "das", "alles", "die"],
     about_kinds: &[
-        ("light", &["helligkeit"]),
+        ("light", &["helligkeit", "farbe"]),
         (
             "media_player",
             &["titel", "lied", "lautstarke", "wiedergabe"],

@@ -450,7 +450,7 @@ pub const LEXICON: Lexicon = Lexicon {
         "all",
     ],
     about_kinds: &[
-        ("light", &["brightness"]),
+        ("light", &["brightness", "colour", "color"]),
         (
             "media_player",
             &["song", "songs", "track", "title", "volume", "playback"],

@@ -523,7 +523,7 @@ pub const LEXICON: Lexicon = Lexicon {
         "ca", "cela", "tout", "lui", "eux", "celle", "celui", "celles", "ceux",
     ],
     about_kinds: &[
-        ("light", &["luminosite"]),
+        ("light", &["luminosite", "couleur"]),
         (
             "media_player",
             &["chanson", "chansons", "morceau", "piste", "titre", "volume"],

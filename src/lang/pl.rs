@@ -514,7 +514,7 @@ pub const LEXICON: Lexicon = Lexicon {
     stopwords: &["w", "we", "na", "z", "do", "i", "prosze", "wszystkie"],
     stand_ins: &["je", "go", "ja", "to", "wszystko"],
     about_kinds: &[
-        ("light", &["jasnosc"]),
+        ("light", &["jasnosc", "kolor"]),
         ("media_player", &["utwor", "piosenka", "glosnosc"]),
         ("todo", &["lista", "zadania"]),
     ],

@@ -85,6 +85,7 @@ fn a_german_cover_word_in_a_command_is_every_cover_of_the_place() {
         "mach im Wohnzimmer die Jalousie hoch",
         "öffne im Wohnzimmer alle Abdeckungen",
         "öffne die Beschattung im Wohnzimmer",
+        "Raffstore im Wohnzimmer öffnen",
     ] {
         assert_eq!(acted_on(text, &home), living, "{text}");
     }
@@ -251,6 +252,7 @@ fn a_room_said_as_a_place_with_a_kind_is_the_rooms_devices_of_it() {
     ]);
     let all = ["light.ceiling", "light.kitchen_lamp", "light.kitchen_light"];
     for text in [
+        "Helligkeit aller Lichter in der Küche auf 11",
         "Stelle Helligkeit in der Küche auf 11",
         "Setze die Helligkeit in der Küche auf 11",
         "Turn off the lights in the kitchen",
