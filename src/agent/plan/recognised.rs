@@ -241,13 +241,27 @@ pub(super) fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r 
         .filter_map(|(id, _)| registry.get(id))
         .filter(fits)
         .collect();
+    // A name said is a constraint too: of Home Assistant's targets, the ones so named where
+    // any is ("Žaluzie ložnice", not the room's other blind), else all of them (an alias
+    // HomeClaw does not know).
+    let name = rec.slot("name").filter(|n| !everything(n));
+    if let Some(name) = name {
+        let so_named: Vec<&Entity> = from_ha
+            .iter()
+            .copied()
+            .filter(|e| names(&name.as_text(), &e.name, &[]) || names(&name.text, &e.name, &[]))
+            .collect();
+        if !so_named.is_empty() {
+            return so_named;
+        }
+    }
     if !from_ha.is_empty() {
         return from_ha;
     }
     // Home Assistant's debug targets leave out what its handler would skip by state ("pause"
     // in the living room lists the room's lamps, not its idle TV): the slots, every one a
     // constraint, pick from the registry instead.
-    match rec.slot("name").filter(|n| !everything(n)) {
+    match name {
         Some(name) => registry
             .entities()
             .filter(|e| names(&name.as_text(), &e.name, &[]))

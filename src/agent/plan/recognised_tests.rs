@@ -447,3 +447,44 @@ fn a_name_nothing_in_the_home_has_is_said_not_guessed_where_homeclaw_has_no_word
         Understood::Unknown
     );
 }
+
+#[test]
+fn of_home_assistants_targets_the_one_the_name_says_is_taken() {
+    // Czech "otevřít žaluzie ložnice": Home Assistant's debug lists both blinds of the room as
+    // targets of the name "Žaluzie ložnice"; the front blind is not so named.
+    let home = home_in_states(&[
+        (
+            "cover.blind_front",
+            "Přední roleta",
+            "bedroom_1",
+            "open",
+            json!({"device_class": "blind"}),
+        ),
+        (
+            "cover.blind_bedroom",
+            "Žaluzie ložnice",
+            "bedroom_1",
+            "closed",
+            json!({"device_class": "blind"}),
+        ),
+    ]);
+    let r = rec(
+        "HassTurnOn",
+        &[
+            ("name", json!("Žaluzie ložnice")),
+            ("domain", json!("cover")),
+        ],
+        &["cover.blind_front", "cover.blind_bedroom"],
+        true,
+    );
+    match plan(&r, &home) {
+        Understood::Act { calls, .. } => {
+            let ids: Vec<&str> = calls
+                .iter()
+                .flat_map(|c| c.entity_ids.iter().map(String::as_str))
+                .collect();
+            assert_eq!(ids, ["cover.blind_bedroom"]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
