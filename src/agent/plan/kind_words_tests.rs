@@ -269,3 +269,29 @@ fn a_room_said_as_a_place_with_a_kind_is_the_rooms_devices_of_it() {
         ["light.kitchen_lamp"]
     );
 }
+
+#[test]
+fn a_device_named_after_a_room_it_is_not_in_is_still_named_by_it() {
+    // The demo's players are named after rooms and are in none: "dans le salon" names the
+    // "Living Room" player, resumed where it is paused (the eval caught a question instead).
+    let home = home_in_states(&[
+        (
+            "media_player.living_room",
+            "Living Room",
+            "",
+            "paused",
+            json!({}),
+        ),
+        (
+            "media_player.lounge_room",
+            "Lounge room",
+            "",
+            "playing",
+            json!({}),
+        ),
+    ]);
+    assert_eq!(
+        acted_on("Reprends la musique dans le salon", &home),
+        ["media_player.living_room"]
+    );
+}

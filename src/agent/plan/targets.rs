@@ -189,17 +189,28 @@ fn named_target<'a, 'r>(
     // "Helligkeit im Schlafzimmer", "the light in the bedroom": a room said as a place with a
     // kind names the room's devices of it, as Home Assistant reads it, not the one whose name
     // is that room and kind ("Schlafzimmerlampe", "Bedroom Light").
+    // Only a room the device is in: a player named "Living Room" and in no room is named by
+    // "dans le salon".
     let places = target::place_words(words);
     let by_place_and_kind = |e: &Entity| {
+        let room = e.area_id.as_deref().and_then(|a| registry.area(a));
+        let its_room = |q: &String| {
+            places.contains(q)
+                && room.is_some_and(|a| {
+                    crate::text::tokens(&a.name)
+                        .iter()
+                        .any(|w| word_matches(q, w))
+                })
+        };
         let naming: Vec<&String> = query
             .words
             .iter()
             .filter(|q| e.haystack.name().any(|n| word_matches(q, n)))
             .collect();
-        naming.iter().any(|q| places.contains(q))
+        naming.iter().any(|q| its_room(q))
             && naming
                 .iter()
-                .all(|q| domain_of_word(q).is_some() || places.contains(q))
+                .all(|q| domain_of_word(q).is_some() || its_room(q))
     };
     let fully_named: Vec<_> = covering
         .iter()
