@@ -5,7 +5,7 @@ use crate::agent::understand::intent::{
     Lang, is_every, is_filler, is_question_word, is_state_word, state_named, words_of,
 };
 use crate::agent::understand::mood::Reading;
-use crate::agent::understand::target::{covers, named, of_specific_kind, query_of, word_matches};
+use crate::agent::understand::target::{KindsSaid, covers, named, query_of, word_matches};
 use crate::ha::registry::{Entity, Registry};
 use crate::ha::search::{Query, domain_of_word};
 use crate::lang::{any_has, leading_phrase};
@@ -129,11 +129,12 @@ fn count(words: &[String], lang: Lang, registry: &Registry) -> Option<Plan> {
         &words.iter().map(String::as_str).collect::<Vec<_>>(),
         registry,
     );
+    let kinds = KindsSaid::asked(words, &query);
     let of_kind: Vec<&Entity> = registry
         .entities()
         .filter(|e| e.domain() == domain)
         .filter(|e| area.is_none_or(|a| e.area_id.as_deref() == Some(a.area_id.as_str())))
-        .filter(|e| of_specific_kind(e, words, &query))
+        .filter(|e| kinds.fit(e))
         .collect();
     if of_kind.is_empty() {
         return None;
@@ -290,9 +291,10 @@ pub(super) fn answer(
         return None;
     }
     // "Is the TV on?" asks about the media player that is a TV, not every player.
+    let kinds = KindsSaid::asked(&words, &query);
     let mut covering: Vec<&Entity> = registry
         .entities()
-        .filter(|e| covers(e, &query) && of_specific_kind(e, &words, &query))
+        .filter(|e| covers(e, &query) && kinds.fit(e))
         .collect();
     // A measure asked for ("what is the battery level?") is the measuring entity's, not a
     // neighbour's on/off state of the same name.

@@ -12,7 +12,7 @@ use crate::agent::capability::{service_for, supports};
 use crate::agent::understand::intent::{Intent::*, is_every, lighting, watering};
 use crate::agent::understand::intent::{LIGHTS, is_cleaning, is_every_room, is_filler};
 use crate::agent::understand::mood::Reading;
-use crate::agent::understand::target::{covers, named, of_commanded_kind, query_of, word_matches};
+use crate::agent::understand::target::{KindsSaid, covers, named, query_of, word_matches};
 use crate::agent::understand::{Lang, intent, target};
 use crate::ha::exposure::ServiceDecision;
 use crate::ha::registry::{Entity, Registry};
@@ -114,6 +114,7 @@ pub(super) fn able<'r>(
     let lighting = lighting(words);
     // "The brightness", "the song": only a light, only a player.
     let about = target::about_kinds(words);
+    let kinds = KindsSaid::commanded(words, query);
     registry
         .entities()
         .filter(|e| about.is_empty() || about.contains(&e.domain()))
@@ -121,7 +122,7 @@ pub(super) fn able<'r>(
         .filter(|e| !lighting || e.domain() == "light")
         .filter(|e| !watering || e.domain() == "valve")
         .filter(|e| supports(intent, e))
-        .filter(|e| of_commanded_kind(e, words, query))
+        .filter(|e| kinds.fit(e))
         .filter_map(|e| {
             let (service, data) = allowed_service(intent, e, volume, registry)?;
             Some((e, service, data))

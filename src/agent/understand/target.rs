@@ -176,38 +176,53 @@ fn is_place_word(word: &str) -> bool {
     place(word) || translated(word).any(place)
 }
 
-/// Whether the entity is of the sort a specific kind word names ("the TV" is a media player of
-/// device class tv, or one so named); a kind word constrains only its own domain, and a word
-/// that says where ("the light in the garage") constrains nothing. For a question; a command
-/// reads its kind words by [`of_commanded_kind`].
-pub(crate) fn of_specific_kind(entity: &Entity, words: &[String], query: &Query) -> bool {
-    of_kind_said(entity, words, query, false)
+/// The kind words of a request that bound a device's class ("the TV" is a media player of
+/// device class tv, or one so named), read once per request rather than once per device: a
+/// kind word constrains only its own domain, and a word that says where ("the light in the
+/// garage") constrains nothing.
+pub(crate) struct KindsSaid<'q> {
+    /// Each kind word with the classes it names and the domain it is a kind of.
+    said: Vec<(&'q str, &'static str, Option<&'static str>)>,
 }
 
-/// [`of_specific_kind`] for a command, where some languages' kind words mean more classes
-/// ([`crate::lang::Lexicon::commanded_classes`]).
-pub(crate) fn of_commanded_kind(entity: &Entity, words: &[String], query: &Query) -> bool {
-    of_kind_said(entity, words, query, true)
-}
+impl<'q> KindsSaid<'q> {
+    /// The kinds a question names.
+    pub(crate) fn asked(words: &[String], query: &'q Query) -> Self {
+        Self::read(words, query, false)
+    }
 
-fn of_kind_said(entity: &Entity, words: &[String], query: &Query, commanded: bool) -> bool {
-    let places = place_words(words);
-    let class = entity
-        .attributes
-        .get("device_class")
-        .and_then(serde_json::Value::as_str);
-    query
-        .words
-        .iter()
-        .filter(|q| !places.contains(q))
-        .all(|q| match specific_class(q, commanded) {
-            None => true,
-            Some(wanted) => {
-                domain_of_word(q) != Some(entity.domain())
-                    || of_class(wanted, class)
-                    || entity.haystack.name().any(|n| word_matches(q, n))
-            }
+    /// The kinds a command names, where some languages' kind words mean more classes
+    /// ([`crate::lang::Lexicon::commanded_classes`]).
+    pub(crate) fn commanded(words: &[String], query: &'q Query) -> Self {
+        Self::read(words, query, true)
+    }
+
+    fn read(words: &[String], query: &'q Query, commanded: bool) -> Self {
+        let places = place_words(words);
+        let said = query
+            .words
+            .iter()
+            .filter(|q| !places.contains(q))
+            .filter_map(|q| {
+                let wanted = specific_class(q, commanded)?;
+                Some((q.as_str(), wanted, domain_of_word(q)))
+            })
+            .collect();
+        Self { said }
+    }
+
+    /// Whether the entity is of every kind said: of its class, of another domain, or so named.
+    pub(crate) fn fit(&self, entity: &Entity) -> bool {
+        let class = entity
+            .attributes
+            .get("device_class")
+            .and_then(serde_json::Value::as_str);
+        self.said.iter().all(|(q, wanted, domain)| {
+            *domain != Some(entity.domain())
+                || of_class(wanted, class)
+                || entity.haystack.name().any(|n| word_matches(q, n))
         })
+    }
 }
 
 /// Words that say where: the word after "in", "w", "im" or "in der" (an article between
@@ -279,6 +294,10 @@ pub struct Pointing {
     every: bool,
     /// The words after "in" (where, even a word that is also a kind).
     places: Vec<String>,
+    /// Per word of the query: the domain it is a kind of, if any.
+    domains: Vec<Option<&'static str>>,
+    /// Per word of the query: the device classes it names in a command, if any.
+    classes: Vec<Option<&'static str>>,
     /// Per word of the query, once asked: whether it names anything in this home.
     names_something: Vec<std::sync::OnceLock<bool>>,
     /// Per word of the query, once asked: whether it is the whole name of a device here ("the
@@ -318,6 +337,12 @@ impl Pointing {
             .chain(lighting(words).then_some(LIGHTS))
             .collect();
         let query = query_of(&rest, registry);
+        let domains = query.words.iter().map(|q| domain_of_word(q)).collect();
+        let classes = query
+            .words
+            .iter()
+            .map(|q| specific_class(q, true))
+            .collect();
         let names_something = vec![std::sync::OnceLock::new(); query.words.len()];
         let whole_names = vec![std::sync::OnceLock::new(); query.words.len()];
         Self {
@@ -326,6 +351,8 @@ impl Pointing {
             every: words.iter().any(|w| any_has(|l| l.every, w)),
             places: place_words(words),
             query,
+            domains,
+            classes,
             names_something,
             whole_names,
         }
@@ -365,11 +392,16 @@ impl Pointing {
     /// that a question of "which one?" is only asked when one was meant.
     pub fn means_one(&self) -> bool {
         !self.every
-            && self.query.words.iter().all(|w| {
-                domain_of_word(w).is_none()
-                    || any_has(|l| l.singular, w)
-                    || any_has(|l| l.same_in_plural, w)
-            })
+            && self
+                .query
+                .words
+                .iter()
+                .zip(&self.domains)
+                .all(|(w, domain)| {
+                    domain.is_none()
+                        || any_has(|l| l.singular, w)
+                        || any_has(|l| l.same_in_plural, w)
+                })
     }
 
     /// Whether the words point at `entity` (see [`points_at`]).
@@ -381,7 +413,7 @@ impl Pointing {
             .attributes
             .get("device_class")
             .and_then(serde_json::Value::as_str);
-        let of_kind = |word: &str, domain: &str| {
+        let of_kind = |word: &str, domain: &str, class: Option<&str>| {
             // A measure ("temperature", "humidity") is a sensor's, and a thermostat's too: it
             // shows the temperature and is set to one.
             let measured = domain == "sensor"
@@ -390,29 +422,30 @@ impl Pointing {
             let kind = measured
                 || domain == entity.domain()
                 || hay.name().any(|w| word_score(domain, w) > 0.0);
-            let specific =
-                specific_class(word, true).is_none_or(|class| of_class(class, device_class));
-            kind && specific
+            kind && class.is_none_or(|class| of_class(class, device_class))
         };
-        let mut kinds: Vec<(&str, &str)> = query
+        // Each kind said and not in the name, with the classes it names.
+        let mut kinds: Vec<(&str, &str, Option<&str>)> = query
             .words
             .iter()
-            .filter(|q| !in_name(q))
-            .filter_map(|q| {
-                let domain = domain_of_word(q).or(is_cleaning(q).then_some("vacuum"));
-                domain.map(|d| (q.as_str(), d))
+            .enumerate()
+            .filter(|(_, q)| !in_name(q))
+            .filter_map(|(i, q)| {
+                let domain = self.domains[i].or(is_cleaning(q).then_some("vacuum"));
+                domain.map(|d| (q.as_str(), d, self.classes[i]))
             })
             .collect();
-        // "Water the garden" asks for a valve, whatever else is called "garden".
+        // "Water the garden" asks for a valve, whatever else is called "garden"; a kind named
+        // by what only it has names no class.
         if self.watering {
-            kinds.push(("water", "valve"));
+            kinds.push(("water", "valve", None));
         }
         for kind in &self.about {
-            if !kinds.iter().any(|(_, d)| d == kind) {
-                kinds.push((kind, kind));
+            if !kinds.iter().any(|(_, d, _)| d == kind) {
+                kinds.push((kind, kind, None));
             }
         }
-        if !kinds.is_empty() && !kinds.iter().any(|(w, d)| of_kind(w, d)) {
+        if !kinds.is_empty() && !kinds.iter().any(|(w, d, c)| of_kind(w, d, *c)) {
             return false;
         }
         // Words that name something in this home (a device or a room): one of them must name
@@ -425,7 +458,7 @@ impl Pointing {
             .iter()
             .enumerate()
             .filter(|(i, q)| {
-                domain_of_word(q).is_none()
+                self.domains[*i].is_none()
                     || self.places.contains(q)
                     || (!self.every && whole_name(*i))
             })
