@@ -9,8 +9,8 @@ use super::question::{self, same_place};
 use super::todo::add_item;
 use super::{Plan, PlannedCall};
 use crate::agent::capability::{service_for, supports};
+use crate::agent::understand::intent::is_cleaning;
 use crate::agent::understand::intent::{Intent::*, is_every, lighting, watering};
-use crate::agent::understand::intent::{LIGHTS, is_cleaning, is_every_room, is_filler};
 use crate::agent::understand::mood::Reading;
 use crate::agent::understand::target::{KindsSaid, covers, named, query_of, word_matches};
 use crate::agent::understand::{Lang, intent, target};
@@ -41,7 +41,7 @@ pub(super) fn plan_reading(
         return plan;
     }
     let words = &reading.words;
-    let Some((intent, lang, used)) = reading.intent() else {
+    let Some((intent, lang, _)) = reading.intent() else {
         return Plan::Model;
     };
     let volume = words.iter().any(|w| any_has(|l| l.volume, w));
@@ -51,18 +51,10 @@ pub(super) fn plan_reading(
         Dimmer if volume => Quieter,
         other => other,
     };
-    // A verb first the intent did not need ("switch" in "switch the HVAC to heating mode").
-    let verb_first = words.first().is_some_and(|w| target::opens_a_request(w));
-    let rest: Vec<&str> = words
-        .iter()
-        .enumerate()
-        .filter(|(i, w)| !(used.contains(i) || is_filler(w) || (*i == 0 && verb_first)))
-        .filter(|(i, _)| !is_every_room(words, *i))
-        .map(|(_, w)| w.as_str())
+    let rest: Vec<&str> = target::object_words(reading, |_| false)
         .filter(|w| !is_every(w))
         // "Make it 19 degrees": the "it" of the weather, not a device named before.
         .filter(|w| !(matches!(intent, Degrees(_)) && any_has(|l| l.stand_ins, w)))
-        .chain(lighting(words).then_some(LIGHTS))
         .collect();
     if matches!(intent, On | Off) && words.iter().any(|w| any_has(|l| l.everything, w)) {
         return everything_in(intent, lang, &rest, registry);

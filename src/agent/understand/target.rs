@@ -264,6 +264,31 @@ pub(crate) fn opens_a_request(word: &str) -> bool {
     })
 }
 
+/// The words of a reading that say what to act on: not the intent's own words, a filler, a
+/// verb first that the intent did not need ("switch" in "switch the HVAC to heating mode",
+/// where "heating mode" says what to do), or the "room" of "every room"; and "lights" where
+/// the words ask for light. A word `keep` accepts stays whatever else it is.
+pub(crate) fn object_words<'r>(
+    reading: &'r Reading,
+    keep: impl Fn(&str) -> bool + 'r,
+) -> impl Iterator<Item = &'r str> {
+    let words = &reading.words;
+    let used = reading
+        .intent()
+        .map(|(_, _, used)| used)
+        .unwrap_or_default();
+    let verb_first = words.first().is_some_and(|w| opens_a_request(w));
+    words
+        .iter()
+        .enumerate()
+        .filter(move |(i, w)| {
+            keep(w) || !(used.contains(i) || is_filler(w) || (*i == 0 && verb_first))
+        })
+        .filter(|(i, _)| !is_every_room(words, *i))
+        .map(|(_, w)| w.as_str())
+        .chain(lighting(words).then_some(LIGHTS))
+}
+
 /// The kinds whose words of what only they have ([`crate::lang::Lexicon::about_kinds`]) bound
 /// what the words point at; a list's words ("chores") do not: they name the list, not a kind.
 const ABOUT_KINDS: [&str; 2] = ["media_player", "light"];
@@ -319,23 +344,8 @@ impl Pointing {
     /// [`Pointing::of_joined`] for words read already.
     pub fn of_reading(reading: &Reading, registry: &Registry) -> Self {
         let words = &reading.words;
-        let used = reading
-            .intent()
-            .map(|(_, _, used)| used)
-            .unwrap_or_default();
-        // A verb first that the intent did not need ("switch" in "switch the HVAC to heating
-        // mode", where "heating mode" says what to do) is a verb, not the kind "switch".
-        let verb_first = words.first().is_some_and(|w| opens_a_request(w));
-        let rest: Vec<&str> = words
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !(*i == 0 && verb_first))
-            // A cleaning verb ("vacuuming") also names the device that cleans.
-            .filter(|(i, w)| is_cleaning(w) || (!used.contains(i) && !is_filler(w)))
-            .filter(|(i, _)| !is_every_room(words, *i))
-            .map(|(_, w)| w.as_str())
-            .chain(lighting(words).then_some(LIGHTS))
-            .collect();
+        // A cleaning verb ("vacuuming") also names the device that cleans.
+        let rest: Vec<&str> = object_words(reading, is_cleaning).collect();
         let query = query_of(&rest, registry);
         let domains = query.words.iter().map(|q| domain_of_word(q)).collect();
         let classes = query
