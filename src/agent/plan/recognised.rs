@@ -16,7 +16,7 @@ pub use super::understood::Understood;
 use super::{PlannedCall, add_call, allowed_service};
 use crate::agent::capability::{self, About, carries_value};
 use crate::agent::understand::parsed::Parsed;
-use crate::ha::recognise::{Recognition, Source};
+use crate::ha::recognise::{Recognition, Slot, Source};
 use crate::ha::registry::{Entity, Registry};
 use crate::lang::{Intent, Lang};
 use crate::text::fold;
@@ -168,10 +168,14 @@ fn no_such_name(rec: &Recognition, registry: &Registry) -> Option<String> {
     (!known).then(|| said.to_owned())
 }
 
-/// Whether a name or one of its aliases is what the slot said.
-fn names(said: &str, name: &str, aliases: &[String]) -> bool {
-    let said = fold(said.trim());
-    !said.is_empty() && (fold(name) == said || aliases.iter().any(|a| fold(a) == said))
+/// Whether a name or one of its aliases is what the slot holds: its value (the name Home
+/// Assistant matched) or the words said for it.
+fn names(slot: &Slot, name: &str, aliases: &[String]) -> bool {
+    let is = |said: &str| {
+        let said = fold(said.trim());
+        !said.is_empty() && (fold(name) == said || aliases.iter().any(|a| fold(a) == said))
+    };
+    is(&slot.as_text()) || is(&slot.text)
 }
 
 /// Whether the entity satisfies every constraint the slots state: domain (and the intent's
@@ -198,17 +202,15 @@ fn satisfies(rec: &Recognition, entity: &Entity, registry: &Registry) -> bool {
     }
     let area = entity.area_id.as_deref().and_then(|a| registry.area(a));
     if let Some(said) = rec.slot("area") {
-        let in_it = area.is_some_and(|a| {
-            names(&said.as_text(), &a.name, &a.aliases) || names(&said.text, &a.name, &a.aliases)
-        });
+        let in_it = area.is_some_and(|a| names(said, &a.name, &a.aliases));
         if !in_it {
             return false;
         }
     }
     if let Some(said) = rec.slot("floor") {
-        let on_it = area.and_then(|a| registry.floor_of(a)).is_some_and(|f| {
-            names(&said.as_text(), &f.name, &f.aliases) || names(&said.text, &f.name, &f.aliases)
-        });
+        let on_it = area
+            .and_then(|a| registry.floor_of(a))
+            .is_some_and(|f| names(said, &f.name, &f.aliases));
         if !on_it {
             return false;
         }
@@ -249,7 +251,7 @@ pub(super) fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r 
         let so_named: Vec<&Entity> = from_ha
             .iter()
             .copied()
-            .filter(|e| names(&name.as_text(), &e.name, &[]) || names(&name.text, &e.name, &[]))
+            .filter(|e| names(name, &e.name, &[]))
             .collect();
         if !so_named.is_empty() {
             return so_named;
@@ -264,7 +266,7 @@ pub(super) fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r 
     match name {
         Some(name) => registry
             .entities()
-            .filter(|e| names(&name.as_text(), &e.name, &[]))
+            .filter(|e| names(name, &e.name, &[]))
             .filter(fits)
             .collect(),
         None => registry.entities().filter(fits).collect(),
