@@ -99,7 +99,32 @@ pub struct Capability {
     pub ha_reply: Option<(&'static str, &'static str)>,
     /// The lexicon's key for what it did (`did_words`, `to_do`).
     pub key: &'static str,
+    /// Which devices of several it means by their state, where it does.
+    pub by_state: Option<ByState>,
 }
+
+/// Which devices a command means by their state, as Home Assistant's handlers read it (their
+/// `required_states`): a pause is for the players that play, a resume for those paused, a
+/// skip or a volume for the one playing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ByState {
+    pub state: &'static str,
+    /// Every device in that state (pausing all that play), or only one (skipping).
+    pub every: bool,
+}
+
+const PLAYING_ONE: ByState = ByState {
+    state: "playing",
+    every: false,
+};
+const PLAYING_ALL: ByState = ByState {
+    state: "playing",
+    every: true,
+};
+const PAUSED_ALL: ByState = ByState {
+    state: "paused",
+    every: true,
+};
 
 /// What a row answers: an intent of this kind, whatever its value (the value is the words').
 fn same_kind(a: Intent, b: Intent) -> bool {
@@ -141,6 +166,7 @@ const fn row(
         expect: None,
         ha_reply: None,
         key: service,
+        by_state: None,
     }
 }
 
@@ -172,6 +198,10 @@ impl Capability {
     }
     const fn key(mut self, key: &'static str) -> Self {
         self.key = key;
+        self
+    }
+    const fn by_state(mut self, by_state: ByState) -> Self {
+        self.by_state = Some(by_state);
         self
     }
 
@@ -263,15 +293,15 @@ pub const CAPABILITIES: &[Capability] = &[
     row(&[Pause], &["vacuum"], "pause").expect(StateIn(&["paused"])),
     row(&[], &["vacuum"], "stop").expect(StateNotIn(&["cleaning"])),
     // Media players.
-    row(&[PERCENT], &["media_player"], "volume_set").field("volume_level").about(About::Volume).heard(&["HassSetVolume"], Some("volume_level")).expect(attr("volume_level")).says("HassSetVolume", "default"),
-    row(&[Mute], &["media_player"], "volume_mute").field("is_volume_muted").about(About::Either).expect(attr("is_volume_muted")),
-    row(&[Louder], &["media_player"], "volume_up").about(About::Either).expect(Updated),
-    row(&[Quieter], &["media_player"], "volume_down").about(About::Either).expect(Updated),
+    row(&[PERCENT], &["media_player"], "volume_set").field("volume_level").about(About::Volume).heard(&["HassSetVolume"], Some("volume_level")).expect(attr("volume_level")).says("HassSetVolume", "default").by_state(PLAYING_ONE),
+    row(&[Mute], &["media_player"], "volume_mute").field("is_volume_muted").about(About::Either).expect(attr("is_volume_muted")).by_state(PLAYING_ONE),
+    row(&[Louder], &["media_player"], "volume_up").about(About::Either).expect(Updated).by_state(PLAYING_ONE),
+    row(&[Quieter], &["media_player"], "volume_down").about(About::Either).expect(Updated).by_state(PLAYING_ONE),
     row(&[Stop], &["media_player"], "media_stop").expect(StateIn(&["idle", "off", "paused"])).says("HassMediaPause", "default"),
-    row(&[Pause], &["media_player"], "media_pause").heard(&["HassMediaPause"], None).expect(StateIn(&["paused", "idle", "off"])).says("HassMediaPause", "default").key("pause"),
-    row(&[Resume, Start], &["media_player"], "media_play").heard(&["HassMediaUnpause"], None).expect(StateIn(&["playing"])).says("HassMediaUnpause", "default"),
-    row(&[Next], &["media_player"], "media_next_track").heard(&["HassMediaNext"], None).expect(Updated).says("HassMediaNext", "default"),
-    row(&[Previous], &["media_player"], "media_previous_track").heard(&["HassMediaPrevious"], None).expect(Updated).says("HassMediaPrevious", "default"),
+    row(&[Pause], &["media_player"], "media_pause").heard(&["HassMediaPause"], None).expect(StateIn(&["paused", "idle", "off"])).says("HassMediaPause", "default").key("pause").by_state(PLAYING_ALL),
+    row(&[Resume, Start], &["media_player"], "media_play").heard(&["HassMediaUnpause"], None).expect(StateIn(&["playing"])).says("HassMediaUnpause", "default").by_state(PAUSED_ALL),
+    row(&[Next], &["media_player"], "media_next_track").heard(&["HassMediaNext"], None).expect(Updated).says("HassMediaNext", "default").by_state(PLAYING_ONE),
+    row(&[Previous], &["media_player"], "media_previous_track").heard(&["HassMediaPrevious"], None).expect(Updated).says("HassMediaPrevious", "default").by_state(PLAYING_ONE),
     // What only the model calls.
     row(&[], &["input_number", "number"], "set_value").expect(StateEqualsField("value")),
     row(&[], &["input_select", "select"], "select_option").expect(StateEqualsField("option")),
@@ -324,6 +354,19 @@ pub fn for_intent(intent: Intent, domain: &str, volume: bool) -> Option<&'static
                 About::Either => true,
             }
     })
+}
+
+/// Which devices of `domain` an intent means by their state ([`ByState`]), if it does.
+pub fn by_state_of(intent: Intent, domain: &str) -> Option<ByState> {
+    asking(intent)
+        .iter()
+        .filter(|c| c.is_for(domain))
+        .find_map(|c| c.by_state)
+}
+
+/// Which devices of `domain` a call of `service` means by their state, if it does.
+pub fn by_state_of_call(domain: &str, service: &str) -> Option<ByState> {
+    rows_of(domain, service).find_map(|c| c.by_state)
 }
 
 /// The service (and its fields) an intent means for a domain, if it means one.

@@ -168,3 +168,23 @@ fn a_script_run_by_its_own_service_is_a_script_run() {
         Some(("HassTurnOn", "script"))
     );
 }
+
+/// A player's verb means players by their state as Home Assistant's handlers do; read by
+/// intent (the words, a recognition) and by call (a planned target) it is the same row.
+#[test]
+fn a_players_verb_means_players_by_their_state() {
+    let by_intent = |i| by_state_of(i, "media_player").map(|b| (b.state, b.every));
+    assert_eq!(by_intent(Pause), Some(("playing", true)));
+    assert_eq!(by_intent(Resume), Some(("paused", true)));
+    assert_eq!(by_intent(Next), Some(("playing", false)));
+    assert_eq!(by_intent(Percent(40)), Some(("playing", false)));
+    assert_eq!(by_intent(On), None);
+    assert_eq!(by_state_of(Pause, "vacuum"), None);
+    for (intent, service) in [(Pause, "media_pause"), (Previous, "media_previous_track")] {
+        assert_eq!(
+            by_state_of_call("media_player", service),
+            by_state_of(intent, "media_player")
+        );
+    }
+    assert_eq!(by_state_of_call("light", "turn_on"), None);
+}

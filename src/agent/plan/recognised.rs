@@ -288,15 +288,13 @@ fn moved_apart(rec: &Recognition, chosen: &[&Entity]) -> bool {
 /// there in the state the verb changes, where any is (the playing speaker, not the TV that is
 /// off); all of them otherwise.
 fn by_state(intent: Intent, chosen: Vec<&Entity>) -> Vec<&Entity> {
-    let state = match intent {
-        Intent::Pause | Intent::Next | Intent::Previous => "playing",
-        Intent::Resume => "paused",
-        _ => return chosen,
+    let Some(meant) = capability::by_state_of(intent, "media_player") else {
+        return chosen;
     };
     let in_state: Vec<&Entity> = chosen
         .iter()
         .copied()
-        .filter(|e| e.domain() == "media_player" && e.state == state)
+        .filter(|e| e.domain() == "media_player" && e.state == meant.state)
         .collect();
     if in_state.is_empty() {
         chosen
@@ -309,24 +307,12 @@ fn by_state(intent: Intent, chosen: Vec<&Entity>) -> Vec<&Entity> {
 /// particular: pause what plays, resume what is paused, skip or set the volume of the one
 /// playing. `None` when the state does not single them out.
 fn players_by_state<'r>(intent: Intent, registry: &'r Registry) -> Option<Vec<&'r Entity>> {
-    let in_state = |state: &str| -> Vec<&'r Entity> {
-        registry
-            .entities()
-            .filter(|e| e.visible && e.domain() == "media_player" && e.state == state)
-            .collect()
-    };
-    let chosen = match intent {
-        Intent::Pause => in_state("playing"),
-        Intent::Resume => in_state("paused"),
-        _ => {
-            let playing = in_state("playing");
-            if playing.len() != 1 {
-                return None;
-            }
-            playing
-        }
-    };
-    (!chosen.is_empty()).then_some(chosen)
+    let meant = capability::by_state_of(intent, "media_player")?;
+    let chosen: Vec<&'r Entity> = registry
+        .entities()
+        .filter(|e| e.visible && e.domain() == "media_player" && e.state == meant.state)
+        .collect();
+    (!chosen.is_empty() && (meant.every || chosen.len() == 1)).then_some(chosen)
 }
 
 /// The plan for what Home Assistant recognised. `said` is HomeClaw's own parse of the words

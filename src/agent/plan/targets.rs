@@ -8,7 +8,7 @@ use super::ask::{MAX_NAMED, which_one};
 use super::question::{self, same_place};
 use super::todo::add_item;
 use super::{Plan, PlannedCall};
-use crate::agent::capability::{service_for, supports};
+use crate::agent::capability::{self, service_for, supports};
 use crate::agent::understand::intent::is_cleaning;
 use crate::agent::understand::intent::{Intent::*, is_every, lighting, watering};
 use crate::agent::understand::mood::Reading;
@@ -279,22 +279,11 @@ fn named_target<'a, 'r>(
 /// before asking.
 /// Empty when the command is not a player's, or none (or each) of them is in that state.
 fn in_fitting_state<'a, 'r>(candidates: &[&'a Able<'r>]) -> Vec<&'a Able<'r>> {
-    let wanted = |service: &str| match service {
-        "media_pause"
-        | "media_next_track"
-        | "media_previous_track"
-        | "volume_set"
-        | "volume_up"
-        | "volume_down"
-        | "volume_mute" => Some("playing"),
-        "media_play" => Some("paused"),
-        _ => None,
-    };
     let fitting: Vec<_> = candidates
         .iter()
         .copied()
         .filter(|(e, service, _)| {
-            e.domain() == "media_player" && wanted(service).is_some_and(|s| e.state == s)
+            capability::by_state_of_call(e.domain(), service).is_some_and(|b| e.state == b.state)
         })
         .collect();
     if fitting.len() == candidates.len() {
@@ -312,10 +301,9 @@ fn by_state<'a, 'r>(
     registry: &Registry,
 ) -> Option<Result<Vec<&'a Able<'r>>, Plan>> {
     let fitting = in_fitting_state(candidates);
-    // Skipping or setting a volume is for one player; pausing or resuming is for all of them.
-    let one_only = fitting
-        .iter()
-        .any(|(_, service, _)| !matches!(*service, "media_pause" | "media_play"));
+    let one_only = fitting.iter().any(|(e, service, _)| {
+        capability::by_state_of_call(e.domain(), service).is_some_and(|b| !b.every)
+    });
     match fitting.len() {
         0 => None,
         1 => Some(Ok(fitting)),
