@@ -28,6 +28,7 @@ use anyhow::{Context, bail};
 use futures_util::StreamExt;
 use homeclaw::ha::HaClient;
 use homeclaw::ha::protocol::Command as HaCommand;
+use serde_json::{Value, json};
 
 use crate::assist::processes::{HaProcess, HomeClawProcess, Setup};
 use corpus::{Case, Home, Kind};
@@ -190,6 +191,7 @@ async fn run_language(
     let endpoints = ha.start(&fixture)?;
     let client = args.setup.connect(&endpoints, Vec::new()).await?;
     let satellites = satellites(&client).await?;
+    household_assistant(&client, lang).await?;
     let bin = args.setup.homeclaw_bin()?;
     let config = args.config.as_deref().context("--config is required")?;
     let homeclaw = HomeClawProcess::start(&bin, config, &endpoints, work).await?;
@@ -213,6 +215,35 @@ async fn run_language(
     homeclaw.stop();
     client.shutdown().await;
     Ok(rows)
+}
+
+/// The assistant Home Assistant's onboarding makes in the home's language (its own agent), as
+/// a household speaking `lang` has it: what HomeClaw hands to Home Assistant's agent goes
+/// through it with the speaking device, as Home Assistant before 2026.11 takes a device only in
+/// a pipeline run ("what is the temperature here" needs the satellite's room).
+async fn household_assistant(client: &HaClient, lang: &str) -> anyhow::Result<()> {
+    let created = client
+        .request(
+            HaCommand::new("assist_pipeline/pipeline/create")
+                .with("name", json!(format!("Home Assistant ({lang})")))
+                .with("conversation_engine", json!("conversation.home_assistant"))
+                .with("conversation_language", json!(lang))
+                .with("language", json!(lang))
+                .with("stt_engine", Value::Null)
+                .with("stt_language", Value::Null)
+                .with("tts_engine", Value::Null)
+                .with("tts_language", Value::Null)
+                .with("tts_voice", Value::Null)
+                .with("wake_word_entity", Value::Null)
+                .with("wake_word_id", Value::Null),
+        )
+        .await
+        .with_context(|| format!("cannot create the household's {lang} assistant"))?;
+    anyhow::ensure!(
+        created["id"].is_string(),
+        "Home Assistant made no {lang} assistant: {created}"
+    );
+    Ok(())
 }
 
 /// Home Assistant's device id of each area's satellite, by the area's fixture id.
