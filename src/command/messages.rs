@@ -158,6 +158,10 @@ pub struct CommandError {
     #[serde(rename = "code")]
     pub kind: ErrorKind,
     pub message: String,
+    /// What the run did before it failed (the recogniser's reading, the stages it went
+    /// through): kept for the activity list, where a person reads why nothing happened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trace: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -204,6 +208,7 @@ impl CommandError {
         Self {
             kind,
             message: message.into(),
+            trace: Vec::new(),
         }
     }
 

@@ -189,31 +189,7 @@ impl Commands {
             .await;
         if !answer.replayed {
             let latency_ms = started.elapsed().as_millis() as u64;
-            let record = match &answer.result {
-                Ok(outcome) => Record {
-                    at_ms: activity::now_ms(),
-                    source,
-                    kind: "command".into(),
-                    session_id: Some(outcome.session_id.clone()),
-                    text,
-                    status: outcome.status.as_str().to_owned(),
-                    reply: outcome.reply.clone(),
-                    actions: outcome.actions.clone(),
-                    approval_id: outcome.approval_id.clone(),
-                    trace: outcome.trace.clone(),
-                    latency_ms,
-                    llm_requests: outcome.stats.rounds,
-                    model: outcome.stats.model_used.clone(),
-                    guard_events: guard_events(&outcome.stats),
-                },
-                Err(e) => Record {
-                    session_id: asked_session,
-                    text,
-                    reply: e.message.clone(),
-                    latency_ms,
-                    ..Record::answer(source, "command", "", e.code().to_owned())
-                },
-            };
+            let record = command_record(&answer.result, source, text, asked_session, latency_ms);
             self.activity.record(record);
         }
         answer
@@ -318,6 +294,43 @@ impl Commands {
                 }))
             }
         }
+    }
+}
+
+/// The activity list's entry for a command's answer: what it did, or why it failed, with the
+/// run's trace either way.
+fn command_record(
+    result: &Result<CommandOutcome, CommandError>,
+    source: Source,
+    text: String,
+    asked_session: Option<String>,
+    latency_ms: u64,
+) -> Record {
+    match result {
+        Ok(outcome) => Record {
+            at_ms: activity::now_ms(),
+            source,
+            kind: "command".into(),
+            session_id: Some(outcome.session_id.clone()),
+            text,
+            status: outcome.status.as_str().to_owned(),
+            reply: outcome.reply.clone(),
+            actions: outcome.actions.clone(),
+            approval_id: outcome.approval_id.clone(),
+            trace: outcome.trace.clone(),
+            latency_ms,
+            llm_requests: outcome.stats.rounds,
+            model: outcome.stats.model_used.clone(),
+            guard_events: guard_events(&outcome.stats),
+        },
+        Err(e) => Record {
+            session_id: asked_session,
+            text,
+            reply: e.message.clone(),
+            trace: e.trace.clone(),
+            latency_ms,
+            ..Record::answer(source, "command", "", e.code().to_owned())
+        },
     }
 }
 
@@ -440,10 +453,10 @@ async fn run_command(
     }
     if outcome.model_unavailable && outcome.actions.is_empty() {
         // Nothing ran: an error the caller may retry, not an outcome to keep.
-        return Err(CommandError::new(
-            ErrorKind::LlmUnavailable,
-            outcome.error.unwrap_or_default(),
-        ));
+        return Err(CommandError {
+            trace: outcome.trace,
+            ..CommandError::new(ErrorKind::LlmUnavailable, outcome.error.unwrap_or_default())
+        });
     }
     Ok(outcome)
 }
@@ -544,5 +557,24 @@ mod tests {
             serde_json::from_value::<Result<CommandOutcome, CommandError>>(json).unwrap(),
             err
         );
+    }
+
+    /// A command that failed for want of a model keeps what it did on the way in the activity
+    /// list: a person reads there that Home Assistant recognised it, and why that was not
+    /// enough.
+    #[test]
+    fn a_failed_command_keeps_its_trace_in_the_activity_list() {
+        let failed: Result<CommandOutcome, CommandError> = Err(CommandError {
+            trace: vec!["Home Assistant recognised HassGetState (complete, 40 ms)".into()],
+            ..CommandError::new(ErrorKind::LlmUnavailable, "no model answered")
+        });
+        let record = command_record(&failed, Source::Http, "who is home".into(), None, 31);
+        assert_eq!(record.status, "llm_unavailable");
+        assert_eq!(record.reply, "no model answered");
+        assert_eq!(
+            record.trace,
+            ["Home Assistant recognised HassGetState (complete, 40 ms)"]
+        );
+        assert_eq!(record.latency_ms, 31);
     }
 }
