@@ -130,9 +130,9 @@ struct Recogniser {
     missing: AtomicBool,
     /// Languages whose sentences Home Assistant was asked to load.
     prepared: Mutex<HashSet<String>>,
-    /// Recognitions in flight: a few at a time. A burst of commands beyond them goes on
-    /// without Home Assistant's recogniser, as with a slow Home Assistant, instead of queueing
-    /// work it would finish after the budget (a household speaks a command or two at a time).
+    /// Recognitions in flight: a few at a time. A burst of commands beyond them goes on as
+    /// with a slow Home Assistant: each asks in its turn while the model is asked, and takes
+    /// the recognition if it comes first (or the model fails), instead of going without it.
     in_flight: std::sync::Arc<tokio::sync::Semaphore>,
 }
 
@@ -153,6 +153,36 @@ impl LiveHome {
                 in_flight: std::sync::Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT)),
             },
         }
+    }
+
+    /// A recognition asked when one of those in flight ends, as a late one: the command goes
+    /// on without waiting (the model is asked), and takes it if it comes first, or if the
+    /// model fails. Dropped with the command, it never queues work for no one.
+    fn in_its_turn(
+        &self,
+        sentence: &str,
+        language: &str,
+        device_id: Option<&str>,
+        waited: Duration,
+    ) -> Recognised {
+        let in_flight = self.recogniser.in_flight.clone();
+        let client = self.client.clone();
+        let (sentence, language) = (sentence.to_owned(), language.to_owned());
+        let device_id = device_id.map(str::to_owned);
+        let rest = self.client.request_timeout().saturating_sub(waited);
+        Recognised::Late(Box::pin(async move {
+            let started = std::time::Instant::now();
+            let _permit = tokio::time::timeout(rest, in_flight.acquire_owned())
+                .await
+                .ok()?
+                .ok()?;
+            let mut pending = client
+                .recognition(&sentence, &language, device_id.as_deref())
+                .await
+                .ok()?;
+            let result = pending.within(rest.saturating_sub(started.elapsed())).await;
+            result.ok().as_ref().and_then(parse_debug)
+        }))
     }
 
     /// A recognition that failed: nothing recognised (a Home Assistant without the recogniser
@@ -255,8 +285,8 @@ impl Home for LiveHome {
             let waiting =
                 tokio::time::timeout(budget, self.recogniser.in_flight.clone().acquire_owned());
             let Ok(Ok(permit)) = waiting.await else {
-                tracing::debug!("Home Assistant's recogniser is busy: going on without it");
-                return Recognised::Now(None);
+                tracing::debug!("Home Assistant's recogniser is busy: asked in its turn");
+                return self.in_its_turn(sentence, language, device_id, budget);
             };
             // In a language HomeClaw has no lexicon for, Home Assistant's recogniser is the only
             // deterministic reader (the alternative is the model, seconds away and in English):

@@ -9,7 +9,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use homeclaw::agent::act::approval::ApprovalStore;
-use homeclaw::agent::{Agent, AgentConfig, LiveHome, RunResult, RunStatus, ToolRegistry};
+use homeclaw::agent::home::Recognised;
+use homeclaw::agent::{Agent, AgentConfig, Home, LiveHome, RunResult, RunStatus, ToolRegistry};
 use homeclaw::config::ExposureConfig;
 use homeclaw::ha::{ExposurePolicy, LiveRegistry};
 use homeclaw::llm::Message;
@@ -213,4 +214,25 @@ async fn what_home_assistant_understands_homeclaw_runs_in_every_language() {
         );
         assert_eq!(f.llm.requests().len(), before + 1, "{:?}", result.trace);
     }
+
+    // Two recognitions in flight (each past its budget, still with Home Assistant): a third
+    // command's sentence is asked in its turn, not dropped. Its recognition comes as a late
+    // one, which the command takes when the model fails or is slower.
+    let busy = f.home(Some(Duration::from_millis(1))).await;
+    busy.prepare("de");
+    let said = "Schalte das Licht in der Stube an";
+    let late = |heard: Recognised| match heard {
+        Recognised::Late(recognition) => recognition,
+        Recognised::Now(now) => panic!("recognised within 1 ms: {now:?}"),
+    };
+    let first = late(busy.recognise(said, "de", None).await);
+    let second = late(busy.recognise(said, "de", None).await);
+    let third = late(busy.recognise(said, "de", None).await);
+    drop((first, second));
+    let recognition = tokio::time::timeout(WAIT, third).await.unwrap();
+    assert_eq!(
+        recognition.map(|r| r.intent).as_deref(),
+        Some("HassTurnOn"),
+        "the third sentence, asked in its turn"
+    );
 }
