@@ -70,6 +70,34 @@ struct PipelineList {
     preferred_pipeline: Option<String>,
 }
 
+/// The message that makes a text-only pipeline (no speech, no wake word) in `language` on
+/// conversation agent `agent`: a household's assistant as the tests and benchmarks build it.
+pub fn create_text_pipeline(
+    name: &str,
+    language: &str,
+    agent: &str,
+    prefer_local_intents: bool,
+) -> Command {
+    let mut command = Command::new("assist_pipeline/pipeline/create")
+        .with("name", Value::from(name))
+        .with("language", Value::from(language))
+        .with("conversation_engine", Value::from(agent))
+        .with("conversation_language", Value::from(language))
+        .with("prefer_local_intents", Value::from(prefer_local_intents));
+    for unused in [
+        "stt_engine",
+        "stt_language",
+        "tts_engine",
+        "tts_language",
+        "tts_voice",
+        "wake_word_entity",
+        "wake_word_id",
+    ] {
+        command = command.with(unused, Value::Null);
+    }
+    command
+}
+
 /// The pipeline a sentence is handed to Home Assistant's own agent through when the device
 /// must go along and `conversation/process` does not take it (Home Assistant before 2026.11):
 /// one whose engine is Home Assistant's agent reading `language`, the preferred one first.

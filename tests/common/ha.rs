@@ -284,23 +284,13 @@ pub async fn create_pipeline(
     agent: &str,
     prefer_local_intents: bool,
 ) -> Value {
-    use serde_json::json;
     client
-        .request(
-            homeclaw::ha::protocol::Command::new("assist_pipeline/pipeline/create")
-                .with("name", json!(name))
-                .with("language", json!("en"))
-                .with("conversation_engine", json!(agent))
-                .with("conversation_language", json!("en"))
-                .with("prefer_local_intents", json!(prefer_local_intents))
-                .with("stt_engine", Value::Null)
-                .with("stt_language", Value::Null)
-                .with("tts_engine", Value::Null)
-                .with("tts_language", Value::Null)
-                .with("tts_voice", Value::Null)
-                .with("wake_word_entity", Value::Null)
-                .with("wake_word_id", Value::Null),
-        )
+        .request(homeclaw::ha::pipelines::create_text_pipeline(
+            name,
+            "en",
+            agent,
+            prefer_local_intents,
+        ))
         .await
         .expect("Home Assistant creates the pipeline")
 }

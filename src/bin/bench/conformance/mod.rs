@@ -28,7 +28,6 @@ use anyhow::{Context, bail};
 use futures_util::StreamExt;
 use homeclaw::ha::HaClient;
 use homeclaw::ha::protocol::Command as HaCommand;
-use serde_json::{Value, json};
 
 use crate::assist::processes::{HaProcess, HomeClawProcess, Setup};
 use corpus::{Case, Home, Kind};
@@ -223,20 +222,12 @@ async fn run_language(
 /// a pipeline run ("what is the temperature here" needs the satellite's room).
 async fn household_assistant(client: &HaClient, lang: &str) -> anyhow::Result<()> {
     let created = client
-        .request(
-            HaCommand::new("assist_pipeline/pipeline/create")
-                .with("name", json!(format!("Home Assistant ({lang})")))
-                .with("conversation_engine", json!("conversation.home_assistant"))
-                .with("conversation_language", json!(lang))
-                .with("language", json!(lang))
-                .with("stt_engine", Value::Null)
-                .with("stt_language", Value::Null)
-                .with("tts_engine", Value::Null)
-                .with("tts_language", Value::Null)
-                .with("tts_voice", Value::Null)
-                .with("wake_word_entity", Value::Null)
-                .with("wake_word_id", Value::Null),
-        )
+        .request(homeclaw::ha::pipelines::create_text_pipeline(
+            &format!("Home Assistant ({lang})"),
+            lang,
+            homeclaw::ha::pipelines::HOME_ASSISTANT_AGENT,
+            false,
+        ))
         .await
         .with_context(|| format!("cannot create the household's {lang} assistant"))?;
     anyhow::ensure!(
