@@ -293,8 +293,10 @@ fn sequence(chars: &[char], at: &mut usize) -> Vec<String> {
 }
 
 /// The id Home Assistant gives an entity whose fixture id it does not take ("light.yatakodası_lamba"
-/// becomes "light.yatakodasi_lamba": letters as its slugify writes them, anything else `_`).
-fn home_assistants_id(id: &str) -> String {
+/// becomes "light.yatakodasi_lamba": letters as its slugify writes them, anything else `_`;
+/// "sensor.price_per_kW" becomes "sensor.price_per_kw", and the loader, looking for the id the
+/// file gave, stopped there: every entity after it kept no room and no Assist exposure).
+pub(super) fn home_assistants_id(id: &str) -> String {
     const LETTERS: [(char, &str); 24] = [
         ('ı', "i"),
         ('ş', "s"),
@@ -324,7 +326,7 @@ fn home_assistants_id(id: &str) -> String {
     id.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
-                c.to_string()
+                c.to_ascii_lowercase().to_string()
             } else {
                 LETTERS
                     .iter()

@@ -191,6 +191,7 @@ async fn run_language(
     let client = args.setup.connect(&endpoints, Vec::new()).await?;
     let satellites = satellites(&client).await?;
     household_assistant(&client, lang).await?;
+    exposed_as_loaded(&client, lang).await?;
     let bin = args.setup.homeclaw_bin()?;
     let config = args.config.as_deref().context("--config is required")?;
     let homeclaw = HomeClawProcess::start(&bin, config, &endpoints, work).await?;
@@ -214,6 +215,30 @@ async fn run_language(
     homeclaw.stop();
     client.shutdown().await;
     Ok(rows)
+}
+
+/// Every entity of the home exposed to Assist, as the loader means to leave it: a home the
+/// loader left half built (it stops at an entity it cannot find, and the rest keep no room and
+/// no exposure) would judge both agents on another home than the file's.
+async fn exposed_as_loaded(client: &HaClient, lang: &str) -> anyhow::Result<()> {
+    let entries = client
+        .request(HaCommand::new("config/entity_registry/list"))
+        .await?;
+    let unexposed: Vec<&str> = entries
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["platform"] == "fixture_home")
+        .filter(|e| e["options"]["conversation"]["should_expose"] != true)
+        .filter_map(|e| e["entity_id"].as_str())
+        .filter(|id| !id.starts_with("assist_satellite."))
+        .collect();
+    anyhow::ensure!(
+        unexposed.is_empty(),
+        "the {lang} home is not loaded as its file says: not exposed to Assist: {}",
+        unexposed.join(", ")
+    );
+    Ok(())
 }
 
 /// The assistant Home Assistant's onboarding makes in the home's language (its own agent), as

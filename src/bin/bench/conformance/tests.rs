@@ -278,3 +278,20 @@ fn a_block_naming_several_rooms_is_one_reading_per_room() {
     let forms = case("HassTurnOn", json!({"area": ["Kitchen", "kitchen"]}), None);
     assert_eq!(judge::alternatives(&forms, &home()).len(), 1);
 }
+
+/// A fixture's entity id is the one Home Assistant registers: its slugify's letters, in lower
+/// case (an id with a capital stopped the loader, and every entity after it was left in no
+/// room and unexposed).
+#[test]
+fn an_entity_id_is_the_one_home_assistant_registers() {
+    use super::corpus::home_assistants_id;
+    assert_eq!(
+        home_assistants_id("sensor.price_per_kW"),
+        "sensor.price_per_kw"
+    );
+    assert_eq!(
+        home_assistants_id("light.yatakodası_lamba"),
+        "light.yatakodasi_lamba"
+    );
+    assert_eq!(home_assistants_id("valve.zawór"), "valve.zawor");
+}
