@@ -218,10 +218,16 @@ fn satisfies(rec: &Recognition, entity: &Entity, registry: &Registry) -> bool {
     true
 }
 
+/// Home Assistant's intents that read states: nothing changes, so an unnamed device of the
+/// intent's kind is every one of them, when they are few.
+const READ_INTENTS: [&str; 2] = ["HassGetState", "HassClimateGetTemperature"];
+/// How many devices an unnamed read answers of, at most.
+const FEW_READ: usize = 6;
+
 /// The entities the recognition means: Home Assistant's targets (which know the household's
 /// aliases), or, when it listed none, the home's entities the slots describe; either way only
 /// those HomeClaw may see that satisfy every slot. Without a name, area, floor, domain or
-/// device class, nothing.
+/// device class, the one device the intent can mean, or for a read, the few.
 pub(super) fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r Entity> {
     let described = ["name", "area", "floor", "domain", "device_class"]
         .iter()
@@ -234,6 +240,18 @@ pub(super) fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r 
             .entities()
             .filter(|e| e.visible && implied.contains(&e.domain()))
             .collect();
+        // "What is the temperature?": a read changes nothing, so every such device is read
+        // (a few), those in the room the person speaks in where any is, as Home Assistant
+        // prefers the satellite's area.
+        if READ_INTENTS.contains(&rec.intent.as_str()) && (2..=FEW_READ).contains(&only.len()) {
+            let preferred = rec.slot("preferred_area_id").map(|a| a.as_text());
+            let here: Vec<&Entity> = only
+                .iter()
+                .copied()
+                .filter(|e| preferred.is_some() && e.area_id == preferred)
+                .collect();
+            return if here.is_empty() { only } else { here };
+        }
         return if only.len() == 1 { only } else { Vec::new() };
     }
     let fits = |e: &&Entity| e.visible && satisfies(rec, e, registry);

@@ -488,3 +488,55 @@ fn of_home_assistants_targets_the_one_the_name_says_is_taken() {
         other => panic!("{other:?}"),
     }
 }
+
+/// "What is the temperature?" in a home of two thermostats: a read changes nothing, so both
+/// are read (the one in the room the person speaks in, where Home Assistant names it); a
+/// command of the same words ("set the temperature to 21") still acts on none of them.
+#[test]
+fn an_unnamed_read_reads_the_few_devices_it_can_mean() {
+    let registry = home_in_states(&[
+        (
+            "climate.living",
+            "Termostat",
+            "living_room",
+            "heat",
+            json!({"current_temperature": 20}),
+        ),
+        (
+            "climate.office",
+            "Termostat biurowy",
+            "bedroom_1",
+            "heat",
+            json!({"current_temperature": 22}),
+        ),
+    ]);
+    let asked = |r: &Recognition| match understood(
+        r,
+        None,
+        Some(Lang::Pl),
+        "Jaka jest temperatura?",
+        &registry,
+    ) {
+        Understood::Answer(text) => text,
+        _ => String::from("no answer"),
+    };
+    let everywhere = asked(&rec("HassClimateGetTemperature", &[], &[], true));
+    assert!(
+        everywhere.contains("20") && everywhere.contains("22"),
+        "{everywhere}"
+    );
+    let here = asked(&rec(
+        "HassClimateGetTemperature",
+        &[("preferred_area_id", json!("bedroom_1"))],
+        &[],
+        true,
+    ));
+    assert!(here.contains("22") && !here.contains("20"), "{here}");
+    let set = rec(
+        "HassClimateSetTemperature",
+        &[("temperature", json!(21))],
+        &[],
+        true,
+    );
+    assert!(!matches!(plan(&set, &registry), Understood::Act { .. }));
+}
