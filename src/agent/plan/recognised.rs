@@ -16,6 +16,7 @@ pub use super::understood::Understood;
 use super::{PlannedCall, add_call, allowed_service};
 use crate::agent::capability::{self, About, carries_value};
 use crate::agent::understand::parsed::Parsed;
+use crate::agent::understand::target::word_matches;
 use crate::ha::recognise::{Recognition, Slot, Source};
 use crate::ha::registry::{Entity, Registry};
 use crate::lang::{Intent, Lang};
@@ -168,6 +169,16 @@ fn no_such_name(rec: &Recognition, registry: &Registry) -> Option<String> {
     (!known).then(|| said.to_owned())
 }
 
+/// Whether the words said for a slot are a name's words, one for one, each in any form
+/// ("roletę salonu" says "Roleta salonu").
+fn says_the_name(slot: &Slot, name: &str) -> bool {
+    let said = crate::text::tokens(&slot.text);
+    let named = crate::text::tokens(name);
+    !named.is_empty()
+        && said.len() == named.len()
+        && said.iter().zip(&named).all(|(s, n)| word_matches(s, n))
+}
+
 /// Whether a name or one of its aliases is what the slot holds: its value (the name Home
 /// Assistant matched) or the words said for it.
 fn names(slot: &Slot, name: &str, aliases: &[String]) -> bool {
@@ -273,6 +284,17 @@ pub(super) fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r 
             .collect();
         if !so_named.is_empty() {
             return so_named;
+        }
+        // The name said in another form ("zasłonę" of the curtain named "Zasłona", an alias
+        // HomeClaw does not read): the targets whose name the words say word for word. Home
+        // Assistant's debug targets for it list the room's other curtains too.
+        let inflected: Vec<&Entity> = from_ha
+            .iter()
+            .copied()
+            .filter(|e| says_the_name(name, &e.name))
+            .collect();
+        if !inflected.is_empty() {
+            return inflected;
         }
     }
     if !from_ha.is_empty() {

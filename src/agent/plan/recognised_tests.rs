@@ -540,3 +540,38 @@ fn an_unnamed_read_reads_the_few_devices_it_can_mean() {
     );
     assert!(!matches!(plan(&set, &registry), Understood::Act { .. }));
 }
+
+/// "Zamknij zasłonę": Home Assistant's name slot holds the words said ("zasłonę"), an alias of
+/// the curtain named "Zasłona", and its debug targets list the other curtains too; the one
+/// whose name the words say is closed, not the three (a wrong-device action the conformance
+/// run caught).
+#[test]
+fn a_name_said_in_another_form_is_that_device_of_home_assistants_targets() {
+    let curtain = json!({"device_class": "curtain"});
+    let registry = home_in_states(&[
+        (
+            "cover.curtain_left",
+            "Lewa zasłona",
+            "living_room",
+            "open",
+            curtain.clone(),
+        ),
+        (
+            "cover.curtain_right",
+            "Prawa zasłona",
+            "living_room",
+            "open",
+            curtain.clone(),
+        ),
+        ("cover.bedroom", "Zasłona", "bedroom_1", "open", curtain),
+    ]);
+    let close = rec(
+        "HassTurnOff",
+        &[("name", json!("zasłonę"))],
+        &["cover.curtain_left", "cover.curtain_right", "cover.bedroom"],
+        true,
+    );
+    let planned = calls(&plan(&close, &registry));
+    assert_eq!(planned.len(), 1, "{planned:?}");
+    assert_eq!(planned[0].2, ["cover.bedroom"]);
+}
