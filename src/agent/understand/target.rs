@@ -347,11 +347,14 @@ impl Pointing {
         // A cleaning verb ("vacuuming") also names the device that cleans.
         let rest: Vec<&str> = object_words(reading, is_cleaning).collect();
         let query = query_of(&rest, registry);
-        let domains = query.words.iter().map(|q| domain_of_word(q)).collect();
+        let domains: Vec<Option<&'static str>> =
+            query.words.iter().map(|q| domain_of_word(q)).collect();
+        // A class is a kind word's: only words of a kind are looked up.
         let classes = query
             .words
             .iter()
-            .map(|q| specific_class(q, true))
+            .zip(&domains)
+            .map(|(q, domain)| domain.and_then(|_| specific_class(q, true)))
             .collect();
         let names_something = vec![std::sync::OnceLock::new(); query.words.len()];
         let whole_names = vec![std::sync::OnceLock::new(); query.words.len()];
