@@ -118,38 +118,12 @@ pub fn state_word(
         .map(String::as_str)
 }
 
-/// HomeClaw's question before a held action, for the languages without a lexicon that we
-/// wrote it for (`{action}`: Home Assistant's name for the service, `{act}` the same in lower
-/// case; `{names}`: the devices).
-/// Approving is named without a button's label: the buttons HomeClaw shows are its lexicon's.
-const ASK_APPROVAL: &[(&str, &str)] = &[
-    (
-        "nl",
-        "{names} {act}? Daar is je goedkeuring voor nodig — keur het goed in HomeClaw.",
-    ),
-    (
-        "es",
-        "¿{action} {names}? Hace falta tu aprobación: apruébalo en HomeClaw.",
-    ),
-    (
-        "it",
-        "{action} {names}? Serve la tua approvazione: approvalo in HomeClaw.",
-    ),
-];
-
 /// The approval question for a held `domain.service` on `names`, in a language HomeClaw has
-/// no lexicon for; `None` where we have no sentence or Home Assistant no name for the service.
+/// no lexicon for (its sentence is data, [`super::says`]); `None` where we have no sentence
+/// or Home Assistant no name for the service.
 pub fn ask_approval(tag: &str, domain: &str, service: &str, names: &str) -> Option<String> {
-    let tag_said = normalised(tag);
-    let (_, phrase) = ASK_APPROVAL
-        .iter()
-        .find(|(t, _)| *t == super::primary_tag(&tag_said))?;
     let action = service_name(tag, domain, service)?;
-    let act = action.to_lowercase();
-    filled(
-        phrase,
-        &[("action", action), ("act", &act), ("names", names)],
-    )
+    super::says::ask_approval_by_service(tag, action, names)
 }
 
 /// Home Assistant's answer with each raw state it says ("closed") in the household's word

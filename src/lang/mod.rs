@@ -1,8 +1,9 @@
 //! Each language's words, as data. A command is understood by looking its words up here, and
-//! the fast path's answers are written from the texts here; the engine holds no language's
-//! words. A language is one file ([`en`], [`pl`], [`de`], [`fr`]) filling a [`Lexicon`], registered in
-//! [`Lang`] and [`LEXICONS`]: the compiler checks every lexicon has every entry, and the tests
-//! below check none is empty and no two lists fight over a word.
+//! the fast path's answers are written from the texts of [`says`]; the engine holds no
+//! language's words. A language is one file ([`en`], [`pl`], [`de`], [`fr`]) filling a
+//! [`Lexicon`], registered in [`Lang`] and [`LEXICONS`], and one file of its sentences
+//! (`says/<tag>.yaml`): the compiler checks every lexicon has every entry, and the tests check
+//! none is empty, no two lists fight over a word and every sentences file has every text.
 //!
 //! Words are folded as [`crate::text::fold`] folds them (lowercase, no diacritics, `ß` → `ss`).
 //! English is the pivot of [`Lexicon::translations`]: homes are most often named in English, so
@@ -13,6 +14,9 @@ mod en;
 mod fr;
 pub mod ha_replies;
 mod pl;
+pub mod says;
+
+pub use says::Says;
 
 /// A language HomeClaw understands and answers in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +40,11 @@ impl Lang {
     pub fn known(tag: &str) -> Option<Self> {
         let prefix = tag.get(..2)?.to_ascii_lowercase();
         LEXICONS.iter().find(|l| l.tag == prefix).map(|l| l.lang)
+    }
+
+    /// What HomeClaw says in this language ([`says`]).
+    pub fn says(self) -> Says {
+        Says::of(self)
     }
 
     /// This language's words.
@@ -140,7 +149,7 @@ impl Plural {
     }
 }
 
-/// One language: every word the fast path understands and every text it answers with.
+/// One language: every word the fast path understands (what it answers with is [`Says`]).
 pub struct Lexicon {
     pub lang: Lang,
     /// The language tag's first two letters.
@@ -363,9 +372,6 @@ pub struct Lexicon {
     pub tomorrow_words: Words,
     /// Words of a "how many" question that name nothing counted.
     pub count_aside: Words,
-
-    /// Everything else HomeClaw says.
-    pub says: &'static Says,
 }
 
 /// What a claim says was done.
@@ -401,8 +407,6 @@ pub enum NotRun {
     Failed,
 }
 
-/// The texts HomeClaw says, each written from what it verified or read. Arguments are names,
-/// lists of names and values HomeClaw has already put into words.
 /// The ways a held action can be approved from where it was asked, so that a question names
 /// only ways there are: a "yes" in the conversation (`approval.confirm_in_conversation`), a
 /// phone's buttons (only with `approval.notify_service`); HomeClaw's panel always.
@@ -410,111 +414,6 @@ pub enum NotRun {
 pub struct Ways {
     pub by_voice: bool,
     pub phone: bool,
-}
-
-pub struct Says {
-    // --- Actions ---
-    /// "I did not change anything."
-    pub nothing_changed: &'static str,
-    /// A request on a condition: nothing changed, and why.
-    pub conditional: &'static str,
-    /// A condition that does not hold: the states that decided it; nothing changed.
-    pub condition_unmet: fn(&str) -> String,
-    /// Nothing in the home matches the person's words (quoted): for a request, and for a
-    /// question.
-    pub nothing_matches: fn(&str) -> String,
-    pub nothing_to_answer: fn(&str) -> String,
-    /// "Here" said where HomeClaw cannot tell the room (no satellite, or one without an area).
-    pub no_room_here: &'static str,
-    /// A device Home Assistant keeps from Assist, and one HomeClaw's own settings exclude.
-    pub not_exposed: fn(&str) -> String,
-    pub filtered_out: fn(&str) -> String,
-    /// What a service did: service (or "open", "close", "done") → the words.
-    pub did_words: &'static [(&'static str, &'static str)],
-    /// "Turned off Kitchen Lights." from the words and the names.
-    pub did: fn(&str, &str) -> String,
-    /// "Set Kitchen to 30%." from the names and the value.
-    pub set_value: fn(&str, &str) -> String,
-    /// CSS colour → its name; HVAC mode → its name.
-    pub colour_names: &'static [(&'static str, &'static str)],
-    pub mode_names: &'static [(&'static str, &'static str)],
-    /// An item added to a list: the item, the list.
-    pub added: fn(&str, &str) -> String,
-    /// What a call would do, as words to follow "to" or "would": a key (`turn_on`, `turn_off`,
-    /// `toggle`, `open`, `close`, `lock`, `unlock`, `start`, `pause`, `disarm`, `arm`, `run`;
-    /// anything else changes the device) and the names → "unlock Front Door".
-    pub to_do: fn(&str, &str) -> String,
-    /// A dry run: what it would have done (from `to_do`).
-    pub dry_run: fn(&str) -> String,
-    /// Accepted but not seen to take effect: the names, what Home Assistant showed.
-    pub not_confirmed: fn(&str, &str) -> String,
-
-    /// A run the model could not finish: with nothing changed; and the lead before what ran.
-    pub unfinished_nothing_changed: &'static str,
-    pub unfinished: &'static str,
-    /// A guard stopped the run (its reason goes to the trace): a question back instead of a
-    /// dead end.
-    pub stuck: &'static str,
-    /// The conversation had to start over (the provider rejected it).
-    pub reset: &'static str,
-
-    // --- Approvals ---
-    /// The question a held action asks, with the ways to approve it that there are.
-    pub ask_approval: fn(&Held, Ways) -> String,
-    /// A notification for a held action: on a phone with its buttons (`true`), or in Home
-    /// Assistant's notifications, which have none (so it says where to answer).
-    pub approval_title: &'static str,
-    pub approval_notice: fn(&Held, bool) -> String,
-    /// The phone's Approve and Deny buttons; the same words as the panel's.
-    pub approval_buttons: [&'static str; 2],
-    /// A declined (or cancelled) action: what stays as it was.
-    pub declined: fn(&Held) -> String,
-    pub pin_missing: fn(&Held) -> String,
-    pub pin_cancelled: fn(&Held) -> String,
-    /// The held action, attempts left.
-    pub pin_wrong: fn(&Held, u32) -> String,
-    /// Approving by voice needs a PIN here; where else it can be approved (`true`: a phone
-    /// has the buttons too).
-    pub pin_required_here: fn(&Held, bool) -> String,
-    /// An approved action that did not run, and why (the action may be unknown by then).
-    pub not_run: fn(NotRun) -> &'static str,
-
-    // --- Questions back ---
-    pub which_device: &'static str,
-    pub do_you_mean: fn(&str) -> String,
-    /// All names but the last (joined), the last.
-    pub which_of: fn(&str, &str) -> String,
-    /// The last choice of a list cut short ("… or another one?").
-    pub another: &'static str,
-    /// A device's name with its room, to tell apart two of the same name.
-    pub in_room: fn(&str, &str) -> String,
-    pub could_not_answer: &'static str,
-
-    // --- Reads ---
-    pub could_not_read: fn(&str) -> String,
-    /// A to-do list's open items: the list, how many, the items joined.
-    pub items: fn(&str, usize, &str) -> String,
-    pub weekdays: [&'static str; 7],
-    pub months: [&'static str; 12],
-    /// A date: weekday, day of month, month.
-    pub date: fn(&str, i64, &str) -> String,
-    pub today: &'static str,
-    pub tomorrow: &'static str,
-    pub rest_of_today: &'static str,
-    pub next_7_days: &'static str,
-    /// A calendar: its name, the window.
-    pub nothing_on: fn(&str, &str) -> String,
-    /// An event's place, after its summary.
-    pub at_place: fn(&str) -> String,
-    pub all_day: &'static str,
-    /// How many events match, the calendar, the window, the events.
-    pub events_counted: fn(usize, &str, &str, &str) -> String,
-    /// Home Assistant's weather condition → its words.
-    pub conditions: &'static [(&'static str, &'static str)],
-    pub humidity: fn(&str) -> String,
-    pub wind: &'static str,
-    pub no_forecast: fn(&str) -> String,
-    pub chance_of_rain: fn(&str) -> String,
 }
 
 /// The text with its first letter in upper case: a phrase that opens a sentence.

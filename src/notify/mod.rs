@@ -65,7 +65,7 @@ fn gone_text(kind: ErrorKind, lang: Lang) -> &'static str {
         ErrorKind::Denied => NotRun::Denied,
         _ => NotRun::Failed,
     };
-    (lang.lexicon().says.not_run)(why)
+    lang.says().not_run(why)
 }
 
 /// A notified action: when it expires (its notification is withdrawn then) and the language
@@ -164,7 +164,7 @@ impl Notifier {
         }
         if let Some(service) = &approval.notify_service {
             let (message, title) = approval_notice(action, true);
-            let [approve, deny] = action.lang.lexicon().says.approval_buttons;
+            let [approve, deny] = action.lang.says().approval_buttons();
             let data = json!({
                 "title": title,
                 "message": message,

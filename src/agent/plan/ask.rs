@@ -12,7 +12,7 @@ pub const MAX_NAMED: usize = 6;
 /// told apart by their room, no text is listed twice, and past [`MAX_NAMED`] the list ends
 /// with "another one".
 pub fn which_one(candidates: &[&Entity], registry: &Registry, lang: Lang) -> String {
-    let says = lang.lexicon().says;
+    let says = lang.says();
     let room = |e: &Entity| {
         e.area_id
             .as_deref()
@@ -25,7 +25,7 @@ pub fn which_one(candidates: &[&Entity], registry: &Registry, lang: Lang) -> Str
             .iter()
             .any(|o| o.entity_id != e.entity_id && o.name == e.name);
         let name = match room(e).filter(|_| twin) {
-            Some(area) => (says.in_room)(&e.name, &area),
+            Some(area) => says.in_room(&e.name, &area),
             None => e.name.clone(),
         };
         if !names.contains(&name) {
@@ -34,12 +34,12 @@ pub fn which_one(candidates: &[&Entity], registry: &Registry, lang: Lang) -> Str
     }
     if names.len() > MAX_NAMED {
         names.truncate(MAX_NAMED);
-        names.push(says.another.to_owned());
+        names.push(says.another().to_owned());
     }
     match names.as_slice() {
-        [] => says.which_device.into(),
-        [one] => (says.do_you_mean)(one),
-        [first @ .., last] => (says.which_of)(&first.join(", "), last),
+        [] => says.which_device().into(),
+        [one] => says.do_you_mean(one),
+        [first @ .., last] => says.which_of(&first.join(", "), last),
     }
 }
 

@@ -103,9 +103,9 @@ pub fn checked(text: &str, registry: &Registry, device_id: Option<&str>) -> Opti
             _ => state_line(&e.name, &e.state, None, lang),
         })
         .collect();
-    Some(Checked::Unmet((lang.lexicon().says.condition_unmet)(
-        &seen.join("; "),
-    )))
+    Some(Checked::Unmet(
+        lang.says().condition_unmet(&seen.join("; ")),
+    ))
 }
 
 /// The condition's words and the request's, from "if C then A", "if C, A" or "A if C".

@@ -139,7 +139,7 @@ impl Agent<'_> {
                 state
                     .trace
                     .push("a request on a condition: nothing changed");
-                let text = state.lang().lexicon().says.conditional.to_owned();
+                let text = state.lang().says().conditional().to_owned();
                 history.push(Message::assistant(text.clone()));
                 let why = "the request waits on a condition HomeClaw cannot check".to_owned();
                 Err((RunStatus::Failed(why), text))

@@ -117,7 +117,7 @@ pub fn plan_reading_in(
         here::Here::Unplaced(lang) => {
             let lang = answer_in.or(lang).unwrap_or(Lang::En);
             return Plan::Ask {
-                question: lang.lexicon().says.no_room_here.to_owned(),
+                question: lang.says().no_room_here().to_owned(),
                 options: Vec::new(),
                 lang,
             };

@@ -310,7 +310,7 @@ fn the_calendar_asked_of_a_home_without_one_is_not_found_at_once() {
         assert_eq!(
             plan(text, &r),
             Plan::Answer {
-                text: lang.lexicon().says.could_not_answer.to_owned(),
+                text: lang.says().could_not_answer().to_owned(),
                 lang
             },
             "{text}"

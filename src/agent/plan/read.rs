@@ -108,7 +108,7 @@ pub(super) fn plan(
     // once (the model would have nothing to read either).
     if calendars.is_empty() && has(|l| l.calendar_words) {
         return Some(Plan::Answer {
-            text: lang.lexicon().says.could_not_answer.to_owned(),
+            text: lang.says().could_not_answer().to_owned(),
             lang,
         });
     }

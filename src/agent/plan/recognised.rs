@@ -380,7 +380,7 @@ pub(crate) fn understood(
         return Understood::hand_off("an intent Home Assistant runs itself");
     }
     match rec.intent.as_str() {
-        "HassGetState" | "HassClimateGetTemperature" => {
+        read if READ_INTENTS.contains(&read) => {
             return answer(rec, lang, question, targets(rec, registry));
         }
         "HassListAddItem" | "HassListCompleteItem" => {

@@ -155,7 +155,7 @@ fn reset(history: &mut Vec<Message>, mut state: RunState, error: LlmError) -> Ru
     history.push(Message::system(RESET_NOTE));
     history.extend(command);
     state.reset = true;
-    let reply = state.lang().lexicon().says.reset.to_owned();
+    let reply = state.lang().says().reset().to_owned();
     finish(
         state,
         RunStatus::Failed(format!("the conversation had to be reset: {error}")),

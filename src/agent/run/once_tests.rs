@@ -90,12 +90,12 @@ async fn an_untagged_question_is_answered_in_its_own_language_on_the_models_path
         ]);
         let mut history = vec![Message::user(command)];
         let result = run_at(&model, &home, &AgentConfig::default(), &mut history, None).await;
-        let says = lang.lexicon().says;
+        let says = lang.says();
         assert!(
             [
-                says.could_not_answer.to_owned(),
-                says.nothing_changed.to_owned(),
-                (says.nothing_to_answer)("zraszacze"),
+                says.could_not_answer().to_owned(),
+                says.nothing_changed().to_owned(),
+                says.nothing_to_answer("zraszacze"),
             ]
             .iter()
             .any(|s| result.reply.starts_with(s.as_str())),

@@ -75,7 +75,7 @@ pub fn compose(
 }
 
 fn unknown(entity: &str, lang: Lang) -> String {
-    (lang.lexicon().says.could_not_read)(entity)
+    lang.says().could_not_read(entity)
 }
 
 fn items(name: &str, response: Option<&Value>, lang: Lang) -> String {
@@ -89,7 +89,7 @@ fn items(name: &str, response: Option<&Value>, lang: Lang) -> String {
         .collect();
     let n = summaries.len();
     let joined = summaries.join("; ");
-    (lang.lexicon().says.items)(name, n, &joined)
+    lang.says().items(name, n, &joined)
 }
 
 /// A moment as Home Assistant writes it, placed in the home's time zone.
@@ -168,15 +168,15 @@ fn day_before(date: Date) -> Date {
 
 /// "today", "tomorrow", or "Saturday 5 Apr" in the person's language.
 fn day_label(date: Date, today: Date, lang: Lang) -> String {
-    let says = lang.lexicon().says;
+    let says = lang.says();
     if date == today {
-        says.today.into()
+        says.today().into()
     } else if today.tomorrow().ok() == Some(date) {
-        says.tomorrow.into()
+        says.tomorrow().into()
     } else {
-        let weekday = says.weekdays[date.weekday().to_monday_zero_offset() as usize];
-        let month = says.months[(date.month() - 1) as usize];
-        (says.date)(weekday, i64::from(date.day()), month)
+        let weekday = says.weekday(date.weekday().to_monday_zero_offset() as usize);
+        let month = says.month((date.month() - 1) as usize);
+        says.date(weekday, i64::from(date.day()), month)
     }
 }
 
@@ -233,18 +233,21 @@ fn events(
             e.start.date <= d && d <= last.max(e.start.date)
         })
     });
-    let says = lang.lexicon().says;
+    let says = lang.says();
     let window = match day {
-        Some(Day::Today) => says.rest_of_today,
-        Some(Day::Tomorrow) => says.tomorrow,
-        None => says.next_7_days,
+        Some(Day::Today) => says.rest_of_today(),
+        Some(Day::Tomorrow) => says.tomorrow(),
+        None => says.next_7_days(),
     };
     if read.is_empty() {
-        return (says.nothing_on)(name, window);
+        return says.nothing_on(name, window);
     }
     let line = |e: &Event| {
         let label = day_label(e.start.date, today, lang);
-        let at = e.location.map(says.at_place).unwrap_or_default();
+        let at = e
+            .location
+            .map(|place| says.at_place(place))
+            .unwrap_or_default();
         match e.start.minute {
             Some(start) => {
                 let until = e
@@ -255,7 +258,7 @@ fn events(
                 format!("{label} {}{until} {}{at}", clock(start), e.summary)
             }
             None => {
-                format!("{label} ({}) {}{at}", says.all_day, e.summary)
+                format!("{label} ({}) {}{at}", says.all_day(), e.summary)
             }
         }
     };
@@ -279,11 +282,11 @@ fn events(
                 .map(|e| line(e))
                 .collect::<Vec<_>>()
                 .join("; ");
-            return (says.events_counted)(k, name, window, &lines);
+            return says.events_counted(k, name, window, &lines);
         }
         // "What time is the dentist?" and no event says "dentist": not on this calendar.
         if when {
-            return says.could_not_answer.to_owned();
+            return says.could_not_answer().to_owned();
         }
     }
     let lines = read.iter().map(line).collect::<Vec<_>>().join("; ");
@@ -292,13 +295,7 @@ fn events(
 
 /// Home Assistant's condition words in the person's language.
 fn condition(word: &str, lang: Lang) -> String {
-    lang.lexicon()
-        .says
-        .conditions
-        .iter()
-        .find(|(ha, _)| *ha == word)
-        .map_or(word, |(_, said)| said)
-        .to_owned()
+    lang.says().condition(word).unwrap_or(word).to_owned()
 }
 
 fn value(v: &Value) -> Option<String> {
@@ -322,11 +319,11 @@ fn weather_now(
         parts.push(format!("{t} {unit}").trim_end().to_owned());
     }
     if let Some(h) = attr("humidity") {
-        parts.push((lang.lexicon().says.humidity)(&h));
+        parts.push(lang.says().humidity(&h));
     }
     if let Some(w) = attr("wind_speed") {
         let unit = attr("wind_speed_unit").unwrap_or_default();
-        let wind = lang.lexicon().says.wind;
+        let wind = lang.says().wind();
         parts.push(format!("{wind} {w} {unit}").trim_end().to_owned());
     }
     format!("{name}: {}.", parts.join(", "))
@@ -348,7 +345,7 @@ fn forecast_tomorrow(
         .collect();
     let tomorrow = today.tomorrow().ok();
     let Some((_, entry)) = dated.iter().find(|(w, _)| Some(w.date) == tomorrow) else {
-        return (lang.lexicon().says.no_forecast)(name);
+        return lang.says().no_forecast(name);
     };
     let attr = |k: &str| value(&entry[k]);
     let mut parts = Vec::new();
@@ -361,9 +358,9 @@ fn forecast_tomorrow(
         _ => {}
     }
     if let Some(p) = attr("precipitation_probability") {
-        parts.push((lang.lexicon().says.chance_of_rain)(&p));
+        parts.push(lang.says().chance_of_rain(&p));
     }
-    let when = lang.lexicon().says.tomorrow;
+    let when = lang.says().tomorrow();
     format!("{name}, {when}: {}.", parts.join(", "))
 }
 

@@ -208,7 +208,7 @@ fn how_many_counts_the_events_the_question_names() {
         dinner.contains("19:00") && !dinner.contains("Chemistry"),
         "{dinner}"
     );
-    assert_eq!(when("swim"), Lang::En.lexicon().says.could_not_answer);
+    assert_eq!(when("swim"), Lang::En.says().could_not_answer());
 }
 
 #[test]

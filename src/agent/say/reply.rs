@@ -17,11 +17,15 @@ pub fn fallback_summary(
     name: impl Fn(&str) -> Option<String>,
     lang: Lang,
 ) -> String {
-    let says = lang.lexicon().says;
+    let says = lang.says();
     if actions.is_empty() {
-        return says.unfinished_nothing_changed.into();
+        return says.unfinished_nothing_changed().into();
     }
-    format!("{} {}", says.unfinished, from_actions(actions, name, lang))
+    format!(
+        "{} {}",
+        says.unfinished(),
+        from_actions(actions, name, lang)
+    )
 }
 
 /// An action request that ended with nothing done: said plainly, with the model's words only
@@ -29,7 +33,7 @@ pub fn fallback_summary(
 /// unread, may not be true). A device HomeClaw may not see is named with what to change: that
 /// is the one thing the person can fix, and the model cannot be relied on to say it.
 pub fn nothing_done(model_text: &str, lang: Lang, hidden: Option<&(Hidden, String)>) -> String {
-    let lead = lang.lexicon().says.nothing_changed;
+    let lead = lang.says().nothing_changed();
     if let Some((reason, name)) = hidden {
         return format!("{lead} {}", hidden_words(*reason, name, lang));
     }
@@ -70,16 +74,16 @@ pub fn nothing_found(unmatched: &Unmatched, lang: Lang) -> String {
         Unmatched::Hidden { reason, name } => {
             nothing_done("", lang, Some(&(*reason, name.clone())))
         }
-        Unmatched::Nothing { words } => (lang.lexicon().says.nothing_matches)(words),
-        Unmatched::NothingAsked { words } => (lang.lexicon().says.nothing_to_answer)(words),
+        Unmatched::Nothing { words } => lang.says().nothing_matches(words),
+        Unmatched::NothingAsked { words } => lang.says().nothing_to_answer(words),
     }
 }
 
 fn hidden_words(reason: Hidden, name: &str, lang: Lang) -> String {
-    let says = lang.lexicon().says;
+    let says = lang.says();
     match reason {
-        Hidden::NotExposed => (says.not_exposed)(name),
-        Hidden::Filtered => (says.filtered_out)(name),
+        Hidden::NotExposed => says.not_exposed(name),
+        Hidden::Filtered => says.filtered_out(name),
     }
 }
 
@@ -96,20 +100,16 @@ pub fn approval_question(pending: &PendingAction, ways: Ways) -> String {
             &pending.names.join(", "),
         )
     });
-    theirs.unwrap_or_else(|| {
-        in_words(pending, |held| {
-            (pending.lang.lexicon().says.ask_approval)(held, ways)
-        })
-    })
+    theirs.unwrap_or_else(|| in_words(pending, |held| pending.lang.says().ask_approval(held, ways)))
 }
 
 /// The text of a notification about a held action, and its title: on a phone with its
 /// buttons (`buttons`), or in Home Assistant's own notifications, which say where to answer.
 pub fn approval_notice(pending: &PendingAction, buttons: bool) -> (String, &'static str) {
-    let says = pending.lang.lexicon().says;
+    let says = pending.lang.says();
     (
-        in_words(pending, |held| (says.approval_notice)(held, buttons)),
-        says.approval_title,
+        in_words(pending, |held| says.approval_notice(held, buttons)),
+        says.approval_title(),
     )
 }
 
@@ -190,24 +190,16 @@ fn intent_of(
     capability::of_call(domain, service, data)?.ha_reply
 }
 
-/// The words a language's table gives a key, if it has one.
-fn said(table: &'static [(&'static str, &'static str)], key: &str) -> Option<&'static str> {
-    table
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map(|(_, words)| *words)
-}
-
 /// What the person is told when they answer a held action in conversation and it does not
 /// run (yet): declined, a PIN missing or wrong, or a session where approving needs a PIN.
 pub fn answered(pending: &PendingAction, answer: Answered, lang: Lang) -> String {
-    let says = lang.lexicon().says;
+    let says = lang.says();
     in_words(pending, |held| match answer {
-        Answered::Declined => (says.declined)(held),
-        Answered::PinMissing => (says.pin_missing)(held),
-        Answered::WrongPin { left: 0 } => (says.pin_cancelled)(held),
-        Answered::WrongPin { left } => (says.pin_wrong)(held, left),
-        Answered::PinRequiredHere { phone } => (says.pin_required_here)(held, phone),
+        Answered::Declined => says.declined(held),
+        Answered::PinMissing => says.pin_missing(held),
+        Answered::WrongPin { left: 0 } => says.pin_cancelled(held),
+        Answered::WrongPin { left } => says.pin_wrong(held, left),
+        Answered::PinRequiredHere { phone } => says.pin_required_here(held, phone),
     })
 }
 
@@ -254,13 +246,13 @@ pub fn not_run(error: &ExecuteError, lang: Lang) -> &'static str {
         }
         ExecuteError::Call(_) => NotRun::Failed,
     };
-    (lang.lexicon().says.not_run)(why)
+    lang.says().not_run(why)
 }
 
 /// A guard stop becomes a question for the user instead of a dead end; the guard's own
 /// reason (English, with ids) stays in the trace.
 pub fn stuck(lang: Lang) -> String {
-    lang.lexicon().says.stuck.to_owned()
+    lang.says().stuck().to_owned()
 }
 
 /// A held call for logs and the model's notes (ids and service names: never a reply).
@@ -279,19 +271,11 @@ fn readable(entity_id: &str) -> String {
     crate::lang::capitalised(&crate::ha::registry::id_words(entity_id))
 }
 
-/// What a call did, as the person would say it, by the lexicon's key for it.
-fn did_words(key: &str, lang: Lang) -> &'static str {
-    let table = lang.lexicon().says.did_words;
-    said(table, key)
-        .or_else(|| said(table, "done"))
-        .unwrap_or_default()
-}
-
 /// The value a call sets, as the person would say it ("50%", "21°", "heat mode"), if it sets
 /// one.
 fn setting_of(domain: &str, service: &str, data: &serde_json::Value, lang: Lang) -> Option<String> {
     let (row, value) = capability::setting(domain, service, data)?;
-    let says = lang.lexicon().says;
+    let says = lang.says();
     match row.asks.first()? {
         Intent::Percent(_) if row.field == Some("volume_level") => {
             value.as_f64().map(|v| format!("{}%", (v * 100.0).round()))
@@ -304,13 +288,13 @@ fn setting_of(domain: &str, service: &str, data: &serde_json::Value, lang: Lang)
             } else {
                 "cool_white"
             };
-            Some(said(says.colour_names, white).unwrap_or(white).to_owned())
+            Some(says.colour(white).unwrap_or(white).to_owned())
         }
         // A colour the language has no word for is not said in English: the light is said
         // to be on instead (true, and in the person's words).
         Intent::Color(_) => {
             let css = value.as_str()?;
-            match said(says.colour_names, css) {
+            match says.colour(css) {
                 Some(word) => Some(word.to_owned()),
                 None if lang == Lang::En => Some(css.to_owned()),
                 None => None,
@@ -318,7 +302,10 @@ fn setting_of(domain: &str, service: &str, data: &serde_json::Value, lang: Lang)
         }
         Intent::Mode(_) => {
             let mode = value.as_str()?;
-            Some(said(says.mode_names, mode).map_or_else(|| mode.replace('_', " "), str::to_owned))
+            Some(
+                says.mode(mode)
+                    .map_or_else(|| mode.replace('_', " "), str::to_owned),
+            )
         }
         _ => None,
     }
@@ -332,7 +319,7 @@ pub fn from_actions(
     name: impl Fn(&str) -> Option<String>,
     lang: Lang,
 ) -> String {
-    let says = lang.lexicon().says;
+    let says = lang.says();
     let mut out = Vec::new();
     let nothing = serde_json::json!({});
     for action in actions {
@@ -346,7 +333,7 @@ pub fn from_actions(
         let list = names.join(", ");
         if action.dry_run {
             let key = service_key(&action.call.domain, &action.call.service);
-            out.push((says.dry_run)(&(says.to_do)(key, &list)));
+            out.push(says.dry_run(key, &list));
             continue;
         }
         if !action.verified {
@@ -363,11 +350,11 @@ pub fn from_actions(
                 })
                 .collect();
             let seen = seen.join(", ");
-            out.push((says.not_confirmed)(&list, &seen));
+            out.push(says.not_confirmed(&list, &seen));
             continue;
         }
         if let Some(item) = data.get("item").and_then(serde_json::Value::as_str) {
-            out.push((says.added)(item, &list));
+            out.push(says.added(item, &list));
             continue;
         }
         // A step of brightness is said as one, not as turning on.
@@ -382,8 +369,8 @@ pub fn from_actions(
         };
         out.push(
             match setting_of(&action.call.domain, &action.call.service, data, lang) {
-                Some(value) => (says.set_value)(&list, &value),
-                None => (says.did)(did_words(key, lang), &list),
+                Some(value) => says.set_value(&list, &value),
+                None => says.did(key, &list),
             },
         );
     }

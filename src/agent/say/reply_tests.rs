@@ -167,10 +167,13 @@ fn an_approval_is_asked_answered_and_reported_in_plain_words() {
     // Home Assistant's notification has no buttons: it says where they are.
     assert!(notice.contains("in HomeClaw's panel"), "{notice}");
     assert!(approval_notice(&door, true).0.ends_with("Approve or Deny."));
-    // French elides "de" before a vowel.
+    // French says the action as an infinitive after "doit" (no "de" to elide before a vowel).
     let garage = held("cover", "open_cover", "cover.garage", "Garage", Lang::Fr);
     let (notice, _) = approval_notice(&garage, false);
-    assert!(notice.contains("à HomeClaw d'ouvrir Garage"), "{notice}");
+    assert!(
+        notice.starts_with("HomeClaw doit ouvrir Garage."),
+        "{notice}"
+    );
     let gone = ExecuteError::Approval(ApprovalError::Expired(door.id.clone()));
     assert_eq!(
         not_run(&gone, Lang::En),

@@ -63,7 +63,7 @@ pub(crate) fn compose(end: &Ending<'_>, registry: &Registry) -> Said {
     if said.conditional && !said.only_asks() && end.actions.is_empty() {
         return Said {
             status: RunStatus::Failed("the request waits on a condition".into()),
-            reply: said.lang.lexicon().says.conditional.to_owned(),
+            reply: said.lang.says().conditional().to_owned(),
             why: "a request on a condition: nothing may change, said why",
         };
     }
@@ -438,7 +438,7 @@ fn not_found(lang: Lang, hidden: Option<&(Hidden, String)>) -> String {
 }
 
 fn could_not_answer(lang: Lang) -> &'static str {
-    lang.lexicon().says.could_not_answer
+    lang.says().could_not_answer()
 }
 
 #[cfg(test)]
