@@ -6,14 +6,15 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::connection::{HaClient, HaError};
 use super::exposure::AssistExposure;
 use super::protocol::{
     Command, HaErrorCode, TYPE_AREA_REGISTRY_LIST, TYPE_DEVICE_REGISTRY_LIST,
-    TYPE_ENTITY_REGISTRY_GET, TYPE_ENTITY_REGISTRY_LIST, TYPE_EXPOSED_ENTITIES_LIST,
-    TYPE_FLOOR_REGISTRY_LIST, TYPE_GET_CONFIG, TYPE_GET_SERVICES, TYPE_GET_STATES,
+    TYPE_ENTITY_REGISTRY_GET, TYPE_ENTITY_REGISTRY_GET_ENTRIES, TYPE_ENTITY_REGISTRY_LIST,
+    TYPE_EXPOSED_ENTITIES_LIST, TYPE_FLOOR_REGISTRY_LIST, TYPE_GET_CONFIG, TYPE_GET_SERVICES,
+    TYPE_GET_STATES,
 };
 use super::registry::{
     Area, DeviceEntry, EntityRegistryEntry, Floor, ServiceInfo, Snapshot, StateObject,
@@ -94,8 +95,50 @@ impl HaClient {
         self.typed(TYPE_GET_CONFIG).await
     }
 
+    /// The entity registry, with each entry's aliases (which the list leaves out).
     pub async fn entity_registry(&self) -> Result<Vec<EntityRegistryEntry>, HaError> {
-        self.typed(TYPE_ENTITY_REGISTRY_LIST).await
+        let mut entries: Vec<EntityRegistryEntry> = self.typed(TYPE_ENTITY_REGISTRY_LIST).await?;
+        let mut aliases = self.entity_aliases(&entries).await?;
+        for entry in &mut entries {
+            if let Some(these) = aliases.remove(&entry.entity_id) {
+                entry.aliases = these;
+            }
+        }
+        Ok(entries)
+    }
+
+    /// The aliases of these entries' entities, by entity id (those with any), asked in
+    /// chunks so that no answer grows with the home. None on a Home Assistant without
+    /// `get_entries`.
+    async fn entity_aliases(
+        &self,
+        entries: &[EntityRegistryEntry],
+    ) -> Result<HashMap<String, Vec<String>>, HaError> {
+        /// Entity ids per request: an answer of a few hundred kilobytes.
+        const CHUNK: usize = 500;
+        let mut aliases = HashMap::new();
+        for chunk in entries.chunks(CHUNK) {
+            let ids: Vec<&str> = chunk.iter().map(|e| e.entity_id.as_str()).collect();
+            let command =
+                Command::new(TYPE_ENTITY_REGISTRY_GET_ENTRIES).with("entity_ids", json!(ids));
+            let raw = match self.request_raw(command).await {
+                Ok(raw) => raw,
+                Err(HaError::Api {
+                    code: HaErrorCode::UnknownCommand,
+                    ..
+                }) => return Ok(aliases),
+                Err(e) => return Err(e),
+            };
+            let found: HashMap<String, Option<EntityRegistryEntry>> =
+                decode(TYPE_ENTITY_REGISTRY_GET_ENTRIES, raw.get())?;
+            aliases.extend(
+                found
+                    .into_iter()
+                    .filter_map(|(id, entry)| Some((id, entry?.aliases)))
+                    .filter(|(_, these)| !these.is_empty()),
+            );
+        }
+        Ok(aliases)
     }
 
     /// One entity's registry entry; `None` when the entity is not (or no longer) in the

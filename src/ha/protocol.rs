@@ -32,6 +32,7 @@ pub const TYPE_AREA_REGISTRY_LIST: &str = "config/area_registry/list";
 pub const TYPE_FLOOR_REGISTRY_LIST: &str = "config/floor_registry/list";
 pub const TYPE_EXPOSED_ENTITIES_LIST: &str = "homeassistant/expose_entity/list";
 pub const TYPE_ENTITY_REGISTRY_GET: &str = "config/entity_registry/get";
+pub const TYPE_ENTITY_REGISTRY_GET_ENTRIES: &str = "config/entity_registry/get_entries";
 pub const EVENT_STATE_CHANGED: &str = "state_changed";
 /// Fired once every integration has been set up: the registry is complete from then on.
 pub const EVENT_HOMEASSISTANT_STARTED: &str = "homeassistant_started";

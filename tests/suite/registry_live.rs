@@ -125,6 +125,32 @@ async fn changes_made_in_home_assistant_count_without_a_reconnect() {
     assert_eq!(state_of(&f.ha, "light.ceiling_light").await, "off");
     assert_eq!(state_of(&f.ha, "light.desk_lamp").await, "on");
 
+    // An alias given in Home Assistant: a name people can say, read without the model.
+    ws(
+        client,
+        "config/entity_registry/update",
+        json!({"entity_id": "light.desk_lamp", "aliases": ["Night Reader"]}),
+    )
+    .await;
+    wait_for(&f.home, "the desk lamp's alias", |r| {
+        r.get("light.desk_lamp")
+            .is_some_and(|e| e.aliases == ["Night Reader"])
+    })
+    .await;
+    let asked = f.llm.requests().len();
+    let result = f.run("turn off the night reader").await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(state_of(&f.ha, "light.desk_lamp").await, "off");
+    assert_eq!(f.llm.requests().len(), asked, "the fast path took it");
+    // A registry read afresh has it too: Home Assistant's list leaves aliases out.
+    let fresh = LiveRegistry::spawn(
+        client.clone(),
+        ExposurePolicy::new(ExposureConfig::default()),
+    );
+    assert!(fresh.wait_synced_after(0, WAIT).await.is_some());
+    let aliases = fresh.read(|r| r.get("light.desk_lamp").map(|e| e.aliases.clone()));
+    assert_eq!(aliases, Some(vec!["Night Reader".to_owned()]));
+
     // Unexposed in Home Assistant: refused with the reason, and Home Assistant untouched.
     ws(
         client,

@@ -234,6 +234,7 @@ mod tests {
             attributes: attrs.as_object().cloned().unwrap_or_default(),
             last_changed: updated.into(),
             last_updated: updated.into(),
+            aliases: Vec::new(),
             visible: true,
             haystack: Default::default(),
             search_slot: None,

@@ -270,6 +270,8 @@ fn all_but(reading: &Reading, registry: &Registry, device_id: Option<&str>) -> O
 }
 
 #[cfg(test)]
+mod alias_tests;
+#[cfg(test)]
 mod constraint_tests;
 #[cfg(test)]
 mod floor_tests;

@@ -122,8 +122,10 @@ fn completed(rec: &Recognition, registry: &Registry) -> Option<Recognition> {
         .entities()
         .filter(|e| e.visible && implied.contains(&e.domain()))
         .filter(|e| {
-            let name = fold(&e.name);
-            name == said || name.starts_with(&format!("{said} "))
+            std::iter::once(&e.name).chain(&e.aliases).any(|name| {
+                let name = fold(name);
+                name == said || name.starts_with(&format!("{said} "))
+            })
         })
         .collect();
     let [only] = fitting.as_slice() else {
@@ -163,7 +165,9 @@ fn no_such_name(rec: &Recognition, registry: &Registry) -> Option<String> {
         let name = fold(name);
         words.iter().any(|w| w.len() >= 3 && name.contains(w))
     };
-    let known = registry.entities().any(|e| mentioned(&e.name))
+    let known = registry
+        .entities()
+        .any(|e| mentioned(&e.name) || e.aliases.iter().any(|a| mentioned(a)))
         || registry.areas().any(|a| mentioned(&a.name))
         || registry.floors().any(|f| mentioned(&f.name));
     (!known).then(|| said.to_owned())
@@ -280,7 +284,7 @@ pub(super) fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r 
         let so_named: Vec<&Entity> = from_ha
             .iter()
             .copied()
-            .filter(|e| names(name, &e.name, &[]))
+            .filter(|e| names(name, &e.name, &e.aliases))
             .collect();
         if !so_named.is_empty() {
             return so_named;
@@ -306,7 +310,7 @@ pub(super) fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r 
     match name {
         Some(name) => registry
             .entities()
-            .filter(|e| names(name, &e.name, &[]))
+            .filter(|e| names(name, &e.name, &e.aliases))
             .filter(fits)
             .collect(),
         None => registry.entities().filter(fits).collect(),

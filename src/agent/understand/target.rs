@@ -129,13 +129,14 @@ fn measured_by(word: &str) -> Option<&'static str> {
     named_by(|l| l.measures, word)
 }
 
-/// Every word of the entity's name is in the query.
+/// Every word of the entity's name, or of one of its aliases, is in the query.
 pub(crate) fn named(entity: &Entity, query: &Query) -> bool {
-    entity.haystack.name_len() > 0
-        && entity
-            .haystack
-            .name()
-            .all(|w| query.words.iter().any(|q| word_matches(q, w)))
+    let said = |w: &str| query.words.iter().any(|q| word_matches(q, w));
+    (entity.haystack.name_len() > 0 && entity.haystack.name().all(said))
+        || entity.aliases.iter().any(|alias| {
+            let words = tokens(alias);
+            !words.is_empty() && words.iter().all(|w| said(w))
+        })
 }
 
 /// The device class a kind word names within its domain ("the TV" is not any media player,

@@ -38,6 +38,8 @@ pub struct Entity {
     pub attributes: Map<String, Value>,
     pub last_changed: String,
     pub last_updated: String,
+    /// The household's other names for it (Home Assistant's entity aliases).
+    pub aliases: Vec<String>,
     pub visible: bool,
     /// Folded words of the name, id and area, prepared once for free-text search.
     pub haystack: Haystack,
@@ -270,7 +272,8 @@ impl Registry {
         if let Some(floor) = area.and_then(|a| self.floor_of(a)) {
             area_words.extend(floor.words());
         }
-        let haystack = Haystack::placed(&state.entity_id, &name, area_words);
+        let aliases = link.map(|l| l.aliases.clone()).unwrap_or_default();
+        let haystack = Haystack::placed(&state.entity_id, &name, area_words).with_aliases(&aliases);
         let mut entity = Entity {
             name,
             entity_id: state.entity_id,
@@ -283,6 +286,7 @@ impl Registry {
             attributes: state.attributes.into_iter().collect(),
             last_changed: state.last_changed,
             last_updated: state.last_updated,
+            aliases,
             visible,
             search_slot: None,
             haystack,

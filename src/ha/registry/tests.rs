@@ -544,3 +544,20 @@ fn a_satellite_names_where_a_person_speaks_though_it_is_not_exposed() {
     // A light's device is no satellite; a disabled entity names nothing.
     assert!(r.speaker("switch.gone").is_none());
 }
+
+/// Home Assistant's aliases are read as strings; anything else in the list (a newer
+/// version's marker for "the entity's own name", an empty one) is no alias.
+#[test]
+fn aliases_are_read_as_strings_only() {
+    let entry: EntityRegistryEntry = serde_json::from_value(json!({
+        "entity_id": "light.a", "aliases": ["Night Light", null, "", 3]
+    }))
+    .unwrap();
+    assert_eq!(entry.aliases, ["Night Light"]);
+    let listed: EntityRegistryEntry =
+        serde_json::from_value(json!({"entity_id": "light.a", "aliases": null})).unwrap();
+    assert!(listed.aliases.is_empty());
+    let listed: EntityRegistryEntry =
+        serde_json::from_value(json!({"entity_id": "light.a"})).unwrap();
+    assert!(listed.aliases.is_empty());
+}

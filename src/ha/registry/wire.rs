@@ -36,6 +36,24 @@ pub struct EntityRegistryEntry {
     /// Per-integration options; `conversation.should_expose` is the Assist setting.
     #[serde(default)]
     pub options: Option<Value>,
+    /// The other names a household gave the entity for Assist ("night light" for the bedroom
+    /// lamp). `config/entity_registry/list` leaves them out; `get` and `get_entries` carry
+    /// them. Anything but a string in the list (a newer Home Assistant's marker for "the
+    /// entity's own name") is skipped.
+    #[serde(default, deserialize_with = "strings_only")]
+    pub aliases: Vec<String>,
+}
+
+fn strings_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let items: Option<Vec<Value>> = Deserialize::deserialize(d)?;
+    Ok(items
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|v| match v {
+            Value::String(s) if !s.trim().is_empty() => Some(s),
+            _ => None,
+        })
+        .collect())
 }
 
 impl EntityRegistryEntry {

@@ -60,6 +60,8 @@ pub struct Haystack {
     words: Box<str>,
     name_len: u16,
     id_len: u16,
+    /// The words of the aliases that no other segment holds, last ([`Haystack::with_aliases`]).
+    alias_len: u16,
     kind: Kind,
 }
 
@@ -110,7 +112,35 @@ impl Haystack {
             words: words.into(),
             name_len: count(name),
             id_len: count(object_id),
+            alias_len: 0,
             kind: Kind::of(domain),
+        }
+    }
+
+    /// The haystack with the words of the entity's aliases that it does not hold yet, as a
+    /// last segment: a word of an alias finds the entity as a word of its id or place does
+    /// (searches, [`Haystack::words`]); whether an alias is said whole is the entity's
+    /// aliases' to say, not these words'.
+    #[must_use]
+    pub fn with_aliases(self, aliases: &[String]) -> Self {
+        let mut added: Vec<String> = Vec::new();
+        for word in aliases.iter().flat_map(|a| tokens(a)) {
+            if !self.words().any(|w| w == word) && !added.contains(&word) {
+                added.push(word);
+            }
+        }
+        if added.is_empty() {
+            return self;
+        }
+        let mut words = String::from(self.words);
+        for w in &added {
+            words.push_str(w);
+            words.push(' ');
+        }
+        Self {
+            words: words.into(),
+            alias_len: u16::try_from(added.len()).unwrap_or(u16::MAX),
+            ..self
         }
     }
 
@@ -140,12 +170,13 @@ impl Haystack {
         self.words().skip(self.name_len.into())
     }
 
-    /// The words of the name and the place (not of the id).
+    /// The words of the name and the place (not of the id or the aliases).
     pub fn name_and_place(&self) -> impl Iterator<Item = &str> + Clone {
         let place = usize::from(self.name_len) + usize::from(self.id_len);
+        let aliases = self.words().count() - usize::from(self.alias_len);
         self.words()
             .enumerate()
-            .filter(move |(i, _)| *i < usize::from(self.name_len) || *i >= place)
+            .filter(move |(i, _)| *i < usize::from(self.name_len) || (*i >= place && *i < aliases))
             .map(|(_, w)| w)
     }
 
@@ -253,6 +284,22 @@ mod tests {
             let query = Query::new(&query);
             proptest::prop_assert_eq!(hay.score(&query).to_bits(), full.score(&query).to_bits());
         }
+    }
+
+    #[test]
+    fn aliases_add_their_new_words_last_and_are_no_place() {
+        let hay = Haystack::new("light.bedroom_lamp", "Bedroom Lamp", Some("Upstairs"))
+            .with_aliases(&["Night Light".into(), "night lamp".into(), String::new()]);
+        let words: Vec<&str> = hay.words().collect();
+        assert_eq!(words, ["bedroom", "lamp", "upstairs", "night", "light"]);
+        assert_eq!(hay.name().collect::<Vec<_>>(), ["bedroom", "lamp"]);
+        assert_eq!(
+            hay.name_and_place().collect::<Vec<_>>(),
+            ["bedroom", "lamp", "upstairs"]
+        );
+        assert!(hay.score(&q("night light")) > 0.0);
+        let plain = Haystack::new("light.bedroom_lamp", "Bedroom Lamp", None);
+        assert_eq!(plain.clone().with_aliases(&[]), plain);
     }
 
     #[test]

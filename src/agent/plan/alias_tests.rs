@@ -1,0 +1,70 @@
+//! The household's aliases (Home Assistant's entity aliases) name a device as its name does:
+//! in HomeClaw's own reading, and where Home Assistant's recogniser heard an alias it could
+//! not place.
+
+use serde_json::json;
+
+use super::plan;
+use super::recognised::Understood;
+use super::recognised_tests::{calls, plan as plan_recognised, rec};
+use crate::agent::selfcheck::home::{home_of, link, state_object};
+use crate::agent::testkit::planned_calls;
+use crate::ha::registry::Registry;
+
+/// A bedroom lamp the household also calls "night light", and a hall lamp.
+fn home() -> Registry {
+    let mut bedroom = link("light.bedroom_lamp", "bedroom");
+    bedroom.aliases = vec!["Night Light".into(), "noćno svjetlo".into()];
+    home_of(
+        vec![
+            state_object("light.bedroom_lamp", "Bedroom Lamp", "off"),
+            state_object("light.hall_lamp", "Hall Lamp", "off"),
+        ],
+        vec![bedroom, link("light.hall_lamp", "hall")],
+        &[("bedroom", "Bedroom"), ("hall", "Hall")],
+        json!({"light": {"turn_on": {}, "turn_off": {}}}),
+    )
+}
+
+#[test]
+fn an_alias_names_its_device_in_homeclaws_own_reading() {
+    let registry = home();
+    let (said, ..) = planned_calls(plan("turn on the night light", &registry)).unwrap();
+    assert_eq!(said, ["light.turn_on light.bedroom_lamp"]);
+    // Its name still names it; the alias's words alone never name another device.
+    let (said, ..) = planned_calls(plan("turn on the bedroom lamp", &registry)).unwrap();
+    assert_eq!(said, ["light.turn_on light.bedroom_lamp"]);
+    let entity = registry.get("light.bedroom_lamp").unwrap();
+    assert_eq!(entity.aliases, ["Night Light", "noćno svjetlo"]);
+    assert!(registry.matches_word("night"));
+}
+
+#[test]
+fn an_alias_home_assistant_heard_but_could_not_place_is_its_device() {
+    let registry = home();
+    // "Postavi noćno svjetlo na najmanje": Home Assistant's sentence took the brightness
+    // and left the alias unmatched.
+    let mut low = rec("HassLightSet", &[("brightness", json!(1))], &[], false);
+    low.unmatched = vec![("name".into(), "noćno svjetlo ".into())];
+    let planned = calls(&plan_recognised(&low, &registry));
+    assert_eq!(planned[0].2, ["light.bedroom_lamp"]);
+    assert_eq!(planned[0].3, json!({"brightness_pct": 1}));
+    // An alias is a name of the home: never "nothing here is called that".
+    let mut on = rec("HassTurnOn", &[], &[], false);
+    on.unmatched = vec![("name".into(), "night".into())];
+    assert_ne!(
+        plan_recognised(&on, &registry),
+        Understood::NoSuchName("night".into())
+    );
+    // Of Home Assistant's targets for an alias, the one so called.
+    let named = rec(
+        "HassTurnOn",
+        &[("name", json!("Night Light"))],
+        &["light.bedroom_lamp", "light.hall_lamp"],
+        true,
+    );
+    assert_eq!(
+        calls(&plan_recognised(&named, &registry))[0].2,
+        ["light.bedroom_lamp"]
+    );
+}
