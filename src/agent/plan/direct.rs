@@ -60,7 +60,7 @@ impl Agent<'_> {
                 if let Some(end) = self.recognised(history, state).await {
                     return Some(end);
                 }
-                self.nothing_to_act_on(history, state)
+                self.nothing_to_act_on(history, state).await
             }
             Plan::Answer { text, lang } => {
                 if self.language.is_some() && language(lang) != lang {
@@ -464,8 +464,10 @@ impl Agent<'_> {
 
     /// An action whose words point at nothing: answered at once ([`crate::agent::understand::unmatched`]),
     /// only where the model could not do better: `agent.named_targets` on, and no device the
-    /// person spoke to whose own entities the model might use.
-    fn nothing_to_act_on(
+    /// person spoke to whose own entities the model might use. Home Assistant's recogniser,
+    /// past its budget, is waited for first: "I found nothing" only after it found nothing
+    /// either ("Stelle die Schlafzimmerlampe auf das maximum ein" is Home Assistant's to read).
+    async fn nothing_to_act_on(
         &self,
         history: &mut Vec<Message>,
         state: &mut RunState,
@@ -483,6 +485,9 @@ impl Agent<'_> {
             }
             state.said.unmatched(r)
         })?;
+        if let Some(end) = self.late_before_nothing_found(history, state).await {
+            return Some(end);
+        }
         let text = reply::nothing_found(&unmatched, state.lang());
         nothing_matches(
             text,

@@ -63,6 +63,27 @@ impl Agent<'_> {
         Raced::Model(chat.await)
     }
 
+    /// The late recognition, waited for (within its request's time) where the run would
+    /// otherwise end on "I found nothing": what it leads to, if HomeClaw does it; `None` when
+    /// there is none, or it read nothing HomeClaw does.
+    pub(crate) async fn late_before_nothing_found(
+        &self,
+        history: &mut Vec<Message>,
+        state: &mut RunState,
+    ) -> Option<Result<(RunStatus, String), CallEnd>> {
+        let LateRecognition {
+            recognition,
+            command,
+            tag,
+            lang,
+            asked,
+        } = state.late.take()?;
+        let heard = recognition.await;
+        let when = "before saying nothing was found";
+        self.follow_late(heard, (asked, when), &command, &tag, lang, history, state)
+            .await
+    }
+
     /// What a late recognition leads to, when it is HomeClaw's to do (its own calls, an
     /// answer, a hand-off, the words that found nothing); `None` leaves the run to the model.
     #[allow(clippy::too_many_arguments)]

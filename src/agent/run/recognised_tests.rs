@@ -300,3 +300,54 @@ async fn a_failing_model_waits_for_the_late_recognition() {
     let trace = result.trace.join("\n");
     assert!(trace.contains("late: after the model failed"), "{trace}");
 }
+
+/// Where HomeClaw's own words find nothing, the late recognition is waited for before saying
+/// so: "I found nothing" only after Home Assistant's recogniser found nothing either.
+#[tokio::test]
+async fn nothing_found_waits_for_the_late_recognition() {
+    let home = MemoryHome::new(synthetic_home(20));
+    home.set_state("light.kitchen_lights", "on");
+    let run_en = |model: &'static ScriptedModel, home: &'static MemoryHome| async move {
+        let tools = ToolRegistry;
+        let cfg = AgentConfig::default();
+        let approvals = ApprovalStore::new(std::time::Duration::from_secs(60));
+        let mut agent = Agent::new(model, home, &tools, &cfg, &approvals);
+        agent.language = Some("en".into());
+        agent
+            .run(&mut vec![Message::user(
+                "switch off the lights in the cooking corner",
+            )])
+            .await
+    };
+    let home: &'static MemoryHome = Box::leak(Box::new(home));
+    let model: &'static ScriptedModel = Box::leak(Box::new(ScriptedModel::new(vec![])));
+    // Home Assistant knows "cooking corner" (an area alias HomeClaw was not told of).
+    let recognised = home.recognise_late();
+    let mut heard = kitchen_lights_off();
+    heard.slots[0].1.text = "cooking corner".into();
+    recognised.send(heard).unwrap();
+    let result = run_en(model, home).await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
+    let trace = result.trace.join("\n");
+    assert!(
+        trace.contains("late: before saying nothing was found"),
+        "{trace}"
+    );
+    assert!(model.requests().is_empty());
+    // It recognised nothing: now HomeClaw says what it could not place.
+    home.set_state("light.kitchen_lights", "on");
+    drop(home.recognise_late());
+    let result = run_en(model, home).await;
+    assert!(result.reply.starts_with("I found nothing"), "{:?}", result);
+    assert!(
+        result
+            .trace
+            .iter()
+            .any(|l| l.contains("nothing recognised")),
+        "{:?}",
+        result.trace
+    );
+    assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("on"));
+    assert!(model.requests().is_empty());
+}
