@@ -1,14 +1,16 @@
-//! The household's aliases (Home Assistant's entity aliases) name a device as its name does:
-//! in HomeClaw's own reading, and where Home Assistant's recogniser heard an alias it could
-//! not place.
+//! A device's names: the household's aliases (Home Assistant's entity aliases) name a device
+//! as its name does, in HomeClaw's own reading and where Home Assistant's recogniser heard an
+//! alias it could not place; words that are a device's whole name mean that device.
 
 use serde_json::json;
 
 use super::plan;
 use super::recognised::Understood;
 use super::recognised_tests::{calls, plan as plan_recognised, rec};
+use super::tests::home_in_states;
 use crate::agent::selfcheck::home::{home_of, link, state_object};
 use crate::agent::testkit::planned_calls;
+use crate::ha::recognise::Slot;
 use crate::ha::registry::Registry;
 
 /// A bedroom lamp the household also calls "night light", and a hall lamp.
@@ -67,4 +69,54 @@ fn an_alias_home_assistant_heard_but_could_not_place_is_its_device() {
         calls(&plan_recognised(&named, &registry))[0].2,
         ["light.bedroom_lamp"]
     );
+}
+
+/// Where Home Assistant read a device's whole name as a kind and a place ("otevřít žaluzie
+/// ložnice": blinds, bedroom), the device so named is meant, not every one of the kind there;
+/// words that only describe ("the blinds in the bedroom") keep them all.
+#[test]
+fn words_read_as_kind_and_place_that_are_a_devices_name_mean_that_device() {
+    let registry = home_in_states(&[
+        (
+            "cover.front",
+            "Přední roleta",
+            "bedroom_1",
+            "closed",
+            json!({"device_class": "blind"}),
+        ),
+        (
+            "cover.bedroom",
+            "Žaluzie ložnice",
+            "bedroom_1",
+            "closed",
+            json!({"device_class": "blind"}),
+        ),
+    ]);
+    let read_as = |slots: &[(&str, &str, &str)]| {
+        let mut r = rec("HassTurnOn", &[], &["cover.front", "cover.bedroom"], true);
+        // Home Assistant's domain slot says no words.
+        for (name, value, text) in std::iter::once(&("domain", "cover", "")).chain(slots) {
+            let slot = Slot {
+                value: json!(value),
+                text: (*text).to_owned(),
+            };
+            r.slots.push(((*name).to_owned(), slot));
+        }
+        r
+    };
+    let named = read_as(&[
+        ("device_class", "blind", "žaluzie"),
+        ("area", "Bedroom 1", "ložnice"),
+    ]);
+    assert_eq!(
+        calls(&plan_recognised(&named, &registry))[0].2,
+        ["cover.bedroom"]
+    );
+    let described = read_as(&[
+        ("device_class", "blind", "blinds"),
+        ("area", "Bedroom 1", "bedroom"),
+    ]);
+    let mut ids = calls(&plan_recognised(&described, &registry))[0].2.clone();
+    ids.sort();
+    assert_eq!(ids, ["cover.bedroom", "cover.front"]);
 }
