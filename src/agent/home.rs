@@ -91,14 +91,19 @@ impl std::fmt::Debug for Recognised {
     }
 }
 
-/// A recognition that missed its budget, and what following it needs: the sentence asked,
-/// its language tag, the language HomeClaw answers in, and when it was asked.
+/// A recognition that missed its budget, and what following it needs.
 pub(crate) struct LateRecognition {
     pub(crate) recognition: BoxFuture<'static, Option<Recognition>>,
+    pub(crate) asked: RecogniserAsk,
+}
+
+/// What the recogniser was asked: the sentence, its language tag, the language HomeClaw
+/// answers in, and when.
+pub(crate) struct RecogniserAsk {
     pub(crate) command: String,
     pub(crate) tag: String,
     pub(crate) lang: Option<crate::lang::Lang>,
-    pub(crate) asked: std::time::Instant,
+    pub(crate) at: std::time::Instant,
 }
 
 /// Reads the registry through a [`Home`] and returns a value.

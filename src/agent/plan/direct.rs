@@ -6,7 +6,7 @@
 use super::condition::Checked;
 use super::recognised::{Understood, understood};
 use super::{Asked, Lang, Plan, PlannedCall};
-use crate::agent::home::{LateRecognition, Recognised, with_registry};
+use crate::agent::home::{LateRecognition, Recognised, RecogniserAsk, with_registry};
 use crate::agent::model::repair::unique_call_ids;
 use crate::agent::say::reading;
 use crate::agent::say::reply;
@@ -220,13 +220,13 @@ impl Agent<'_> {
                      it comes before the model's",
                     started.elapsed().as_millis()
                 ));
-                state.late = Some(LateRecognition {
-                    recognition,
+                let asked = RecogniserAsk {
                     command,
                     tag,
                     lang,
-                    asked: started,
-                });
+                    at: started,
+                };
+                state.late = Some(LateRecognition { recognition, asked });
                 return None;
             }
         };

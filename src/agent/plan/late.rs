@@ -5,7 +5,7 @@
 
 use super::direct::recognition_trace;
 use super::recognised::{Understood, understood};
-use crate::agent::home::{LateRecognition, with_registry};
+use crate::agent::home::{LateRecognition, RecogniserAsk, with_registry};
 use crate::agent::state::{Agent, CallEnd, Caller, RunState, RunStatus};
 use crate::llm::{ChatRequest, ChatResponse, LlmError, Message};
 
@@ -29,13 +29,9 @@ impl Agent<'_> {
         let chat = self.model.chat(request);
         tokio::pin!(chat);
         let LateRecognition {
-            recognition,
-            command,
-            tag,
-            lang,
+            mut recognition,
             asked,
         } = late;
-        tokio::pin!(recognition);
         let heard = tokio::select! {
             biased;
             response = &mut chat => match response {
@@ -44,7 +40,7 @@ impl Agent<'_> {
                 Err(e) => {
                     let heard = (&mut recognition).await;
                     let when = "after the model failed";
-                    return match self.follow_late(heard, (asked, when), &command, &tag, lang, history, state).await {
+                    return match self.follow_late(heard, &asked, when, history, state).await {
                         Some(end) => Raced::Ended(end),
                         None => Raced::Model(Err(e)),
                     };
@@ -54,10 +50,7 @@ impl Agent<'_> {
             heard = &mut recognition => heard,
         };
         let when = "before the model's answer";
-        if let Some(end) = self
-            .follow_late(heard, (asked, when), &command, &tag, lang, history, state)
-            .await
-        {
+        if let Some(end) = self.follow_late(heard, &asked, when, history, state).await {
             return Raced::Ended(end);
         }
         Raced::Model(chat.await)
@@ -71,33 +64,24 @@ impl Agent<'_> {
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Option<Result<(RunStatus, String), CallEnd>> {
-        let LateRecognition {
-            recognition,
-            command,
-            tag,
-            lang,
-            asked,
-        } = state.late.take()?;
+        let LateRecognition { recognition, asked } = state.late.take()?;
         let heard = recognition.await;
         let when = "before saying nothing was found";
-        self.follow_late(heard, (asked, when), &command, &tag, lang, history, state)
-            .await
+        self.follow_late(heard, &asked, when, history, state).await
     }
 
     /// What a late recognition leads to, when it is HomeClaw's to do (its own calls, an
     /// answer, a hand-off, the words that found nothing); `None` leaves the run to the model.
-    #[allow(clippy::too_many_arguments)]
     async fn follow_late(
         &self,
         heard: Option<crate::ha::recognise::Recognition>,
-        (asked, when): (std::time::Instant, &str),
-        command: &str,
-        tag: &str,
-        lang: Option<crate::lang::Lang>,
+        asked: &RecogniserAsk,
+        when: &str,
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Option<Result<(RunStatus, String), CallEnd>> {
-        let took = asked.elapsed().as_millis();
+        let took = asked.at.elapsed().as_millis();
+        let (command, tag, lang) = (asked.command.as_str(), asked.tag.as_str(), asked.lang);
         let Some(recognition) = heard else {
             state.trace.push(format!(
                 "Home Assistant's recogniser: nothing recognised ({took} ms, late)"
