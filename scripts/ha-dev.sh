@@ -148,10 +148,7 @@ start() {
       die "127.0.0.1:$HA_PORT is taken by another process"
     fi
     # --skip-pip: everything is installed; Home Assistant must never install at run time.
-    # PYTHONHASHSEED: with a fixed seed, Home Assistant's recogniser picks the same reading
-    # among equal ones in every process, so that two runs compare sentence by sentence
-    # (unseeded, 71 of 2,169 conformance sentences flipped between two runs).
-    PYTHONHASHSEED="${PYTHONHASHSEED:-0}" setsid "$HA_VENV/bin/hass" -c "$HA_CONFIG_DIR" --skip-pip --log-file "$LOG_FILE" \
+    setsid "$HA_VENV/bin/hass" -c "$HA_CONFIG_DIR" --skip-pip --log-file "$LOG_FILE" \
       >"$HA_CONFIG_DIR/hass.out" 2>&1 </dev/null 8>&- &
     pid=$!
     echo "$pid" >"$PID_FILE"
