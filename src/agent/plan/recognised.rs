@@ -261,7 +261,11 @@ const FEW_READ: usize = 6;
 /// aliases), or, when it listed none, the home's entities the slots describe; either way only
 /// those HomeClaw may see that satisfy every slot. Without a name, area, floor, domain or
 /// device class, the one device the intent can mean, or for a read, the few.
-pub(super) fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r Entity> {
+pub(super) fn targets<'r>(
+    rec: &Recognition,
+    sentence: &str,
+    registry: &'r Registry,
+) -> Vec<&'r Entity> {
     let described = ["name", "area", "floor", "domain", "device_class"]
         .iter()
         .any(|s| rec.slot(s).is_some());
@@ -323,10 +327,14 @@ pub(super) fn targets<'r>(rec: &Recognition, registry: &'r Registry) -> Vec<&'r 
         // device's whole name ("otevřít žaluzie ložnice": blinds + bedroom to one reading of
         // Home Assistant's, the blind named "Žaluzie ložnice" to its tests): the device so
         // named, before the others of its kind there.
+        // Only words the sentence has: a satellite's room comes as an area slot too ("zatáhni
+        // žaluzie" said in the bedroom is not the blind named "Žaluzie ložnice").
+        let spoken = crate::text::tokens(sentence);
         let said: Vec<String> = rec
             .slots
             .iter()
             .flat_map(|(_, slot)| crate::text::tokens(&slot.text))
+            .filter(|w| spoken.contains(w))
             .collect();
         let so_named: Vec<&Entity> = from_ha
             .iter()
@@ -421,10 +429,10 @@ pub(crate) fn understood(
     }
     match rec.intent.as_str() {
         read if READ_INTENTS.contains(&read) => {
-            return answer(rec, lang, question, targets(rec, registry));
+            return answer(rec, lang, question, targets(rec, question, registry));
         }
         "HassListAddItem" | "HassListCompleteItem" => {
-            return list_item(rec, &targets(rec, registry), registry);
+            return list_item(rec, &targets(rec, question, registry), registry);
         }
         "HassNevermind" => return Understood::Unknown,
         _ => {}
@@ -443,7 +451,7 @@ pub(crate) fn understood(
         }
     };
     let mut chosen = if rec.matched {
-        targets(rec, registry)
+        targets(rec, question, registry)
     } else if rec.unmatched.is_empty()
         // Nothing said of which player: only the value ("Pon el volumen al 40 por ciento").
         && rec.slots.iter().all(|(name, _)| name == "volume_level")

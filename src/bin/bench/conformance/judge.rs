@@ -173,24 +173,53 @@ pub fn targets<'h>(case: &Case, home: &'h Home) -> Vec<&'h Entity> {
 
 /// A block whose area slot lists several rooms (Croatian `area: [kuhinji, kuhinjske,
 /// kupaonici]`: its sentences say the kitchen or the bathroom) is one reading per room; a
-/// list of one room's forms stays one reading.
+/// list of one room's forms stays one reading. A name slot listing several devices (Czech
+/// `name: [Sprinkler, Sprinkleru, Hlavní uzávěr vody]`: each sentence names one valve) is
+/// likewise one reading per device, as Home Assistant's own test takes any of the names. A
+/// device class list is every class together (a fixed slot: "all window coverings") or any
+/// one of them (Czech `rolety`, which Home Assistant reads as `blind` alone and acts on the
+/// blinds only, while its test lists five classes): both readings are kept.
 pub fn alternatives(case: &Case, home: &Home) -> Vec<Case> {
-    let mut rooms: Vec<(&str, String)> = Vec::new();
-    for said in words(case.slots.get("area")) {
-        if let Some(area) = home.area_named(&said)
-            && !rooms.iter().any(|(id, _)| *id == area.id)
+    let room = |said: &str| home.area_named(said).map(|a| a.id.clone());
+    let device = |said: &str| {
+        let ids: Vec<&str> = home
+            .entities
+            .iter()
+            .filter(|e| called(e, said))
+            .map(|e| e.id.as_str())
+            .collect();
+        (!ids.is_empty()).then(|| ids.join(" "))
+    };
+    let class = |said: &str| Some(said.to_owned());
+    split(case.clone(), "area", room)
+        .into_iter()
+        .flat_map(|one| split(one, "name", device))
+        .flat_map(|one| {
+            let each = split(one.clone(), "device_class", class);
+            let whole = (each.len() > 1).then_some(one);
+            whole.into_iter().chain(each)
+        })
+        .collect()
+}
+
+/// The case once per distinct thing (by `key`) its `slot` list says, with the first words
+/// that say it; a list saying one thing (or nothing this home has) leaves the case as it is.
+fn split(case: Case, slot: &str, key: impl Fn(&str) -> Option<String>) -> Vec<Case> {
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for said in words(case.slots.get(slot)) {
+        if let Some(k) = key(&said)
+            && !seen.iter().any(|(known, _)| *known == k)
         {
-            rooms.push((area.id.as_str(), said));
+            seen.push((k, said));
         }
     }
-    if rooms.len() < 2 {
-        return vec![case.clone()];
+    if seen.len() < 2 {
+        return vec![case];
     }
-    rooms
-        .into_iter()
+    seen.into_iter()
         .map(|(_, said)| {
             let mut one = case.clone();
-            one.slots.insert("area".into(), Value::String(said));
+            one.slots.insert(slot.into(), Value::String(said));
             one
         })
         .collect()

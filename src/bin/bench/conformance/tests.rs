@@ -279,6 +279,58 @@ fn a_block_naming_several_rooms_is_one_reading_per_room() {
     assert_eq!(judge::alternatives(&forms, &home()).len(), 1);
 }
 
+/// A block whose name slot lists two devices (each of its sentences names one) is a reading
+/// per device: turning on the one a sentence names passes, and is not "narrower".
+#[test]
+fn a_block_naming_several_devices_is_one_reading_per_device() {
+    let c = case(
+        "HassTurnOn",
+        json!({"name": ["Kitchen Light", "kitchen light", "Bedroom Lamp"], "domain": "light"}),
+        None,
+    );
+    let readings = judge::alternatives(&c, &home());
+    assert_eq!(readings.len(), 2);
+    let on = [action("light", "turn_on", &["light.bedroom"], json!({}))];
+    assert!(readings.iter().any(|r| {
+        let expected = judge::expected(r, &home()).unwrap();
+        judge::homeclaw(&expected, &on).0
+    }));
+    // Both at once strays from either reading.
+    let both = [action(
+        "light",
+        "turn_on",
+        &["light.bedroom", "light.kitchen"],
+        json!({}),
+    )];
+    assert!(readings.iter().all(|r| {
+        let expected = judge::expected(r, &home()).unwrap();
+        !judge::homeclaw(&expected, &both).0
+    }));
+}
+
+/// A device class list is every class together or any one of them: the blinds alone pass
+/// (Home Assistant reads Czech "rolety" as `blind` and acts on the blinds only), and so do
+/// all window coverings at once.
+#[test]
+fn a_device_class_list_is_all_of_them_or_any_one() {
+    let c = case(
+        "HassTurnOff",
+        json!({"domain": "cover", "device_class": ["blind", "curtain"]}),
+        None,
+    );
+    let readings = judge::alternatives(&c, &home());
+    assert_eq!(readings.len(), 3);
+    let passes = |ids: &[&str]| {
+        let calls = [action("cover", "close_cover", ids, json!({}))];
+        readings
+            .iter()
+            .any(|r| judge::expected(r, &home()).is_some_and(|e| judge::homeclaw(&e, &calls).0))
+    };
+    assert!(passes(&["cover.blind"]));
+    assert!(passes(&["cover.blind", "cover.curtain"]));
+    assert!(!passes(&["cover.blind", "cover.curtain", "light.kitchen"]));
+}
+
 /// A fixture's entity id is the one Home Assistant registers: its slugify's letters, in lower
 /// case (an id with a capital stopped the loader, and every entity after it was left in no
 /// room and unexposed).
