@@ -63,7 +63,18 @@ pub(super) fn answer(
         return Understood::Unknown;
     }
     if asked.is_empty() {
-        return Understood::Unknown;
+        // Read completely, and neither Home Assistant nor HomeClaw finds anything it asks
+        // about ("ist jemand zu Hause" in a home without people): Home Assistant's own answer
+        // ("Niemand", "Nein") is the true one. Where Home Assistant named targets that
+        // HomeClaw may not see, HomeClaw does not pass the question on.
+        return if rec.targets.is_empty() {
+            Understood::HandOff {
+                why: "a question about nothing this home has",
+                asked: Vec::new(),
+            }
+        } else {
+            Understood::Unknown
+        };
     }
     let climate = rec.intent == "HassClimateGetTemperature";
     let values: Vec<(&Entity, String, Option<String>)> = asked

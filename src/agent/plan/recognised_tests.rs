@@ -163,6 +163,37 @@ fn a_question_s_domain_is_the_intent_s_even_where_home_assistant_lists_the_whole
     assert!(matches!(plan(&r, &registry), Understood::HandOff { .. }));
 }
 
+/// A question Home Assistant read completely about nothing the home has ("ist jemand zu
+/// Hause" without people) is Home Assistant's to answer ("Niemand"), not the model's, and
+/// not HomeClaw's own reading of stray words; one about something HomeClaw may not see is
+/// not passed on.
+#[test]
+fn a_question_about_nothing_the_home_has_is_home_assistants_to_answer() {
+    let registry = home_in_states(&[(
+        "light.stehlampe",
+        "Stehlampe",
+        "living_room",
+        "on",
+        json!({}),
+    )]);
+    let asked = |targets: &[&str]| {
+        let r = rec(
+            "HassGetState",
+            &[("domain", json!("person")), ("state", json!("home"))],
+            targets,
+            true,
+        );
+        understood(&r, None, Some(Lang::De), "ist jemand zu Hause", &registry)
+    };
+    assert!(
+        matches!(asked(&[]), Understood::HandOff { ref asked, .. } if asked.is_empty()),
+        "{:?}",
+        asked(&[])
+    );
+    // Home Assistant names a person HomeClaw's registry does not show: not handed on.
+    assert!(matches!(asked(&["person.hidden"]), Understood::Unknown));
+}
+
 #[test]
 fn values_become_the_attribute_they_set_and_volume_goes_to_the_one_playing() {
     let registry = home_in_states(&[
