@@ -231,7 +231,7 @@ pub const LEXICON: Lexicon = Lexicon {
     add_item: &[("add", &["to"]), ("put", &["on", "onto"])],
     list_filler: &["my", "the", "list", "todo", "to", "do"],
     kinds: &[
-        ("light", &["light", "lights", "lamp", "lamps"]),
+        ("light", &["light", "lights", "lamp", "lamps", "lighting"]),
         ("switch", &["switch", "switches", "plug"]),
         (
             "cover",

@@ -489,6 +489,16 @@ fn all_but_a_room_or_a_device_spares_what_the_exception_names() {
     );
 }
 
+/// "Lighting" is the lights, as in Home Assistant's English sentences ("turn all lighting
+/// off"), not the one device whose name has "Light" in it.
+#[test]
+fn lighting_is_every_light() {
+    let home = people_home();
+    let lights = calls("turn off all the lights", &home).0;
+    assert!(lights.len() > 1, "{lights:?}");
+    assert_eq!(calls("turn all lighting off", &home).0, lights);
+}
+
 #[test]
 fn everything_that_is_on_is_only_what_is_on() {
     let home = people_home();
