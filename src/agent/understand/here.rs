@@ -27,7 +27,11 @@ const ELSEWHERE: &[(&str, Phrases)] = &[
         &[
             &["en", "esta", "habitacion"],
             &["en", "este", "cuarto"],
+            // "la luz de aquí": the "de" goes with it, or Home Assistant hears "la luz de".
+            &["de", "aqui"],
             &["aqui"],
+            &["de", "aca"],
+            &["aca"],
         ],
     ),
 ];
@@ -244,6 +248,8 @@ mod tests {
             ),
             ("turn off all the lights in here", "turn off all the lights"),
             ("is it warm here?", "is it warm?"),
+            ("apaga la luz de aquí", "apaga la luz"),
+            ("desconecta la luz acá", "desconecta la luz"),
         ] {
             match placed(said) {
                 Here::Placed { unsaid: got, .. } => assert_eq!(got, unsaid, "{said}"),
