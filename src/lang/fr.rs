@@ -371,7 +371,11 @@ pub const LEXICON: Lexicon = Lexicon {
         ("curtain", &["rideau", "rideaux"]),
     ],
     places: &[],
-    here: &[&["dans", "cette", "piece"], &["ici"]],
+    here: &[
+        &["dans", "cette", "piece"],
+        &["de", "cette", "piece"],
+        &["ici"],
+    ],
     place_prepositions: &["dans", "au"],
     articles: &["la", "le", "les", "l"],
     floor_words: &["niveau"],

@@ -219,6 +219,10 @@ mod tests {
                 "Doe de lampen in Sypialnia uit",
             ),
             ("is it warm here?", "is it warm in Sypialnia?"),
+            (
+                "ouvre les rideaux de cette pièce",
+                "ouvre les rideaux dans Sypialnia",
+            ),
         ];
         for (said, meant) in cases {
             match placed(said) {
