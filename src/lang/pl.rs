@@ -39,6 +39,7 @@ pub const LEXICON: Lexicon = Lexicon {
         (&["wlacz"], On),
         (&["zapal"], On),
         (&["oswietl"], On),
+        (&["oswiec"], On),
         (&["wylacz"], Off),
         (&["zgas"], Off),
         // "otwórz zamek": opening a lock is unlocking it.
@@ -140,7 +141,7 @@ pub const LEXICON: Lexicon = Lexicon {
     above: &["powyzej", "ponad", "wiecej", "wyzsza", "wyzej", "cieplej"],
     below: &["ponizej", "mniej", "nizsza", "nizej", "zimniej"],
     both: &[],
-    every: &["wszystkie", "calym", "calej", "caly"],
+    every: &["wszystkie", "calym", "calej", "caly", "cale", "cala"],
     any_room: &["pokojach", "pomieszczeniach"],
     everything: &["wszystko"],
     except: &["oprocz", "poza", "procz"],
@@ -151,7 +152,7 @@ pub const LEXICON: Lexicon = Lexicon {
     water: &["podlewac"],
     water_appliances: &[],
     cleaning: &["odkurz", "odkurzaj"],
-    lighting: &["oswietl"],
+    lighting: &["oswietl", "oswiec"],
     lit: &["swieci", "swieca"],
     joke_words: &["dowcip", "zart", "kawal", "smiesznego"],
     jokes: &[
@@ -210,6 +211,9 @@ pub const LEXICON: Lexicon = Lexicon {
                 "lampa",
                 "lampy",
                 "oswietlenie",
+                "zarowka",
+                "zarowki",
+                "zarowek",
             ],
         ),
         (

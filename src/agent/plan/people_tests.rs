@@ -497,6 +497,19 @@ fn lighting_is_every_light() {
     let lights = calls("turn off all the lights", &home).0;
     assert!(lights.len() > 1, "{lights:?}");
     assert_eq!(calls("turn all lighting off", &home).0, lights);
+    // Polish as Home Assistant's sentences say it: bulbs, the whole lighting.
+    let off = |text: &str| calls(text, &home).0;
+    let polish_all = off("Wyłącz wszystkie światła");
+    assert!(polish_all.len() > 1, "{polish_all:?}");
+    for text in ["Wyłącz wszystkie żarówki", "Zgaś całe oświetlenie"] {
+        assert_eq!(off(text), polish_all, "{text}");
+    }
+    // A verb of light is answered by lights alone (not the switch called "lights").
+    let lights_on: Vec<String> = off("Włącz wszystkie światła")
+        .into_iter()
+        .filter(|c| c.starts_with("light."))
+        .collect();
+    assert_eq!(off("Oświeć całe oświetlenie"), lights_on);
 }
 
 #[test]
