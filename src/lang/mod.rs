@@ -416,12 +416,12 @@ pub struct Ways {
     pub phone: bool,
 }
 
-/// The text with its first letter in upper case: a phrase that opens a sentence.
 /// The language of a tag without its region: `de-CH`, `pt_BR` → `de`, `pt`.
 pub fn primary_tag(tag: &str) -> &str {
     tag.trim().split(['-', '_']).next().unwrap_or_default()
 }
 
+/// The text with its first letter in upper case: a phrase that opens a sentence.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |first| {

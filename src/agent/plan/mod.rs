@@ -108,7 +108,7 @@ pub fn plan_reading_in(
 ) -> Plan {
     // "Here" is the room of the device the person speaks to, or nothing at all.
     let placed;
-    let reading = match here::place(&reading.text, registry, device_id) {
+    let reading = match here::place(&reading.text, registry, device_id, None) {
         here::Here::Unsaid => reading,
         here::Here::Placed { words, .. } => {
             placed = reading.reworded(&words);

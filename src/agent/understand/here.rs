@@ -12,9 +12,12 @@ use crate::lang::{LEXICONS, Lang, Phrases};
 use crate::text::fold;
 
 /// "Here" in the languages HomeClaw answers through Home Assistant's recogniser alone (no
-/// lexicon of its own), with the preposition that names a room there.
-const ELSEWHERE: &[(&str, Phrases)] = &[
+/// lexicon of its own): the language, the preposition that names a room there, the phrases.
+/// Said in another language (Portuguese "aqui", which Home Assistant's Portuguese sentences
+/// read themselves), they are not "here" to HomeClaw.
+const ELSEWHERE: &[(&str, &str, Phrases)] = &[
     (
+        "nl",
         "in",
         &[
             &["in", "deze", "kamer"],
@@ -23,6 +26,7 @@ const ELSEWHERE: &[(&str, Phrases)] = &[
         ],
     ),
     (
+        "es",
         "en",
         &[
             &["en", "esta", "habitacion"],
@@ -56,8 +60,9 @@ pub enum Here {
 }
 
 /// Finds "here" in `text` (raw words, as the fast path reads them) and puts the area of
-/// `device_id` in its place.
-pub fn place(text: &str, registry: &Registry, device_id: Option<&str>) -> Here {
+/// `device_id` in its place. `tag`, the request's language when it says one, keeps another
+/// language's words for "here" out.
+pub fn place(text: &str, registry: &Registry, device_id: Option<&str>, tag: Option<&str>) -> Here {
     let raw: Vec<&str> = text.split_whitespace().collect();
     // Each folded word with the raw word it came from ("l'entrée" is two folded words).
     let folded: Vec<(usize, String)> = raw
@@ -71,7 +76,7 @@ pub fn place(text: &str, registry: &Registry, device_id: Option<&str>) -> Here {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let Some((start, len, lang, preposition)) = find(&folded) else {
+    let Some((start, len, lang, preposition)) = find(&folded, tag) else {
         return Here::Unsaid;
     };
     let Some(area) = device_id
@@ -110,7 +115,11 @@ pub fn place(text: &str, registry: &Registry, device_id: Option<&str>) -> Here {
 
 /// The first "here" phrase (the longest one at the earliest word): where it starts, how many
 /// folded words it has, whose language it is and that language's preposition for a room.
-fn find(folded: &[(usize, String)]) -> Option<(usize, usize, Option<Lang>, &'static str)> {
+fn find(
+    folded: &[(usize, String)],
+    tag: Option<&str>,
+) -> Option<(usize, usize, Option<Lang>, &'static str)> {
+    let spoken = tag.map(crate::lang::primary_tag);
     let lists = LEXICONS
         .iter()
         .map(|l| {
@@ -120,7 +129,8 @@ fn find(folded: &[(usize, String)]) -> Option<(usize, usize, Option<Lang>, &'sta
         .chain(
             ELSEWHERE
                 .iter()
-                .map(|(preposition, phrases)| (*phrases, None, *preposition)),
+                .filter(|(language, ..)| spoken.is_none_or(|s| s.eq_ignore_ascii_case(language)))
+                .map(|(_, preposition, phrases)| (*phrases, None, *preposition)),
         );
     let mut best: Option<(usize, usize, Option<Lang>, &'static str)> = None;
     for (phrases, lang, preposition) in lists {
@@ -179,7 +189,7 @@ mod tests {
     }
 
     fn placed(text: &str) -> Here {
-        place(text, &home(), Some("sat_bedroom"))
+        place(text, &home(), Some("sat_bedroom"), None)
     }
 
     #[test]
@@ -262,23 +272,51 @@ mod tests {
         }
     }
 
+    /// Spanish "aquí" is "here" to HomeClaw in Spanish or an unsaid language; in
+    /// Portuguese, whose sentences Home Assistant reads with their "aqui", it is left to it
+    /// ("desliga todas as luzes" without it named an unknown device "todas as luzes").
+    #[test]
+    fn another_languages_here_is_left_alone() {
+        let at = |tag| {
+            place(
+                "desliga todas as luzes aqui",
+                &home(),
+                Some("sat_bedroom"),
+                tag,
+            )
+        };
+        assert_eq!(at(Some("pt-BR")), Here::Unsaid);
+        assert!(matches!(at(Some("es")), Here::Placed { .. }));
+        assert!(matches!(at(None), Here::Placed { .. }));
+        // HomeClaw's own languages' words stay whatever the tag.
+        assert!(matches!(
+            place(
+                "Mach das Licht hier an",
+                &home(),
+                Some("sat_bedroom"),
+                Some("de-CH")
+            ),
+            Here::Placed { .. }
+        ));
+    }
+
     #[test]
     fn without_a_room_here_places_nothing_and_other_words_are_left_alone() {
         let home = home();
         assert_eq!(
-            place("turn off the lights in here", &home, None),
+            place("turn off the lights in here", &home, None, None),
             Here::Unplaced(Some(Lang::En))
         );
         assert_eq!(
-            place("Zgaś lampy tutaj", &home, Some("sat_nowhere")),
+            place("Zgaś lampy tutaj", &home, Some("sat_nowhere"), None),
             Here::Unplaced(Some(Lang::Pl))
         );
         assert_eq!(
-            place("Zgaś lampy tutaj", &home, Some("unknown")),
+            place("Zgaś lampy tutaj", &home, Some("unknown"), None),
             Here::Unplaced(Some(Lang::Pl))
         );
         assert_eq!(
-            place("apaga la luz aquí", &home, None),
+            place("apaga la luz aquí", &home, None, None),
             Here::Unplaced(None)
         );
         for plain in [

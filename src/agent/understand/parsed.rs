@@ -85,19 +85,20 @@ impl Parsed {
         registry: &Registry,
     ) -> Self {
         let joined = join_compounds(text, registry);
-        let (joined, unplaced, placed, here_area) = match here::place(&joined, registry, device) {
-            Here::Unsaid => (joined, false, None, None),
-            Here::Placed { words, area, .. } => {
-                let placed = match here::place(text, registry, device) {
-                    Here::Placed {
-                        words: own, unsaid, ..
-                    } => Some((own, unsaid)),
-                    _ => None,
-                };
-                (words, false, placed, Some(area))
-            }
-            Here::Unplaced(_) => (joined, true, None, None),
-        };
+        let (joined, unplaced, placed, here_area) =
+            match here::place(&joined, registry, device, tag) {
+                Here::Unsaid => (joined, false, None, None),
+                Here::Placed { words, area, .. } => {
+                    let placed = match here::place(text, registry, device, tag) {
+                        Here::Placed {
+                            words: own, unsaid, ..
+                        } => Some((own, unsaid)),
+                        _ => None,
+                    };
+                    (words, false, placed, Some(area))
+                }
+                Here::Unplaced(_) => (joined, true, None, None),
+            };
         // The words, split once: the mood, the language and the condition read them.
         let reading = Reading::new(text);
         let (acts, question) = (reading.is_action(), reading.is_question());
