@@ -278,6 +278,32 @@ fn an_action_on_nothing_in_the_home_names_the_words_or_why_a_device_is_kept_away
             name: "Porch Switch".into()
         })
     );
+    // One shared word is not the device: "Hause" is a word of the kept automation "Gute
+    // Nacht Haus", but Thomas is not, and "not for Assist" would answer a question falsely.
+    let kept = home_with(
+        &[
+            ("automation.gute_nacht_haus", "Gute Nacht Haus", "entry"),
+            ("light.kitchen_light", "Kitchen Light", "kitchen"),
+        ],
+        ExposureConfig {
+            entity_deny: vec!["automation.gute_nacht_haus".into()],
+            ..ExposureConfig::default()
+        },
+    );
+    for text in ["ist Thomas zu Hause", "hält sich Thomas zu Hause auf"] {
+        let answer = unmatched(&said(&[text]), &kept);
+        assert!(
+            !matches!(answer, Some(Unmatched::Hidden { .. })),
+            "{text}: {answer:?}"
+        );
+    }
+    assert_eq!(
+        unmatched(&said(&["schalte Gute Nacht Haus ein"]), &kept),
+        Some(Unmatched::Hidden {
+            reason: crate::ha::registry::Hidden::Filtered,
+            name: "Gute Nacht Haus".into()
+        })
+    );
 }
 
 /// Home Assistant's demo thermostats, with the attributes that say what each can do.

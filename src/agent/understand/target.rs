@@ -20,7 +20,7 @@ fn translated(word: &str) -> impl Iterator<Item = &'static str> + '_ {
 }
 
 /// Whether a word names `e`: a word of its name, its id or its room.
-fn in_hay(e: &Entity, q: &str) -> bool {
+pub(crate) fn in_hay(e: &Entity, q: &str) -> bool {
     let hay = &e.haystack;
     hay.words().any(|w| word_matches(q, w))
 }

@@ -6,8 +6,8 @@
 
 use super::intent::{Intent, is_every, is_filler, is_state_word};
 use super::mood::Reading;
-use super::target::{Pointing, known_word, names_in_home, split_compound};
-use crate::ha::registry::{Hidden, Registry};
+use super::target::{Pointing, in_hay, known_word, names_in_home, split_compound};
+use crate::ha::registry::{Entity, Hidden, Registry};
 use crate::ha::search::domain_of_word;
 use crate::lang::{LEXICONS, Lang, Lexicon, Words, any_has, named_by};
 
@@ -52,7 +52,7 @@ pub fn unmatched(
     }
     if let Some((reason, name)) = registry
         .hidden_entities()
-        .find(|e| pointing[0].at(e, registry))
+        .find(|e| pointing[0].at(e, registry) && all_said_of(command, &target, e))
         .and_then(|e| registry.hidden(&e.entity_id))
     {
         return Some(Unmatched::Hidden {
@@ -61,6 +61,20 @@ pub fn unmatched(
         });
     }
     Some(nothing(command, &target, question))
+}
+
+/// Whether every word of the target says something of `entity`: its name, its room or its
+/// kind. A device kept from HomeClaw is named as the reason only when the words are about it
+/// and nothing else: "ist Thomas zu Hause" shares "Hause" with the automation "Gute Nacht
+/// Haus", but Thomas is no part of it, and "not exposed" would be a false answer.
+fn all_said_of(command: &Reading, target: &[usize], entity: &Entity) -> bool {
+    target.iter().all(|&i| {
+        let word = command.words[i].as_str();
+        any_has(|l| l.articles, word)
+            || any_has(|l| l.stand_ins, word)
+            || domain_of_word(word) == Some(entity.domain())
+            || in_hay(entity, word)
+    })
 }
 
 /// The words that ask, in a yes/no question: "is", "on", "czy", "jest".
