@@ -62,6 +62,9 @@ pub struct ApiError {
     pub status: StatusCode,
     pub code: &'static str,
     pub message: String,
+    /// What a command did before it failed, as a finished command's body has it: why no
+    /// model answered a sentence is read where the failure is, not in the log.
+    pub trace: Vec<String>,
 }
 
 impl ApiError {
@@ -70,11 +73,16 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            trace: Vec::new(),
         }
     }
 
     fn body(&self) -> Value {
-        json!({"error": {"code": self.code, "message": self.message}})
+        let mut body = json!({"error": {"code": self.code, "message": self.message}});
+        if !self.trace.is_empty() {
+            body["trace"] = json!(self.trace);
+        }
+        body
     }
 }
 
@@ -103,7 +111,9 @@ impl From<CommandError> for ApiError {
             ErrorKind::Expired => StatusCode::GONE,
             ErrorKind::Denied => StatusCode::FORBIDDEN,
         };
-        ApiError::new(status, e.code(), e.message)
+        let mut error = ApiError::new(status, e.code(), e.message);
+        error.trace = e.trace;
+        error
     }
 }
 
@@ -536,3 +546,6 @@ async fn session(State(state): State<Arc<ApiState>>, Path(id): Path<String>) -> 
         Err(e) => ApiError::from(CommandError::from(e)).into_response(),
     }
 }
+
+#[cfg(test)]
+mod tests;
