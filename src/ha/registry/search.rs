@@ -7,25 +7,39 @@ use crate::ha::search::{Query, WordIndex};
 /// Up to this many candidates are picked by [`best_few`].
 const FEW: usize = 16;
 
-/// The first `limit` of `all` in `order`, kept in order while reading `all` once: most are
-/// not better than the last kept and cost one comparison (many entities score alike — every
-/// "kitchen light N" for "kitchen light" — and a partition compares their ids again and
-/// again).
-fn best_few<T: Copy>(
-    all: Vec<T>,
+/// The first `limit` of what is offered in `order`, kept in order while reading each once:
+/// most are not better than the last kept and cost one comparison (many entities score alike
+/// — every "kitchen light N" for "kitchen light" — and a partition compares their ids again
+/// and again).
+struct BestFew<T, O> {
+    kept: Vec<T>,
     limit: usize,
-    order: impl Fn(&T, &T) -> std::cmp::Ordering,
-) -> Vec<T> {
-    let mut kept: Vec<T> = Vec::with_capacity(limit + 1);
-    for item in all {
-        if kept.len() == limit && kept.last().is_none_or(|last| order(&item, last).is_ge()) {
-            continue;
+    order: O,
+}
+
+impl<T: Copy, O: Fn(&T, &T) -> std::cmp::Ordering> BestFew<T, O> {
+    fn new(limit: usize, order: O) -> Self {
+        Self {
+            kept: Vec::with_capacity(limit + 1),
+            limit,
+            order,
         }
-        let at = kept.partition_point(|k| order(k, &item).is_le());
-        kept.insert(at, item);
-        kept.truncate(limit);
     }
-    kept
+
+    fn offer(&mut self, item: T) {
+        let order = &self.order;
+        if self.kept.len() == self.limit
+            && self
+                .kept
+                .last()
+                .is_none_or(|last| order(&item, last).is_ge())
+        {
+            return;
+        }
+        let at = self.kept.partition_point(|k| order(k, &item).is_le());
+        self.kept.insert(at, item);
+        self.kept.truncate(self.limit);
+    }
 }
 
 impl Registry {
@@ -81,21 +95,32 @@ impl Registry {
         };
         // Scored first, described after: only the best `limit` become candidates (a word
         // that names a domain scores every entity of it, thousands in a large home).
+        let in_scope = |id: &str| of_domain(id) && in_area(id);
+        let best_first =
+            |a: &(f64, &str), b: &(f64, &str)| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1));
         let mut scored: Vec<(f64, &str)> = if query.is_empty() {
             // With only filters and no words, every entity in scope is a candidate.
             self.entities()
                 .map(|e| (1.0, e.entity_id.as_str()))
-                .filter(|(_, id)| of_domain(id) && in_area(id))
+                .filter(|(_, id)| in_scope(id))
                 .collect()
+        } else if limit <= FEW {
+            let mut best = BestFew::new(limit, best_first);
+            self.index.each_score(&query, |score, id| {
+                if in_scope(id) {
+                    best.offer((score, id));
+                }
+            });
+            best.kept
         } else {
             let mut scored = self.index.scores(&query);
-            scored.retain(|(_, id)| of_domain(id) && in_area(id));
+            scored.retain(|(_, id)| in_scope(id));
             scored
         };
-        let best_first =
-            |a: &(f64, &str), b: &(f64, &str)| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1));
-        if limit <= FEW {
-            scored = best_few(scored, limit, best_first);
+        if query.is_empty() && limit <= FEW {
+            let mut best = BestFew::new(limit, best_first);
+            scored.into_iter().for_each(|item| best.offer(item));
+            scored = best.kept;
         } else if limit < scored.len() {
             scored.select_nth_unstable_by(limit - 1, best_first);
             scored.truncate(limit);

@@ -186,6 +186,14 @@ impl WordIndex {
 
     /// Every entity the query matches, with its [`Haystack::score`] (> 0), in no order.
     pub fn scores(&self, query: &Query) -> Vec<(f64, &str)> {
+        let mut all = Vec::new();
+        self.each_score(query, |score, id| all.push((score, id)));
+        all
+    }
+
+    /// [`Self::scores`] handed to `visit` one by one: a search that keeps the best few need
+    /// not hold every entity of a kind the query names (thousands in a large home).
+    pub fn each_score<'s>(&'s self, query: &Query, mut visit: impl FnMut(f64, &'s str)) {
         TALLIES.with_borrow_mut(|tallies| {
             if tallies.len() < self.slots.len() {
                 tallies.resize(self.slots.len(), Tally::default());
@@ -195,16 +203,16 @@ impl WordIndex {
                 self.tally_word(i + 1, q, *kind, tallies, &mut touched);
             }
             let n = query.words.len() as f64;
-            touched
-                .iter()
-                .filter_map(|&slot| {
-                    let tally = std::mem::take(&mut tallies[slot as usize]);
-                    let held = self.slots[slot as usize]?;
-                    let score = finish(&tally, n, held.name_len);
-                    (tally.total > 0.0).then(|| (score, self.read(held.entity_id)))
-                })
-                .collect()
-        })
+            for &slot in &touched {
+                let tally = std::mem::take(&mut tallies[slot as usize]);
+                let Some(held) = self.slots[slot as usize] else {
+                    continue;
+                };
+                if tally.total > 0.0 {
+                    visit(finish(&tally, n, held.name_len), self.read(held.entity_id));
+                }
+            }
+        });
     }
 
     /// Adds query word `word` (1-based) to the tallies: its best match in each entity that
