@@ -277,19 +277,25 @@ pub(super) fn targets<'r>(
             .entities()
             .filter(|e| e.visible && implied.contains(&e.domain()))
             .collect();
+        // Those in the room the person speaks in, which Home Assistant prefers.
+        let preferred = rec.slot("preferred_area_id").map(|a| a.as_text());
+        let here: Vec<&Entity> = only
+            .iter()
+            .copied()
+            .filter(|e| preferred.is_some() && e.area_id == preferred)
+            .collect();
         // "What is the temperature?": a read changes nothing, so every such device is read
-        // (a few), those in the room the person speaks in where any is, as Home Assistant
-        // prefers the satellite's area.
+        // (a few), those of the room where any is.
         if READ_INTENTS.contains(&rec.intent.as_str()) && (2..=FEW_READ).contains(&only.len()) {
-            let preferred = rec.slot("preferred_area_id").map(|a| a.as_text());
-            let here: Vec<&Entity> = only
-                .iter()
-                .copied()
-                .filter(|e| preferred.is_some() && e.area_id == preferred)
-                .collect();
             return if here.is_empty() { only } else { here };
         }
-        return if only.len() == 1 { only } else { Vec::new() };
+        // A change: the home's only one, else the room's only one ("set the temperature to
+        // 22" said in the bedroom is its radiator, not the living room's thermostat).
+        return match (only.len(), here.len()) {
+            (1, _) => only,
+            (_, 1) => here,
+            _ => Vec::new(),
+        };
     }
     let fits = |e: &&Entity| e.visible && satisfies(rec, e, registry);
     let from_ha: Vec<&Entity> = rec

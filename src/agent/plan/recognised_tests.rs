@@ -570,6 +570,23 @@ fn an_unnamed_read_reads_the_few_devices_it_can_mean() {
         true,
     );
     assert!(!matches!(plan(&set, &registry), Understood::Act { .. }));
+    // Said in the bedroom, where one of the two is: that one.
+    let set_here = rec(
+        "HassClimateSetTemperature",
+        &[
+            ("temperature", json!(21)),
+            ("preferred_area_id", json!("bedroom_1")),
+        ],
+        &[],
+        true,
+    );
+    match plan(&set_here, &registry) {
+        Understood::Act { calls, .. } => {
+            assert_eq!(calls.len(), 1, "{calls:?}");
+            assert_eq!(calls[0].entity_ids, ["climate.office"], "{calls:?}");
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 /// "Zamknij zasłonę": Home Assistant's name slot holds the words said ("zasłonę"), an alias of
