@@ -267,7 +267,7 @@ impl Registry {
         );
         let name = friendly_name(&state.entity_id, &state.attributes);
         let area = area_id.as_deref().and_then(|a| self.areas.get(a));
-        let mut area_words = area.map(|a| tokens(&a.name)).unwrap_or_default();
+        let mut area_words = area.map(Area::words).unwrap_or_default();
         // Where the area is counts as where the entity is: "upstairs" names its lights.
         if let Some(floor) = area.and_then(|a| self.floor_of(a)) {
             area_words.extend(floor.words());

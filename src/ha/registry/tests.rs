@@ -115,6 +115,20 @@ fn area_comes_from_the_entity_else_its_device() {
     assert_eq!(r.get("light.bed_light").unwrap().area_id, None);
 }
 
+/// An area's aliases name what is in it, as its name does: "Lösch ds Liecht im Schlofzimmer"
+/// is the bedroom's light where "Schlofzimmer" is an alias of the "Schlafzimmer".
+#[test]
+fn an_areas_alias_names_what_is_in_it() {
+    let r = home();
+    assert!(r.matches_word("kuchnia"));
+    let found: Vec<String> = r
+        .search("kuchnia", Some("light"), None, 5)
+        .into_iter()
+        .map(|c| c.entity_id)
+        .collect();
+    assert_eq!(found, ["light.kitchen_lights"]);
+}
+
 /// Home Assistant 2026's device registry names a device's parent; a device without an area of
 /// its own (a satellite's microphone board inside a speaker) is where its parent is.
 #[test]

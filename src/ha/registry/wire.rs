@@ -98,6 +98,18 @@ pub struct Area {
     pub floor_id: Option<String>,
 }
 
+impl Area {
+    /// The folded words that name this area: its name and its aliases ("Schlofzimmer" of
+    /// the "Schlafzimmer"), each a name of what is in it.
+    pub fn words(&self) -> Vec<String> {
+        let mut words = tokens(&self.name);
+        for alias in &self.aliases {
+            words.extend(tokens(alias));
+        }
+        words
+    }
+}
+
 /// A floor of the home (HA 2024.4+): people name areas by it ("the lights upstairs").
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct Floor {
