@@ -145,6 +145,24 @@ fn completed(rec: &Recognition, registry: &Registry) -> Option<Recognition> {
     Some(complete)
 }
 
+/// The recognition with the room the person spoke in as its preferred area, where Home
+/// Assistant's debug answer left it out (its handler prefers the satellite's area for
+/// "seteaza temperatura la 22 de grade", but says so only for some intents).
+fn spoken_in(rec: &Recognition, area: &str) -> Option<Recognition> {
+    if rec.slot("preferred_area_id").is_some() {
+        return None;
+    }
+    let mut placed = rec.clone();
+    placed.slots.push((
+        "preferred_area_id".into(),
+        Slot {
+            value: Value::String(area.to_owned()),
+            text: String::new(),
+        },
+    ));
+    Some(placed)
+}
+
 /// The name an action was asked of that no device, area or floor of the home has (not even
 /// as a part of its name): Home Assistant could match nothing else of the sentence.
 fn no_such_name(rec: &Recognition, registry: &Registry) -> Option<String> {
@@ -422,6 +440,10 @@ pub(crate) fn understood(
 ) -> Understood {
     let completed = (!rec.matched).then(|| completed(rec, registry)).flatten();
     let rec = completed.as_ref().unwrap_or(rec);
+    let placed = said
+        .and_then(Parsed::speaker_area)
+        .and_then(|area| spoken_in(rec, area));
+    let rec = placed.as_ref().unwrap_or(rec);
     if lang.is_none()
         && let Some(name) = no_such_name(rec, registry)
     {

@@ -190,3 +190,49 @@ fn a_name_of_a_light_and_a_switch_turns_both_on() {
     let on = rec("HassTurnOn", &[("name", json!("Kitchen"))], &[], true);
     assert_eq!(calls(&plan(&on, &registry)).len(), 2);
 }
+
+/// "Seteaza temperatura la 22 de grade" said to the bedroom's satellite in a home with two
+/// thermostats: Home Assistant's debug answer names no area, its handler takes the bedroom's
+/// radiator; so does HomeClaw. Said to no device, it is neither (which one is not said).
+#[test]
+fn a_change_said_to_a_satellite_is_its_rooms_only_device() {
+    use crate::agent::understand::parsed::Parsed;
+    use crate::ha::registry::DeviceEntry;
+    let mut registry = home_in_states(&[
+        (
+            "climate.radiator",
+            "Calorifer",
+            "bedroom_1",
+            "heat",
+            json!({}),
+        ),
+        (
+            "climate.thermostat",
+            "Termostatul",
+            "living_room",
+            "heat",
+            json!({}),
+        ),
+    ]);
+    registry.set_devices(vec![DeviceEntry {
+        id: "sat_bedroom".into(),
+        area_id: Some("bedroom_1".into()),
+        ..Default::default()
+    }]);
+    let r = rec(
+        "HassClimateSetTemperature",
+        &[("temperature", json!(22))],
+        &[],
+        true,
+    );
+    let text = "seteaza temperatura la 22 de grade";
+    let spoken = Parsed::new(text, Some("ro"), Some("sat_bedroom"), &registry);
+    let set = calls(&understood(&r, Some(&spoken), None, text, &registry));
+    assert_eq!(set.len(), 1, "{set:?}");
+    assert_eq!(set[0].2, ["climate.radiator"], "{set:?}");
+    let typed = Parsed::new(text, Some("ro"), None, &registry);
+    assert!(!matches!(
+        understood(&r, Some(&typed), None, text, &registry),
+        Understood::Act { .. }
+    ));
+}

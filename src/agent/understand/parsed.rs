@@ -59,6 +59,9 @@ pub(crate) struct Parsed {
     unplaced: bool,
     /// The area "here" is (the speaking device's), when the words said it.
     here_area: Option<String>,
+    /// The area of the device the person spoke to, said or not: the room Home Assistant
+    /// prefers for a device the words do not name.
+    speaker_area: Option<String>,
     /// The words with "here" put as the room (the person's own words otherwise), for what is
     /// quoted back: "lights in Attic" when the attic has none; and the words without "here",
     /// for Home Assistant's recogniser (the speaking device names the room there).
@@ -120,6 +123,9 @@ impl Parsed {
             joined,
             unplaced,
             here_area,
+            speaker_area: device
+                .and_then(|d| registry.device_area(d))
+                .map(str::to_owned),
             placed,
             reading,
             before: None,
@@ -178,6 +184,11 @@ impl Parsed {
                 .here_area
                 .as_deref()
                 .is_none_or(|area| entity.area_id.as_deref() == Some(area))
+    }
+
+    /// The area of the device the person spoke to.
+    pub(crate) fn speaker_area(&self) -> Option<&str> {
+        self.speaker_area.as_deref()
     }
 
     /// Whether the words point at `entity` (its name, room or kind).
