@@ -7,13 +7,21 @@ use super::recognised_tests::{calls, plan, rec};
 use crate::agent::plan::recognised::{Understood, understood};
 use crate::agent::plan::tests::home_in_states;
 
+/// The home's satellite `sat_bedroom`, in the bedroom.
+fn satellite_in_bedroom(registry: &mut crate::ha::registry::Registry) {
+    registry.set_devices(vec![crate::ha::registry::DeviceEntry {
+        id: "sat_bedroom".into(),
+        area_id: Some("bedroom_1".into()),
+        ..Default::default()
+    }]);
+}
+
 /// "Aquí" in a language HomeClaw has no lexicon for: Home Assistant's recogniser matched the
 /// fan by its name, but the fan is in the living room and the person speaks in the bedroom —
 /// nothing is done. Without "here" the name stands; with "here" and no room known, nothing.
 #[test]
 fn here_holds_whatever_name_home_assistant_matched() {
     use crate::agent::understand::parsed::Parsed;
-    use crate::ha::registry::DeviceEntry;
     let mut registry = home_in_states(&[
         (
             "fan.ventilador_de_techo",
@@ -24,11 +32,7 @@ fn here_holds_whatever_name_home_assistant_matched() {
         ),
         ("light.lampara", "Lámpara", "bedroom_1", "off", json!({})),
     ]);
-    registry.set_devices(vec![DeviceEntry {
-        id: "sat_bedroom".into(),
-        area_id: Some("bedroom_1".into()),
-        ..Default::default()
-    }]);
+    satellite_in_bedroom(&mut registry);
     let r = rec(
         "HassTurnOn",
         &[("name", json!("ventilador"))],
@@ -197,7 +201,6 @@ fn a_name_of_a_light_and_a_switch_turns_both_on() {
 #[test]
 fn a_change_said_to_a_satellite_is_its_rooms_only_device() {
     use crate::agent::understand::parsed::Parsed;
-    use crate::ha::registry::DeviceEntry;
     let mut registry = home_in_states(&[
         (
             "climate.radiator",
@@ -214,11 +217,7 @@ fn a_change_said_to_a_satellite_is_its_rooms_only_device() {
             json!({}),
         ),
     ]);
-    registry.set_devices(vec![DeviceEntry {
-        id: "sat_bedroom".into(),
-        area_id: Some("bedroom_1".into()),
-        ..Default::default()
-    }]);
+    satellite_in_bedroom(&mut registry);
     let r = rec(
         "HassClimateSetTemperature",
         &[("temperature", json!(22))],

@@ -261,16 +261,20 @@ fn an_action_on_nothing_in_the_home_names_the_words_or_why_a_device_is_kept_away
         None
     );
     // A device Home Assistant has but HomeClaw may not use is named with the reason.
-    let kept = home_with(
-        &[
-            ("switch.porch", "Porch Switch", "entry"),
-            ("light.kitchen_light", "Kitchen Light", "kitchen"),
-        ],
-        ExposureConfig {
-            entity_deny: vec!["switch.porch".into()],
-            ..ExposureConfig::default()
-        },
-    );
+    // The first entity is kept from HomeClaw, beside a kitchen light.
+    let keeping = |id: &str, name: &str| {
+        home_with(
+            &[
+                (id, name, "entry"),
+                ("light.kitchen_light", "Kitchen Light", "kitchen"),
+            ],
+            ExposureConfig {
+                entity_deny: vec![id.into()],
+                ..ExposureConfig::default()
+            },
+        )
+    };
+    let kept = keeping("switch.porch", "Porch Switch");
     assert_eq!(
         unmatched(&said(&["turn on the porch switch"]), &kept),
         Some(Unmatched::Hidden {
@@ -280,16 +284,7 @@ fn an_action_on_nothing_in_the_home_names_the_words_or_why_a_device_is_kept_away
     );
     // One shared word is not the device: "Hause" is a word of the kept automation "Gute
     // Nacht Haus", but Thomas is not, and "not for Assist" would answer a question falsely.
-    let kept = home_with(
-        &[
-            ("automation.gute_nacht_haus", "Gute Nacht Haus", "entry"),
-            ("light.kitchen_light", "Kitchen Light", "kitchen"),
-        ],
-        ExposureConfig {
-            entity_deny: vec!["automation.gute_nacht_haus".into()],
-            ..ExposureConfig::default()
-        },
-    );
+    let kept = keeping("automation.gute_nacht_haus", "Gute Nacht Haus");
     for text in ["ist Thomas zu Hause", "hält sich Thomas zu Hause auf"] {
         let answer = unmatched(&said(&[text]), &kept);
         assert!(
