@@ -10,7 +10,7 @@ use super::recognised_tests::{calls, plan as plan_recognised, rec};
 use super::tests::home_in_states;
 use crate::agent::selfcheck::home::{home_of, link, state_object};
 use crate::agent::testkit::planned_calls;
-use crate::ha::recognise::Slot;
+use crate::ha::recognise::{Recognition, Slot};
 use crate::ha::registry::Registry;
 
 /// A bedroom lamp the household also calls "night light", and a hall lamp.
@@ -71,6 +71,29 @@ fn an_alias_home_assistant_heard_but_could_not_place_is_its_device() {
     );
 }
 
+/// Home Assistant's reading of a cover command: each slot as (name, value, the words said
+/// for it), and its domain slot, which says no words.
+fn covers_read_as(intent: &str, targets: &[&str], slots: &[(&str, &str, &str)]) -> Recognition {
+    let mut r = rec(intent, &[], targets, true);
+    for (name, value, text) in std::iter::once(&("domain", "cover", "")).chain(slots) {
+        let slot = Slot {
+            value: json!(value),
+            text: (*text).to_owned(),
+        };
+        r.slots.push(((*name).to_owned(), slot));
+    }
+    r
+}
+
+/// The entities the one call for `r` acts on, sorted.
+fn ids_of(r: &Recognition, sentence: &str, registry: &Registry) -> Vec<String> {
+    let mut ids = calls(&understood(r, None, None, sentence, registry))[0]
+        .2
+        .clone();
+    ids.sort();
+    ids
+}
+
 /// Where Home Assistant read a device's whole name as a kind and a place ("otevřít žaluzie
 /// ložnice": blinds, bedroom), the device so named is meant, not every one of the kind there;
 /// words that only describe ("the blinds in the bedroom") keep them all.
@@ -92,25 +115,8 @@ fn words_read_as_kind_and_place_that_are_a_devices_name_mean_that_device() {
             json!({"device_class": "blind"}),
         ),
     ]);
-    let read_as = |slots: &[(&str, &str, &str)]| {
-        let mut r = rec("HassTurnOn", &[], &["cover.front", "cover.bedroom"], true);
-        // Home Assistant's domain slot says no words.
-        for (name, value, text) in std::iter::once(&("domain", "cover", "")).chain(slots) {
-            let slot = Slot {
-                value: json!(value),
-                text: (*text).to_owned(),
-            };
-            r.slots.push(((*name).to_owned(), slot));
-        }
-        r
-    };
-    let ids = |r: &crate::ha::recognise::Recognition, sentence: &str| {
-        let mut ids = calls(&understood(r, None, None, sentence, &registry))[0]
-            .2
-            .clone();
-        ids.sort();
-        ids
-    };
+    let read_as = |slots| covers_read_as("HassTurnOn", &["cover.front", "cover.bedroom"], slots);
+    let ids = |r: &Recognition, sentence: &str| ids_of(r, sentence, &registry);
     let named = read_as(&[
         ("device_class", "blind", "žaluzie"),
         ("area", "Bedroom 1", "ložnice"),
@@ -132,4 +138,37 @@ fn words_read_as_kind_and_place_that_are_a_devices_name_mean_that_device() {
         ids(&named, "zatáhni žaluzie"),
         ["cover.bedroom", "cover.front"]
     );
+    // The name's words as a kind and a room, apart and in another order ("d Vorhäng im
+    // Schlafzimmer": the curtains in the bedroom), are a description, not the name
+    // "Schlafzimmer Vorhang" (said so, it is that one).
+    let registry = home_in_states(&[
+        (
+            "cover.bedroom",
+            "Schlafzimmer Vorhang",
+            "bedroom_1",
+            "open",
+            json!({"device_class": "curtain"}),
+        ),
+        (
+            "cover.left",
+            "Vorhang links",
+            "bedroom_1",
+            "open",
+            json!({"device_class": "curtain"}),
+        ),
+    ]);
+    let curtains = covers_read_as(
+        "HassTurnOff",
+        &["cover.bedroom", "cover.left"],
+        &[
+            ("device_class", "curtain", "Vorhäng"),
+            ("area", "Bedroom 1", "Schlafzimmer"),
+        ],
+    );
+    let closed = |sentence: &str| ids_of(&curtains, sentence, &registry);
+    assert_eq!(
+        closed("Mach d Vorhäng im Schlafzimmer zue"),
+        ["cover.bedroom", "cover.left"]
+    );
+    assert_eq!(closed("Mach Schlafzimmer Vorhang zue"), ["cover.bedroom"]);
 }

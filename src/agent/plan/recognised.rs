@@ -201,9 +201,11 @@ fn says_the_name(slot: &Slot, name: &str) -> bool {
         && said.iter().zip(&named).all(|(s, n)| word_matches(s, n))
 }
 
-/// Whether the words are, one for one in any order and any form, the entity's name or one of
-/// its aliases.
-fn is_whole_name(said: &[String], entity: &Entity) -> bool {
+/// Whether the words are, one for one in any form, the entity's name or one of its aliases,
+/// said as a name is: its words together and in its order in the sentence (`spoken`)
+/// ("žaluzie ložnice"), not a kind and a room ("d Vorhäng im Schlafzimmer": the bedroom's
+/// curtains, though one is named "Schlafzimmer Vorhang").
+fn is_whole_name(said: &[String], spoken: &[String], entity: &Entity) -> bool {
     std::iter::once(&entity.name)
         .chain(&entity.aliases)
         .any(|name| {
@@ -216,6 +218,9 @@ fn is_whole_name(said: &[String], entity: &Entity) -> bool {
                 && said
                     .iter()
                     .all(|s| named.iter().any(|n| word_matches(s, n)))
+                && spoken
+                    .windows(named.len())
+                    .any(|run| run.iter().zip(&named).all(|(s, n)| word_matches(s, n)))
         })
 }
 
@@ -363,7 +368,7 @@ pub(super) fn targets<'r>(
         let so_named: Vec<&Entity> = from_ha
             .iter()
             .copied()
-            .filter(|e| is_whole_name(&said, e))
+            .filter(|e| is_whole_name(&said, &spoken, e))
             .collect();
         if !so_named.is_empty() {
             return so_named;
