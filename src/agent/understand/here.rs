@@ -46,9 +46,9 @@ pub enum Here {
     /// They do not say "here".
     Unsaid,
     /// "Here", put as the speaking device's area: the words with "in <area>" in its place, and
-    /// the area's id; and the words for Home Assistant's recogniser (`unsaid`): without it,
-    /// where HomeClaw's own words said it (the recogniser reads no room named as the speaking
-    /// device's, and "here" outside its sentences as an unknown area), else as said.
+    /// the area's id; and the words without it (`unsaid`), for Home Assistant's recogniser,
+    /// which reads "here" as no room named and takes the speaking device's (a room "here" in
+    /// its sentences would be an unknown area).
     Placed {
         words: String,
         area: String,
@@ -101,25 +101,15 @@ pub fn place(text: &str, registry: &Registry, device_id: Option<&str>, tag: Opti
     out.push(preposition.to_owned());
     out.push(format!("{}{tail}", area.name));
     out.extend(after.clone());
-    // Home Assistant's sentences say "here" in its own words ("hier de lichten uitzetten",
-    // "apaga la luz de aquí"); taken out, what is left may be no sentence of its ("de lichten
-    // uitzetten" found nothing). Only HomeClaw's own languages' phrases, said in that
-    // language, are taken out: those are the ones HomeClaw reads the room from itself.
-    let own = lang.is_some_and(|l| tag.is_none_or(|t| Lang::known(t) == Some(l)));
-    let unsaid = if own {
-        let mut unsaid = before;
-        if let Some(word) = unsaid.last_mut() {
-            word.push_str(&tail);
-        }
-        unsaid.extend(after);
-        unsaid.join(" ")
-    } else {
-        text.to_owned()
-    };
+    let mut unsaid = before;
+    if let Some(word) = unsaid.last_mut() {
+        word.push_str(&tail);
+    }
+    unsaid.extend(after);
     Here::Placed {
         words: out.join(" "),
         area: area.area_id.clone(),
-        unsaid,
+        unsaid: unsaid.join(" "),
     }
 }
 
@@ -266,26 +256,17 @@ mod tests {
                 "Mets la luminosité ici à 50 pour cent",
                 "Mets la luminosité à 50 pour cent",
             ),
+            (
+                "Pon el volumen aquí al 30 por ciento",
+                "Pon el volumen al 30 por ciento",
+            ),
             ("turn off all the lights in here", "turn off all the lights"),
             ("is it warm here?", "is it warm?"),
+            ("apaga la luz de aquí", "apaga la luz"),
+            ("desconecta la luz acá", "desconecta la luz"),
         ] {
             match placed(said) {
                 Here::Placed { unsaid: got, .. } => assert_eq!(got, unsaid, "{said}"),
-                other => panic!("{said}: {other:?}"),
-            }
-        }
-        // Another language's "here" (a language HomeClaw has no words for, or German "hier"
-        // in Dutch) stays for Home Assistant, whose sentences in that language say it.
-        for (said, tag) in [
-            ("Pon el volumen aquí al 30 por ciento", None),
-            ("apaga la luz de aquí", Some("es")),
-            ("hier de lichten uitzetten", Some("nl")),
-            ("in deze ruimte de lampen uitzetten", Some("nl-NL")),
-        ] {
-            match place(said, &home(), Some("sat_bedroom"), tag) {
-                Here::Placed { unsaid, area, .. } => {
-                    assert_eq!((unsaid.as_str(), area.as_str()), (said, "bedroom"));
-                }
                 other => panic!("{said}: {other:?}"),
             }
         }
