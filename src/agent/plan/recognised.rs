@@ -145,24 +145,6 @@ fn completed(rec: &Recognition, registry: &Registry) -> Option<Recognition> {
     Some(complete)
 }
 
-/// The recognition with the room the person spoke in as its preferred area, where Home
-/// Assistant's debug answer left it out (its handler prefers the satellite's area for
-/// "seteaza temperatura la 22 de grade", but says so only for some intents).
-fn spoken_in(rec: &Recognition, area: &str) -> Option<Recognition> {
-    if rec.slot("preferred_area_id").is_some() {
-        return None;
-    }
-    let mut placed = rec.clone();
-    placed.slots.push((
-        "preferred_area_id".into(),
-        Slot {
-            value: Value::String(area.to_owned()),
-            text: String::new(),
-        },
-    ));
-    Some(placed)
-}
-
 /// The name an action was asked of that no device, area or floor of the home has (not even
 /// as a part of its name): Home Assistant could match nothing else of the sentence.
 fn no_such_name(rec: &Recognition, registry: &Registry) -> Option<String> {
@@ -283,10 +265,12 @@ const FEW_READ: usize = 6;
 /// The entities the recognition means: Home Assistant's targets (which know the household's
 /// aliases), or, when it listed none, the home's entities the slots describe; either way only
 /// those HomeClaw may see that satisfy every slot. Without a name, area, floor, domain or
-/// device class, the one device the intent can mean, or for a read, the few.
+/// device class, the one device the intent can mean, or for a read, the few, preferring
+/// those of `room`, the one the person spoke in.
 pub(super) fn targets<'r>(
     rec: &Recognition,
     sentence: &str,
+    room: Option<&str>,
     registry: &'r Registry,
 ) -> Vec<&'r Entity> {
     let described = ["name", "area", "floor", "domain", "device_class"]
@@ -301,7 +285,10 @@ pub(super) fn targets<'r>(
             .filter(|e| e.visible && implied.contains(&e.domain()))
             .collect();
         // Those in the room the person speaks in, which Home Assistant prefers.
-        let preferred = rec.slot("preferred_area_id").map(|a| a.as_text());
+        let preferred = rec
+            .slot("preferred_area_id")
+            .map(|a| a.as_text())
+            .or_else(|| room.map(str::to_owned));
         let here: Vec<&Entity> = only
             .iter()
             .copied()
@@ -445,10 +432,9 @@ pub(crate) fn understood(
 ) -> Understood {
     let completed = (!rec.matched).then(|| completed(rec, registry)).flatten();
     let rec = completed.as_ref().unwrap_or(rec);
-    let placed = said
-        .and_then(Parsed::speaker_area)
-        .and_then(|area| spoken_in(rec, area));
-    let rec = placed.as_ref().unwrap_or(rec);
+    // The room the person spoke in: Home Assistant's handler prefers it for a device the
+    // words do not name, but its debug answer says so only for some intents.
+    let room = said.and_then(Parsed::speaker_area);
     if lang.is_none()
         && let Some(name) = no_such_name(rec, registry)
     {
@@ -462,10 +448,10 @@ pub(crate) fn understood(
     }
     match rec.intent.as_str() {
         read if READ_INTENTS.contains(&read) => {
-            return answer(rec, lang, question, targets(rec, question, registry));
+            return answer(rec, lang, question, targets(rec, question, room, registry));
         }
         "HassListAddItem" | "HassListCompleteItem" => {
-            return list_item(rec, &targets(rec, question, registry), registry);
+            return list_item(rec, &targets(rec, question, room, registry), registry);
         }
         "HassNevermind" => return Understood::Unknown,
         _ => {}
@@ -484,7 +470,7 @@ pub(crate) fn understood(
         }
     };
     let mut chosen = if rec.matched {
-        targets(rec, question, registry)
+        targets(rec, question, room, registry)
     } else if rec.unmatched.is_empty()
         // Nothing said of which player: only the value ("Pon el volumen al 40 por ciento").
         && rec.slots.iter().all(|(name, _)| name == "volume_level")

@@ -57,10 +57,10 @@ pub(crate) struct Parsed {
     /// "Here" said where HomeClaw cannot tell the room: the words point at nothing, so no
     /// call of the model's can act on a device anywhere in the home.
     unplaced: bool,
-    /// The area "here" is (the speaking device's), when the words said it.
-    here_area: Option<String>,
+    /// Whether the words said "here" and it was placed: the speaker's area bounds them.
+    here_said: bool,
     /// The area of the device the person spoke to, said or not: the room Home Assistant
-    /// prefers for a device the words do not name.
+    /// prefers for a device the words do not name, and the one "here" is.
     speaker_area: Option<String>,
     /// The words with "here" put as the room (the person's own words otherwise), for what is
     /// quoted back: "lights in Attic" when the attic has none; and the words without "here",
@@ -88,19 +88,19 @@ impl Parsed {
         registry: &Registry,
     ) -> Self {
         let joined = join_compounds(text, registry);
-        let (joined, unplaced, placed, here_area) =
+        let (joined, unplaced, placed, here_said) =
             match here::place(&joined, registry, device, tag) {
-                Here::Unsaid => (joined, false, None, None),
-                Here::Placed { words, area, .. } => {
+                Here::Unsaid => (joined, false, None, false),
+                Here::Placed { words, .. } => {
                     let placed = match here::place(text, registry, device, tag) {
                         Here::Placed {
                             words: own, unsaid, ..
                         } => Some((own, unsaid)),
                         _ => None,
                     };
-                    (words, false, placed, Some(area))
+                    (words, false, placed, true)
                 }
-                Here::Unplaced(_) => (joined, true, None, None),
+                Here::Unplaced(_) => (joined, true, None, false),
             };
         // The words, split once: the mood, the language and the condition read them.
         let reading = Reading::new(text);
@@ -122,7 +122,7 @@ impl Parsed {
             pointing: OnceLock::new(),
             joined,
             unplaced,
-            here_area,
+            here_said,
             speaker_area: device
                 .and_then(|d| registry.device_area(d))
                 .map(str::to_owned),
@@ -179,11 +179,7 @@ impl Parsed {
     /// the words did not say "here". Holds on every path, whatever else matched the words (a
     /// name Home Assistant's recogniser matched too).
     pub(crate) fn here_allows(&self, entity: &Entity) -> bool {
-        !self.unplaced
-            && self
-                .here_area
-                .as_deref()
-                .is_none_or(|area| entity.area_id.as_deref() == Some(area))
+        !self.unplaced && (!self.here_said || entity.area_id == self.speaker_area)
     }
 
     /// The area of the device the person spoke to.

@@ -4,7 +4,7 @@
 use super::{Candidate, Registry};
 use crate::ha::search::{Query, WordIndex};
 
-/// Up to this many candidates are picked by [`best_few`].
+/// Up to this many candidates are picked by [`BestFew`]; more by a partition.
 const FEW: usize = 16;
 
 /// The first `limit` of what is offered in `order`, kept in order while reading each once:
@@ -71,6 +71,17 @@ impl Registry {
         }
     }
 
+    /// Every visible entity the query's words score, with its score; with no words, every
+    /// visible entity alike (only the filters choose).
+    fn each_scored<'s>(&'s self, query: &Query, mut visit: impl FnMut(f64, &'s str)) {
+        if query.is_empty() {
+            self.entities()
+                .for_each(|e| visit(1.0, e.entity_id.as_str()));
+        } else {
+            self.index.each_score(query, visit);
+        }
+    }
+
     /// Ranked candidates for a free-text name, optionally within a domain and an area.
     pub fn search(
         &self,
@@ -98,33 +109,27 @@ impl Registry {
         let in_scope = |id: &str| of_domain(id) && in_area(id);
         let best_first =
             |a: &(f64, &str), b: &(f64, &str)| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1));
-        let mut scored: Vec<(f64, &str)> = if query.is_empty() {
-            // With only filters and no words, every entity in scope is a candidate.
-            self.entities()
-                .map(|e| (1.0, e.entity_id.as_str()))
-                .filter(|(_, id)| in_scope(id))
-                .collect()
-        } else if limit <= FEW {
+        let mut scored: Vec<(f64, &str)> = if limit <= FEW {
             let mut best = BestFew::new(limit, best_first);
-            self.index.each_score(&query, |score, id| {
+            self.each_scored(&query, |score, id| {
                 if in_scope(id) {
                     best.offer((score, id));
                 }
             });
             best.kept
         } else {
-            let mut scored = self.index.scores(&query);
-            scored.retain(|(_, id)| in_scope(id));
+            let mut scored = Vec::new();
+            self.each_scored(&query, |score, id| {
+                if in_scope(id) {
+                    scored.push((score, id));
+                }
+            });
+            if limit < scored.len() {
+                scored.select_nth_unstable_by(limit - 1, best_first);
+                scored.truncate(limit);
+            }
             scored
         };
-        if query.is_empty() && limit <= FEW {
-            let mut best = BestFew::new(limit, best_first);
-            scored.into_iter().for_each(|item| best.offer(item));
-            scored = best.kept;
-        } else if limit < scored.len() {
-            scored.select_nth_unstable_by(limit - 1, best_first);
-            scored.truncate(limit);
-        }
         scored.sort_by(best_first);
         scored
             .into_iter()
