@@ -136,3 +136,68 @@ async fn here_holds_the_models_call_to_the_room_in_every_language() {
     assert_eq!(home.state("light.kitchen_lights").as_deref(), Some("off"));
     assert!(result.actions.is_empty(), "{:?}", result.actions);
 }
+
+/// Dutch "hier de lichten uitzetten" is one of Home Assistant's own sentences, and without its
+/// "hier" none at all: asked without it first, then as said, and what that reads is done in
+/// the satellite's room. A reading of the words without "here" is taken as it comes, the
+/// person's words never asked ("Zet het volume hier op 30 procent" reads "volume hier" as a
+/// name).
+#[tokio::test]
+async fn home_assistants_sentence_with_here_is_asked_as_said_when_without_it_reads_nothing() {
+    use crate::ha::recognise::{Recognition, Slot, Source};
+    let slot = |v: &str| Slot {
+        value: json!(v),
+        text: v.into(),
+    };
+    let lights_off = Recognition {
+        intent: "HassTurnOff".into(),
+        slots: vec![
+            ("area".into(), slot("Bedroom")),
+            ("domain".into(), slot("light")),
+        ],
+        targets: vec![("light.bed_light".into(), true)],
+        matched: true,
+        unmatched: Vec::new(),
+        source: Source::Builtin,
+    };
+    let said = "hier de lichten uitzetten";
+    let model = ScriptedModel::new(vec![]);
+    let run = async |home: &MemoryHome| {
+        use crate::agent::act::approval::ApprovalStore;
+        use crate::agent::act::tools::ToolRegistry;
+        home.set_state("light.bed_light", "on");
+        let (tools, cfg) = (ToolRegistry, AgentConfig::default());
+        let approvals = ApprovalStore::new(std::time::Duration::from_secs(60));
+        let mut agent = crate::agent::Agent::new(&model, home, &tools, &cfg, &approvals);
+        agent.language = Some("nl".into());
+        agent.device_id = Some("sat_bedroom".into());
+        agent.run(&mut vec![Message::user(said)]).await
+    };
+    let home = home();
+    home.recognise_sentence(said, lights_off.clone());
+    let result = run(&home).await;
+    assert_eq!(result.status, RunStatus::Done, "{:?}", result.trace);
+    assert!(model.requests().is_empty(), "no model: {:?}", result.trace);
+    assert_eq!(home.state("light.bed_light").as_deref(), Some("off"));
+    let asked = home.asked_recogniser();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert_ne!(asked[0], said, "without 'here' first: {asked:?}");
+    assert_eq!(asked[1], said);
+    assert!(
+        result.trace.iter().any(|t| t.contains("as said")),
+        "{:?}",
+        result.trace
+    );
+
+    // Read whole without "here": the person's words are not asked.
+    let home = self::home();
+    home.recognise_sentence(&asked[0], lights_off);
+    let result = run(&home).await;
+    assert_eq!(
+        home.state("light.bed_light").as_deref(),
+        Some("off"),
+        "{:?}",
+        result.trace
+    );
+    assert_eq!(home.asked_recogniser(), vec![asked[0].clone()]);
+}

@@ -91,16 +91,16 @@ impl std::fmt::Debug for Recognised {
     }
 }
 
-/// A recognition that missed its budget, and what following it needs.
+/// A recognition that missed its budget (with the words it read), and what following it
+/// needs.
 pub(crate) struct LateRecognition {
-    pub(crate) recognition: BoxFuture<'static, Option<Recognition>>,
+    pub(crate) recognition: BoxFuture<'static, Option<(Recognition, String)>>,
     pub(crate) asked: RecogniserAsk,
 }
 
-/// What the recogniser was asked: the sentence, its language tag, the language HomeClaw
-/// answers in, and when.
+/// How the recogniser was asked: the language tag, the language HomeClaw answers in, and
+/// when.
 pub(crate) struct RecogniserAsk {
-    pub(crate) command: String,
     pub(crate) tag: String,
     pub(crate) lang: Option<crate::lang::Lang>,
     pub(crate) at: std::time::Instant,

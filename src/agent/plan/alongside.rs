@@ -15,8 +15,9 @@ use std::collections::BTreeSet;
 
 use super::PlannedCall;
 use super::direct::recognition_trace;
+use super::hearing::Heard;
 use super::recognised::{Understood, understood};
-use crate::agent::home::{Recognised, with_registry};
+use crate::agent::home::with_registry;
 use crate::agent::state::{Agent, CallEnd, RunState, RunStatus};
 use crate::ha::recognise::Source;
 use crate::llm::Message;
@@ -51,10 +52,10 @@ impl Agent<'_> {
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Ended {
-        let (heard, command, tag, lang, started) = self.ask_recogniser(history, state)?.await;
-        let recognition = match heard {
-            Recognised::Now(Some(recognition)) => recognition,
-            Recognised::Now(None) => {
+        let (heard, tag, lang, started) = self.ask_recogniser(history, state)?.await;
+        let (recognition, command) = match heard {
+            Heard::Now(Some(recognition), command) => (recognition, command),
+            Heard::Now(None, _) => {
                 state.trace.push(format!(
                     "Home Assistant's recogniser, alongside: nothing recognised ({} ms); \
                      HomeClaw's own reading stands",
@@ -62,7 +63,7 @@ impl Agent<'_> {
                 ));
                 return None;
             }
-            Recognised::Late(_) => {
+            Heard::Late(_) => {
                 state.trace.push(format!(
                     "Home Assistant's recogniser, alongside: no answer within its budget \
                      ({} ms); HomeClaw's own reading stands",
@@ -73,8 +74,9 @@ impl Agent<'_> {
         };
         let took = started.elapsed().as_millis();
         state.trace.push(format!(
-            "{}, alongside HomeClaw's own reading",
-            recognition_trace(&recognition, took)
+            "{}{}, alongside HomeClaw's own reading",
+            recognition_trace(&recognition, took),
+            state.said.as_said_note(&command)
         ));
         if !recognition.matched || recognition.source != Source::Builtin {
             return None;

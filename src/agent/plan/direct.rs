@@ -4,14 +4,15 @@
 //! model's call, so approval, policy and verification hold unchanged.
 
 use super::condition::Checked;
+use super::hearing::Heard;
 use super::recognised::{Understood, understood};
 use super::{Asked, Lang, Plan, PlannedCall};
-use crate::agent::home::{LateRecognition, Recognised, RecogniserAsk, with_registry};
+use crate::agent::home::{LateRecognition, RecogniserAsk, with_registry};
 use crate::agent::model::repair::unique_call_ids;
 use crate::agent::say::reading;
 use crate::agent::say::reply;
 use crate::agent::say::speak::status_of;
-use crate::agent::state::{Agent, CallEnd, RunState, RunStatus, newest_command};
+use crate::agent::state::{Agent, CallEnd, RunState, RunStatus};
 use crate::ha::recognise::Recognition;
 use crate::lang::ha_replies;
 use crate::llm::{Message, ToolCall};
@@ -211,17 +212,16 @@ impl Agent<'_> {
     /// partial understanding bounds the model's calls to the kind of device it names. `None`
     /// goes on as without it.
     async fn recognised(&self, history: &mut Vec<Message>, state: &mut RunState) -> Ended {
-        let (heard, command, tag, lang, started) = self.ask_recogniser(history, state)?.await;
-        let recognition = match heard {
-            Recognised::Now(recognition) => recognition,
-            Recognised::Late(recognition) => {
+        let (heard, tag, lang, started) = self.ask_recogniser(history, state)?.await;
+        let (recognition, command) = match heard {
+            Heard::Now(recognition, command) => (recognition, command),
+            Heard::Late(recognition) => {
                 state.trace.push(format!(
                     "Home Assistant's recogniser: no answer within its budget ({} ms); taken if \
                      it comes before the model's",
                     started.elapsed().as_millis()
                 ));
                 let asked = RecogniserAsk {
-                    command,
                     tag,
                     lang,
                     at: started,
@@ -242,61 +242,12 @@ impl Agent<'_> {
         let plan = with_registry(self.home, |r| {
             understood(&recognition, Some(state.said.as_ref()), lang, &command, r)
         });
-        state.trace.push(recognition_trace(&recognition, took));
+        let note = state.said.as_said_note(&command);
+        state
+            .trace
+            .push(format!("{}{note}", recognition_trace(&recognition, took)));
         self.follow(plan, &command, &tag, lang, history, state)
             .await
-    }
-
-    /// Home Assistant's recogniser asked the command's words, when it is on: what it said,
-    /// the words, their language tag, the language HomeClaw answers in, and when it was asked.
-    /// (A future of its own: the run's state is read before, never held across the wait.)
-    pub(super) fn ask_recogniser(
-        &self,
-        history: &[Message],
-        state: &RunState,
-    ) -> Option<
-        impl std::future::Future<
-            Output = (Recognised, String, String, Option<Lang>, std::time::Instant),
-        > + '_,
-    > {
-        // An answer to HomeClaw's own question ("the kitchen one") is read with the command it
-        // answers; the recogniser, which did not hear the question, would read it alone ("one"
-        // as a brightness of 1%).
-        if !self.cfg.ha_recogniser.enabled || state.said.answers_a_question() {
-            return None;
-        }
-        let (command, tag, lang) = self.recogniser_words(history, state)?;
-        let started = std::time::Instant::now();
-        Some(async move {
-            let heard = self
-                .home
-                .recognise(&command, &tag, self.device_id.as_deref())
-                .await;
-            (heard, command, tag, lang, started)
-        })
-    }
-
-    /// The words the recogniser is asked (the command, "here" said as the person said it),
-    /// its language tag, and the language HomeClaw answers in where it has words for it: the
-    /// request's, or, without one, the language it read the words in.
-    fn recogniser_words(
-        &self,
-        history: &[Message],
-        state: &RunState,
-    ) -> Option<(String, String, Option<Lang>)> {
-        let command = state
-            .said
-            .for_recogniser(newest_command(history)?)
-            .to_owned();
-        let tag = self
-            .language
-            .clone()
-            .unwrap_or_else(|| state.lang().lexicon().tag.to_owned());
-        let lang = match &self.language {
-            Some(tag) => Lang::known(tag),
-            None => Some(state.lang()),
-        };
-        Some((command, tag, lang))
     }
 
     /// What a recognition leads to: HomeClaw's own calls, an answer, a hand-off to Home

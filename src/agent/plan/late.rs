@@ -74,32 +74,33 @@ impl Agent<'_> {
     /// answer, a hand-off, the words that found nothing); `None` leaves the run to the model.
     async fn follow_late(
         &self,
-        heard: Option<crate::ha::recognise::Recognition>,
+        heard: Option<(crate::ha::recognise::Recognition, String)>,
         asked: &RecogniserAsk,
         when: &str,
         history: &mut Vec<Message>,
         state: &mut RunState,
     ) -> Option<Result<(RunStatus, String), CallEnd>> {
         let took = asked.at.elapsed().as_millis();
-        let (command, tag, lang) = (asked.command.as_str(), asked.tag.as_str(), asked.lang);
-        let Some(recognition) = heard else {
+        let (tag, lang) = (asked.tag.as_str(), asked.lang);
+        let Some((recognition, command)) = heard else {
             state.trace.push(format!(
                 "Home Assistant's recogniser: nothing recognised ({took} ms, late)"
             ));
             return None;
         };
         state.trace.push(format!(
-            "{}, late: {when}",
-            recognition_trace(&recognition, took)
+            "{}{}, late: {when}",
+            recognition_trace(&recognition, took),
+            state.said.as_said_note(&command)
         ));
         let plan = with_registry(self.home, |r| {
-            understood(&recognition, Some(state.said.as_ref()), lang, command, r)
+            understood(&recognition, Some(state.said.as_ref()), lang, &command, r)
         });
         if matches!(plan, Understood::Hint { .. }) {
             return None;
         }
         let model = std::mem::replace(&mut state.caller, Caller::Words);
-        let ended = self.follow(plan, command, tag, lang, history, state).await;
+        let ended = self.follow(plan, &command, tag, lang, history, state).await;
         if ended.is_none() {
             state.caller = model;
         }

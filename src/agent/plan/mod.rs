@@ -16,6 +16,7 @@ pub mod chosen;
 pub mod condition;
 pub mod direct;
 mod handoff;
+mod hearing;
 pub(crate) mod late;
 mod question;
 mod read;

@@ -31,6 +31,10 @@ pub struct MemoryHome {
     responses: Mutex<std::collections::BTreeMap<String, Value>>,
     /// What Home Assistant's recogniser answers for every sentence (none: not recognised).
     recognition: Mutex<Option<crate::ha::recognise::Recognition>>,
+    /// What Home Assistant's recogniser answers for one sentence, before `recognition`.
+    sentences: Mutex<Vec<(String, crate::ha::recognise::Recognition)>>,
+    /// The sentences the recogniser was asked, in order.
+    asked: Mutex<Vec<String>>,
     /// What Home Assistant's agent says to a sentence handed to it.
     handled: Mutex<Vec<String>>,
     /// The next sentence's recognition misses the budget and comes through this, late.
@@ -46,6 +50,8 @@ impl MemoryHome {
             lose_answers: std::sync::atomic::AtomicBool::new(false),
             responses: Mutex::new(Default::default()),
             recognition: Mutex::new(None),
+            sentences: Mutex::new(Vec::new()),
+            asked: Mutex::new(Vec::new()),
             handled: Mutex::new(Vec::new()),
             late: Mutex::new(None),
         }
@@ -67,6 +73,26 @@ impl MemoryHome {
             .recognition
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = Some(recognition);
+    }
+
+    /// Home Assistant's recogniser recognises `sentence` (word for word) as this.
+    pub fn recognise_sentence(
+        &self,
+        sentence: &str,
+        recognition: crate::ha::recognise::Recognition,
+    ) {
+        self.sentences
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((sentence.to_owned(), recognition));
+    }
+
+    /// The sentences Home Assistant's recogniser was asked, in order.
+    pub fn asked_recogniser(&self) -> Vec<String> {
+        self.asked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// The sentences handed to Home Assistant's agent.
@@ -170,10 +196,24 @@ impl Home for MemoryHome {
 
     fn recognise<'a>(
         &'a self,
-        _sentence: &'a str,
+        sentence: &'a str,
         _language: &'a str,
         _device_id: Option<&'a str>,
     ) -> BoxFuture<'a, Recognised> {
+        self.asked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(sentence.to_owned());
+        let of_sentence = self
+            .sentences
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .find(|(said, _)| said == sentence)
+            .map(|(_, recognition)| recognition.clone());
+        if let Some(recognition) = of_sentence {
+            return Box::pin(async move { Recognised::Now(Some(recognition)) });
+        }
         if let Some(late) = self
             .late
             .lock()

@@ -334,6 +334,16 @@ impl Parsed {
         }
     }
 
+    /// What a trace adds when the recogniser read `words` as the person said them, "here"
+    /// included (asked without it first, Home Assistant read less than the whole sentence).
+    pub(crate) fn as_said_note(&self, words: &str) -> &'static str {
+        if self.for_recogniser(words) == words {
+            ""
+        } else {
+            " (the words as said, \"here\" included)"
+        }
+    }
+
     /// Why the command acts on nothing the home has, when it plainly does not.
     pub(crate) fn unmatched(&self, registry: &Registry) -> Option<Unmatched> {
         let placed;
