@@ -185,7 +185,8 @@ pub const LEXICON: Lexicon = Lexicon {
     ],
     below: &["below", "under", "lower", "less", "colder", "cooler"],
     both: &["both"],
-    every: &["all", "every", "each", "whole", "entire"],
+    // "The light in the house": a kind said of the whole home is every one of it.
+    every: &["all", "every", "each", "whole", "entire", "house"],
     any_room: &["room", "rooms"],
     everything: &["everything"],
     except: &["except", "but"],

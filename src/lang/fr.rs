@@ -182,7 +182,8 @@ pub const LEXICON: Lexicon = Lexicon {
     above: &["dessus", "superieure", "superieur", "plus"],
     below: &["dessous", "inferieure", "inferieur", "moins"],
     both: &[],
-    every: &["toutes", "tous", "toute"],
+    // "La lumière de la maison": a kind said of the whole home is every one of it.
+    every: &["toutes", "tous", "toute", "maison"],
     any_room: &["pieces"],
     everything: &["tout"],
     except: &["sauf", "excepte"],

@@ -205,6 +205,15 @@ fn requests_in_french_run_without_the_model_and_are_answered_in_french() {
             "Je veux que la lumière de la cuisine soit allumée",
             &["light.turn_on light.kitchen_lights"],
         ),
+        // The light of the house, said in the singular, is every light of it.
+        (
+            "Allume la lumière de la maison",
+            &[
+                "light.turn_on light.bed_light",
+                "light.turn_on light.ceiling_lights",
+                "light.turn_on light.kitchen_lights",
+            ],
+        ),
         (
             "Éteins tout dans la chambre",
             &[

@@ -141,7 +141,16 @@ pub const LEXICON: Lexicon = Lexicon {
     above: &["powyzej", "ponad", "wiecej", "wyzsza", "wyzej", "cieplej"],
     below: &["ponizej", "mniej", "nizsza", "nizej", "zimniej"],
     both: &[],
-    every: &["wszystkie", "calym", "calej", "caly", "cale", "cala"],
+    // "Światło w domu": a kind said of the whole home is every one of it.
+    every: &[
+        "wszystkie",
+        "calym",
+        "calej",
+        "caly",
+        "cale",
+        "cala",
+        "domu",
+    ],
     any_room: &["pokojach", "pomieszczeniach"],
     everything: &["wszystko"],
     except: &["oprocz", "poza", "procz"],

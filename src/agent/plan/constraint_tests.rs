@@ -472,6 +472,10 @@ fn plural_kinds_lighting_verbs_the_whole_house_and_the_weathers_it() {
         "Illuminate the whole house",
         "Turn off the lights in the whole house",
         "Éteins les lumières de toute la maison",
+        // The light of the house, said in the singular, is every light of it.
+        "Allume la lumière de la maison",
+        "Turn on the light in the house",
+        "Włącz światło w domu",
         // "Room" after "every" is the whole home, not the Living Room.
         "turn the lights on in all the rooms",
         "switch on my lights in every room",
