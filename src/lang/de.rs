@@ -259,6 +259,7 @@ pub const LEXICON: Lexicon = Lexicon {
     water_appliances: &[],
     cleaning: &["sauge"],
     lighting: &["beleuchte"],
+    open_or_on: &[],
     lit: &["leuchtet", "leuchten"],
     joke_words: &["witz", "witze", "lustiges"],
     jokes: &[

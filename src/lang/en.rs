@@ -197,6 +197,7 @@ pub const LEXICON: Lexicon = Lexicon {
     water_appliances: &["heater", "heating", "boiler", "tank"],
     cleaning: &["vacuum", "vacuuming", "clean", "cleaning"],
     lighting: &["illuminate"],
+    open_or_on: &[],
     lit: &["lit"],
     joke_words: &["joke", "jokes", "funny"],
     jokes: &[

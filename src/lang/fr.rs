@@ -194,6 +194,7 @@ pub const LEXICON: Lexicon = Lexicon {
     water_appliances: &[],
     cleaning: &["nettoie", "nettoyer", "aspirateur", "menage"],
     lighting: &["eclaire", "illumine"],
+    open_or_on: &["ouvre", "ouvrir", "ouvrez"],
     lit: &[],
     joke_words: &["blague", "blagues", "drole"],
     jokes: &[

@@ -321,3 +321,22 @@ fn all_but_in_french() {
         ]
     );
 }
+
+/// "Ouvre" opens a cover, and in Québec turns on anything else ("ouvre la lumière"): said of a
+/// room alone it does not say which, and HomeClaw does not open the room's window for it (Home
+/// Assistant's own French test means the lights by "Ouvre le premier étage").
+#[test]
+fn open_said_of_a_room_alone_opens_nothing() {
+    let home = home();
+    for text in ["Ouvre la cuisine", "Ouvrez la cuisine"] {
+        assert!(
+            matches!(plan(text, &home), Plan::Model),
+            "{text}: {:?}",
+            plan(text, &home)
+        );
+    }
+    assert_eq!(
+        calls("Ouvre la fenêtre de la cuisine", &home).map(|(said, _)| said),
+        Ok(vec!["cover.open_cover cover.kitchen_window".to_owned()])
+    );
+}

@@ -225,6 +225,10 @@ pub struct Lexicon {
     /// Verbs that give light ("illuminate"): only a light answers them, and they name lights
     /// when nothing else names a kind ("Illuminate the whole house").
     pub lighting: Words,
+    /// Verbs that open a cover and, where some of the language's speakers live, turn on
+    /// anything else (Québec's "ouvre la lumière"): said of a place alone ("ouvre le premier
+    /// étage"), they do not say whether its covers open or its lights come on.
+    pub open_or_on: Words,
     /// State words that say a thing gives light ("co świeci", "that is lit"): everything in
     /// that state is the lights that are on, never an appliance that is on.
     pub lit: Words,

@@ -162,6 +162,7 @@ pub const LEXICON: Lexicon = Lexicon {
     water_appliances: &[],
     cleaning: &["odkurz", "odkurzaj"],
     lighting: &["oswietl", "oswiec"],
+    open_or_on: &[],
     lit: &["swieci", "swieca"],
     joke_words: &["dowcip", "zart", "kawal", "smiesznego"],
     jokes: &[

@@ -56,6 +56,12 @@ pub(super) fn plan_reading(
         // "Make it 19 degrees": the "it" of the weather, not a device named before.
         .filter(|w| !(matches!(intent, Degrees(_)) && any_has(|l| l.stand_ins, w)))
         .collect();
+    if intent == Open
+        && words.iter().any(|w| any_has(|l| l.open_or_on, w))
+        && names_only_places(&rest, registry)
+    {
+        return Plan::Model;
+    }
     if matches!(intent, On | Off) && words.iter().any(|w| any_has(|l| l.everything, w)) {
         return everything_in(intent, lang, &rest, registry);
     }
@@ -89,6 +95,25 @@ pub(super) fn plan_reading(
         Ok(_) => Plan::Model,
         Err(plan) => plan,
     }
+}
+
+/// Whether the words name rooms or floors of the home and nothing else: no kind, no device.
+fn names_only_places(rest: &[&str], registry: &Registry) -> bool {
+    let query = query_of(rest, registry);
+    let in_names = |q: &String, name: &String, aliases: &[String]| {
+        std::iter::once(name)
+            .chain(aliases)
+            .any(|n| crate::text::tokens(n).iter().any(|w| word_matches(q, w)))
+    };
+    let of_a_place = |q: &String| {
+        registry.areas().any(|a| in_names(q, &a.name, &a.aliases))
+            || registry.floors().any(|f| in_names(q, &f.name, &f.aliases))
+    };
+    !query.words.is_empty()
+        && query
+            .words
+            .iter()
+            .all(|q| domain_of_word(q).is_none() && of_a_place(q))
 }
 
 /// Entities `intent` can act on (of the kind the words ask for), with the allowed service it
