@@ -325,7 +325,7 @@ pub(super) fn targets<'r>(
             .filter(|e| names(name, &e.name, &e.aliases))
             .collect();
         if !so_named.is_empty() {
-            return so_named;
+            return exactly_named(name, so_named);
         }
         // The name said in another form ("zasłonę" of the curtain named "Zasłona", an alias
         // HomeClaw does not read): the targets whose name the words say word for word. Home
@@ -368,13 +368,29 @@ pub(super) fn targets<'r>(
     // in the living room lists the room's lamps, not its idle TV): the slots, every one a
     // constraint, pick from the registry instead.
     match name {
-        Some(name) => registry
-            .entities()
-            .filter(|e| names(name, &e.name, &e.aliases))
-            .filter(fits)
-            .collect(),
+        Some(name) => exactly_named(
+            name,
+            registry
+                .entities()
+                .filter(|e| names(name, &e.name, &e.aliases))
+                .filter(fits)
+                .collect(),
+        ),
         None => registry.entities().filter(fits).collect(),
     }
+}
+
+/// Of devices so named, those whose name or alias is Home Assistant's value as written, if any:
+/// it is the name of the device whose sentence matched ("zaključaj ulazna vrata" matched the
+/// lock "Ulazna vrata", a sentence for locks, not the door "ulazna vrata").
+fn exactly_named<'r>(slot: &Slot, so_named: Vec<&'r Entity>) -> Vec<&'r Entity> {
+    let value = slot.as_text();
+    let exact: Vec<&Entity> = so_named
+        .iter()
+        .copied()
+        .filter(|e| e.name == value || e.aliases.contains(&value))
+        .collect();
+    if exact.is_empty() { so_named } else { exact }
 }
 
 /// Whether the intent moves these entities in different ways (a lock is locked, a cover

@@ -154,7 +154,8 @@ fn a_scene_or_script_turned_on_is_activated() {
 }
 
 /// A name a lock and a cover share, recognised without a domain: locking the one would open
-/// the other. Neither is acted on by HomeClaw's own calls.
+/// the other. Neither is acted on by HomeClaw's own calls, unless Home Assistant's value is
+/// the one's name as written and not the other's (the sentence for locks matched the lock).
 #[test]
 fn a_name_of_two_kinds_of_device_is_not_acted_on_blindly() {
     let registry = home_in_states(&[
@@ -175,6 +176,28 @@ fn a_name_of_two_kinds_of_device_is_not_acted_on_blindly() {
     ]);
     let lock = rec("HassTurnOn", &[("name", json!("Ulazna vrata"))], &[], true);
     assert_eq!(plan(&lock, &registry), Understood::Unknown);
+    let cased = home_in_states(&[
+        (
+            "lock.front_door",
+            "Ulazna vrata",
+            "entry",
+            "unlocked",
+            json!({}),
+        ),
+        (
+            "cover.entrance_door",
+            "ulazna vrata",
+            "entry",
+            "closed",
+            json!({}),
+        ),
+    ]);
+    let locked = calls(&plan(&lock, &cased));
+    assert_eq!(
+        (locked.len(), locked[0].1.as_str()),
+        (1, "lock"),
+        "{locked:?}"
+    );
     // Said with its kind, it is that one.
     let cover = rec(
         "HassTurnOn",
