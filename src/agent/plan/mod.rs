@@ -21,6 +21,7 @@ pub(crate) mod late;
 mod question;
 mod read;
 pub mod recognised;
+mod recognised_names;
 mod recognised_reads;
 mod targets;
 mod todo;

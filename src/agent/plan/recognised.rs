@@ -11,13 +11,13 @@
 
 use serde_json::Value;
 
+use super::recognised_names::{exactly_named, is_whole_name, names, says_the_name};
 use super::recognised_reads::{answer, list_item};
 pub use super::understood::Understood;
 use super::{PlannedCall, add_call, allowed_service};
 use crate::agent::capability::{self, About, carries_value};
 use crate::agent::understand::parsed::Parsed;
-use crate::agent::understand::target::word_matches;
-use crate::ha::recognise::{Recognition, Slot, Source};
+use crate::ha::recognise::{Recognition, Source};
 use crate::ha::registry::{Entity, Registry};
 use crate::lang::{Intent, Lang};
 use crate::text::fold;
@@ -173,49 +173,6 @@ fn no_such_name(rec: &Recognition, registry: &Registry) -> Option<String> {
     (!known).then(|| said.to_owned())
 }
 
-/// Whether the words said for a slot are a name's words, one for one, each in any form
-/// ("roletę salonu" says "Roleta salonu").
-fn says_the_name(slot: &Slot, name: &str) -> bool {
-    let said = crate::text::tokens(&slot.text);
-    let named = crate::text::tokens(name);
-    !named.is_empty()
-        && said.len() == named.len()
-        && said.iter().zip(&named).all(|(s, n)| word_matches(s, n))
-}
-
-/// Whether the words are, one for one in any form, the entity's name or one of its aliases,
-/// said as a name is: its words together and in its order in the sentence (`spoken`)
-/// ("žaluzie ložnice"), not a kind and a room ("d Vorhäng im Schlafzimmer": the bedroom's
-/// curtains, though one is named "Schlafzimmer Vorhang").
-fn is_whole_name(said: &[String], spoken: &[String], entity: &Entity) -> bool {
-    std::iter::once(&entity.name)
-        .chain(&entity.aliases)
-        .any(|name| {
-            let named = crate::text::tokens(name);
-            !named.is_empty()
-                && named.len() == said.len()
-                && named
-                    .iter()
-                    .all(|n| said.iter().any(|s| word_matches(s, n)))
-                && said
-                    .iter()
-                    .all(|s| named.iter().any(|n| word_matches(s, n)))
-                && spoken
-                    .windows(named.len())
-                    .any(|run| run.iter().zip(&named).all(|(s, n)| word_matches(s, n)))
-        })
-}
-
-/// Whether a name or one of its aliases is what the slot holds: its value (the name Home
-/// Assistant matched) or the words said for it.
-fn names(slot: &Slot, name: &str, aliases: &[String]) -> bool {
-    let is = |said: &str| {
-        let said = fold(said.trim());
-        !said.is_empty() && (fold(name) == said || aliases.iter().any(|a| fold(a) == said))
-    };
-    is(&slot.as_text()) || is(&slot.text)
-}
-
 /// Whether the entity satisfies every constraint the slots state: domain (and the intent's
 /// own), device class, area, floor.
 fn satisfies(rec: &Recognition, entity: &Entity, registry: &Registry) -> bool {
@@ -229,7 +186,12 @@ fn satisfies(rec: &Recognition, entity: &Entity, registry: &Registry) -> bool {
     {
         return false;
     }
-    if let Some(classes) = rec.slot("device_class") {
+    // A class only Home Assistant's template implies (no word of it said) does not overrule a
+    // device named: "zatiahni modrý záves" (a template for blinds) is the curtain so named.
+    let named = rec.slot("name").is_some_and(|n| !everything(n));
+    if let Some(classes) = rec.slot("device_class")
+        && !(named && classes.text.trim().is_empty())
+    {
         let class = entity
             .attributes
             .get("device_class")
@@ -378,19 +340,6 @@ pub(super) fn targets<'r>(
         ),
         None => registry.entities().filter(fits).collect(),
     }
-}
-
-/// Of devices so named, those whose name or alias is Home Assistant's value as written, if any:
-/// it is the name of the device whose sentence matched ("zaključaj ulazna vrata" matched the
-/// lock "Ulazna vrata", a sentence for locks, not the door "ulazna vrata").
-fn exactly_named<'r>(slot: &Slot, so_named: Vec<&'r Entity>) -> Vec<&'r Entity> {
-    let value = slot.as_text();
-    let exact: Vec<&Entity> = so_named
-        .iter()
-        .copied()
-        .filter(|e| e.name == value || e.aliases.contains(&value))
-        .collect();
-    if exact.is_empty() { so_named } else { exact }
 }
 
 /// Whether the intent moves these entities in different ways (a lock is locked, a cover

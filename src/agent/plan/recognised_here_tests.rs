@@ -258,3 +258,49 @@ fn a_change_said_to_a_satellite_is_its_rooms_only_device() {
         Understood::Act { .. }
     ));
 }
+
+/// Slovak "zatiahni modrý záves": Home Assistant's template for it implies blinds, no word says
+/// so, and the curtain is named. A class said in words still binds ("závesy" are curtains).
+#[test]
+fn a_class_only_the_template_implies_does_not_overrule_a_device_named() {
+    let registry = home_in_states(&[
+        (
+            "cover.blue_curtain",
+            "Modrý záves",
+            "guest_room",
+            "open",
+            json!({"device_class": "curtain"}),
+        ),
+        (
+            "cover.blind",
+            "Roleta",
+            "guest_room",
+            "open",
+            json!({"device_class": "blind"}),
+        ),
+    ]);
+    let mut closed = rec(
+        "HassTurnOff",
+        &[
+            ("name", json!("modrý záves")),
+            ("domain", json!("cover")),
+            ("device_class", json!("blind")),
+        ],
+        &[],
+        true,
+    );
+    let unsaid = |r: &mut crate::ha::recognise::Recognition, text: &str| {
+        for (name, slot) in &mut r.slots {
+            if name == "device_class" {
+                slot.text = text.into();
+            }
+        }
+    };
+    unsaid(&mut closed, "");
+    let made = calls(&plan(&closed, &registry));
+    assert_eq!(made.len(), 1, "{made:?}");
+    assert_eq!(made[0].2, vec!["cover.blue_curtain".to_owned()]);
+    // Said in words, the class binds: no blind is so named.
+    unsaid(&mut closed, "rolety");
+    assert_eq!(plan(&closed, &registry), Understood::Nothing);
+}
