@@ -203,7 +203,8 @@ pub fn alternatives(case: &Case, home: &Home) -> Vec<Case> {
 }
 
 /// The case once per distinct thing (by `key`) its `slot` list says, with the first words
-/// that say it; a list saying one thing (or nothing this home has) leaves the case as it is.
+/// that say it (only those the sentence says, where it says any); a list saying one thing
+/// (or nothing this home has) leaves the case as it is.
 fn split(case: Case, slot: &str, key: impl Fn(&str) -> Option<String>) -> Vec<Case> {
     let mut seen: Vec<(String, String)> = Vec::new();
     for said in words(case.slots.get(slot)) {
@@ -215,6 +216,19 @@ fn split(case: Case, slot: &str, key: impl Fn(&str) -> Option<String>) -> Vec<Ca
     }
     if seen.len() < 2 {
         return vec![case];
+    }
+    // The ones the sentence says in its words are its own: "zatvori sva vrata u hodniku" is the
+    // hallway of `area: [hodniku, dnevne sobe, …]`, not a room it does not say.
+    let spoken = homeclaw::text::tokens(&case.sentence);
+    let says = |said: &str| {
+        let words = homeclaw::text::tokens(said);
+        !words.is_empty()
+            && spoken
+                .windows(words.len())
+                .any(|run| run == words.as_slice())
+    };
+    if seen.iter().any(|(_, said)| says(said)) {
+        seen.retain(|(_, said)| says(said));
     }
     seen.into_iter()
         .map(|(_, said)| {

@@ -274,6 +274,14 @@ fn a_block_naming_several_rooms_is_one_reading_per_room() {
     let bedroom = judge::expected(&readings[1], &home()).unwrap();
     let on = [action("light", "turn_on", &["light.bedroom"], json!({}))];
     assert!(judge::homeclaw(&bedroom, &on).0);
+    // The room the sentence says is its reading, not another one the block lists.
+    let said = Case {
+        sentence: "turn on the lights in the bedroom".into(),
+        ..c.clone()
+    };
+    let readings = judge::alternatives(&said, &home());
+    assert_eq!(readings.len(), 1);
+    assert_eq!(readings[0].slots["area"], json!("Bedroom"));
     // One room's forms stay one reading.
     let forms = case("HassTurnOn", json!({"area": ["Kitchen", "kitchen"]}), None);
     assert_eq!(judge::alternatives(&forms, &home()).len(), 1);
