@@ -13,6 +13,7 @@ mod de;
 mod en;
 mod fr;
 pub mod ha_replies;
+pub mod kind_words;
 mod pl;
 pub mod says;
 

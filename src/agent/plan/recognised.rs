@@ -457,6 +457,16 @@ pub(crate) fn understood(
     {
         chosen.retain(|e| said.points_at(e, registry));
     }
+    // Where HomeClaw has only kind words for the language, they hold Home Assistant's reading
+    // too: "spegni in soggiorno il climatizzatore" read by a template for fans is no fan.
+    let kinds = said
+        .and_then(Parsed::tag)
+        .filter(|_| lang.is_none() && rec.slot("name").filter(|n| !everything(n)).is_none())
+        .map(|tag| crate::lang::kind_words::domains_named(tag, &crate::text::tokens(question)))
+        .unwrap_or_default();
+    if !kinds.is_empty() {
+        chosen.retain(|e| kinds.contains(&e.domain()));
+    }
     // "Here" is the room the person speaks in, whatever name Home Assistant matched.
     if let Some(said) = said {
         chosen.retain(|e| said.here_allows(e));

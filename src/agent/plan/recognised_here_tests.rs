@@ -304,3 +304,55 @@ fn a_class_only_the_template_implies_does_not_overrule_a_device_named() {
     unsaid(&mut closed, "rolety");
     assert_eq!(plan(&closed, &registry), Understood::Nothing);
 }
+
+/// Italian, a language HomeClaw has kind words for and no lexicon: Home Assistant 2025.4 reads
+/// "spegni in soggiorno il climatizzatore" by a template for fans (its rules list the word for
+/// both), and HomeClaw does not turn off the fan; read as the thermostats, they are turned off.
+#[test]
+fn kind_words_hold_home_assistants_reading_where_homeclaw_has_no_lexicon() {
+    use crate::agent::understand::parsed::Parsed;
+    let registry = home_in_states(&[
+        (
+            "fan.ventilatore",
+            "Ventilatore",
+            "living_room",
+            "on",
+            json!({}),
+        ),
+        (
+            "climate.clima_soggiorno",
+            "Condizionatore Soggiorno",
+            "living_room",
+            "cool",
+            json!({"hvac_modes": ["off", "cool"]}),
+        ),
+    ]);
+    let off = |domain: &str, ids: &[&str]| {
+        rec(
+            "HassTurnOff",
+            &[("area", json!("Living Room")), ("domain", json!(domain))],
+            ids,
+            true,
+        )
+    };
+    let said = |text: &str| Parsed::new(text, Some("it-IT"), None, &registry);
+    let text = "spegni in soggiorno il climatizzatore";
+    let fan = off("fan", &["fan.ventilatore"]);
+    assert_eq!(
+        understood(&fan, Some(&said(text)), None, text, &registry),
+        Understood::Nothing
+    );
+    // Without the words' language it is Home Assistant's reading, as before.
+    let theirs = understood(&fan, None, None, text, &registry);
+    assert!(matches!(theirs, Understood::Act { .. }), "{theirs:?}");
+    let text = "in soggiorno il climatizzatore spegni";
+    let thermostat = off("climate", &["climate.clima_soggiorno"]);
+    let made = calls(&understood(
+        &thermostat,
+        Some(&said(text)),
+        None,
+        text,
+        &registry,
+    ));
+    assert_eq!(made[0].2, vec!["climate.clima_soggiorno".to_owned()]);
+}

@@ -182,6 +182,11 @@ impl Parsed {
         !self.unplaced && (!self.here_said || entity.area_id == self.speaker_area)
     }
 
+    /// The request's language tag, when it carried one.
+    pub(crate) fn tag(&self) -> Option<&str> {
+        self.tag.as_deref()
+    }
+
     /// The area of the device the person spoke to.
     pub(crate) fn speaker_area(&self) -> Option<&str> {
         self.speaker_area.as_deref()
