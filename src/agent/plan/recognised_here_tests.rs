@@ -158,40 +158,23 @@ fn a_scene_or_script_turned_on_is_activated() {
 /// the one's name as written and not the other's (the sentence for locks matched the lock).
 #[test]
 fn a_name_of_two_kinds_of_device_is_not_acted_on_blindly() {
-    let registry = home_in_states(&[
-        (
-            "lock.front_door",
-            "Ulazna vrata",
-            "entry",
-            "unlocked",
-            json!({}),
-        ),
-        (
-            "cover.entrance_door",
-            "Ulazna vrata",
-            "entry",
-            "closed",
-            json!({}),
-        ),
-    ]);
+    // The door named as given, beside the lock "Ulazna vrata".
+    let home = |door: &str| {
+        home_in_states(&[
+            (
+                "lock.front_door",
+                "Ulazna vrata",
+                "entry",
+                "unlocked",
+                json!({}),
+            ),
+            ("cover.entrance_door", door, "entry", "closed", json!({})),
+        ])
+    };
+    let registry = home("Ulazna vrata");
     let lock = rec("HassTurnOn", &[("name", json!("Ulazna vrata"))], &[], true);
     assert_eq!(plan(&lock, &registry), Understood::Unknown);
-    let cased = home_in_states(&[
-        (
-            "lock.front_door",
-            "Ulazna vrata",
-            "entry",
-            "unlocked",
-            json!({}),
-        ),
-        (
-            "cover.entrance_door",
-            "ulazna vrata",
-            "entry",
-            "closed",
-            json!({}),
-        ),
-    ]);
+    let cased = home("ulazna vrata");
     let locked = calls(&plan(&lock, &cased));
     assert_eq!(
         (locked.len(), locked[0].1.as_str()),
