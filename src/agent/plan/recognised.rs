@@ -102,6 +102,11 @@ fn everything(name: &crate::ha::recognise::Slot) -> bool {
     name.as_text() == "all" && name.text.trim().is_empty()
 }
 
+/// The name Home Assistant heard, unless it is its "all" of a domain.
+fn name_said(rec: &Recognition) -> Option<&crate::ha::recognise::Slot> {
+    rec.slot("name").filter(|n| !everything(n))
+}
+
 /// A partial recognition whose only miss is a name Home Assistant cut short ("Maak de staande
 /// lamp rood": it heard the name "staande" and took "lamp" for the kind): the one entity of the
 /// intent's kind whose name starts with those words, as a complete recognition of it. `None`
@@ -188,7 +193,7 @@ fn satisfies(rec: &Recognition, entity: &Entity, registry: &Registry) -> bool {
     }
     // A class only Home Assistant's template implies (no word of it said) does not overrule a
     // device named: "zatiahni modrý záves" (a template for blinds) is the curtain so named.
-    let named = rec.slot("name").is_some_and(|n| !everything(n));
+    let named = name_said(rec).is_some();
     if let Some(classes) = rec.slot("device_class")
         && !(named && classes.text.trim().is_empty())
     {
@@ -279,7 +284,7 @@ pub(super) fn targets<'r>(
     // A name said is a constraint too: of Home Assistant's targets, the ones so named where
     // any is ("Žaluzie ložnice", not the room's other blind), else all of them (an alias
     // HomeClaw does not know).
-    let name = rec.slot("name").filter(|n| !everything(n));
+    let name = name_said(rec);
     if let Some(name) = name {
         let so_named: Vec<&Entity> = from_ha
             .iter()
@@ -461,7 +466,7 @@ pub(crate) fn understood(
     // too: "spegni in soggiorno il climatizzatore" read by a template for fans is no fan.
     let kinds = said
         .and_then(Parsed::tag)
-        .filter(|_| lang.is_none() && rec.slot("name").filter(|n| !everything(n)).is_none())
+        .filter(|_| lang.is_none() && name_said(rec).is_none())
         .map(|tag| crate::lang::kind_words::domains_named(tag, &crate::text::tokens(question)))
         .unwrap_or_default();
     if !kinds.is_empty() {

@@ -56,16 +56,16 @@ pub(super) fn plan_reading(
         // "Make it 19 degrees": the "it" of the weather, not a device named before.
         .filter(|w| !(matches!(intent, Degrees(_)) && any_has(|l| l.stand_ins, w)))
         .collect();
-    if intent == Open
-        && words.iter().any(|w| any_has(|l| l.open_or_on, w))
-        && names_only_places(&rest, registry)
-    {
-        return Plan::Model;
-    }
     if matches!(intent, On | Off) && words.iter().any(|w| any_has(|l| l.everything, w)) {
         return everything_in(intent, lang, &rest, registry);
     }
     let query = query_of(&rest, registry);
+    if intent == Open
+        && words.iter().any(|w| any_has(|l| l.open_or_on, w))
+        && names_only_places(&query, registry)
+    {
+        return Plan::Model;
+    }
     let able = able(intent, volume, words, &query, registry);
     let chosen = if query.is_empty() {
         // Nothing named: only a lone device of a kind the request implies.
@@ -98,8 +98,7 @@ pub(super) fn plan_reading(
 }
 
 /// Whether the words name rooms or floors of the home and nothing else: no kind, no device.
-fn names_only_places(rest: &[&str], registry: &Registry) -> bool {
-    let query = query_of(rest, registry);
+fn names_only_places(query: &Query, registry: &Registry) -> bool {
     let in_names = |q: &String, name: &String, aliases: &[String]| {
         std::iter::once(name)
             .chain(aliases)
