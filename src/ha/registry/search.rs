@@ -4,8 +4,9 @@
 use super::{Candidate, Registry};
 use crate::ha::search::{Query, WordIndex};
 
-/// Up to this many candidates are picked by [`BestFew`]; more by a partition.
-const FEW: usize = 16;
+/// Up to this many candidates are picked by [`BestFew`]; more by a partition. Above the
+/// prompt's 25 searched candidates, so that the search every command makes streams too.
+const FEW: usize = 32;
 
 /// The first `limit` of what is offered in `order`, kept in order while reading each once:
 /// most are not better than the last kept and cost one comparison (many entities score alike
