@@ -187,8 +187,12 @@ pub const LEXICON: Lexicon = Lexicon {
         "prozent",
         "lautstarke",
         "helligkeit",
-        // "Färbe die Lampe grün", "Stelle die Farbe auf blau": the colour says what to do.
+        // "Färbe die Lampe grün", "Stelle die Farbe auf blau": the colour says what to do;
+        // so does the verb said last ("Alle Lichter blau färben", "… blau leuchten lassen").
         "farbe",
+        "farben",
+        "einfarben",
+        "lassen",
         "stelle",
         "setze",
         // A verb said last after a value ("Lautstärke auf 10 % setzen").
@@ -309,6 +313,8 @@ pub const LEXICON: Lexicon = Lexicon {
             &[
                 "licht",
                 "lichter",
+                // "Die Farbe des Lichts": the genitive.
+                "lichts",
                 "lampe",
                 "lampen",
                 "leuchte",

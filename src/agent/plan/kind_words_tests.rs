@@ -174,6 +174,20 @@ fn german_players_and_lights_said_as_home_assistant_tests_say_them() {
             "Färbe Schlafzimmerlampe grün",
             "light.turn_on light.bedroom_lamp",
         ),
+        // The verb said last, as an infinitive: "färben", "leuchten lassen".
+        (
+            "Alle Lichter blau färben",
+            "light.turn_on light.bedroom_lamp",
+        ),
+        (
+            "Alle Lichter blau leuchten lassen",
+            "light.turn_on light.bedroom_lamp",
+        ),
+        // The light's genitive ("des Lichts") is the kind, as its nominative is.
+        (
+            "Die Farbe des Lichts im Schlafzimmer auf blau setzen",
+            "light.turn_on light.bedroom_lamp",
+        ),
         (
             "Dimme die Schlafzimmerlampe auf 11",
             "light.turn_on light.bedroom_lamp",

@@ -8,9 +8,10 @@ use crate::lang::{LEXICONS, Lang, any_has, lang_having};
 /// a name ("the white lights", "Entrance Color + White Lights"), not a colour to set.
 pub(crate) fn colour(words: &[String]) -> Option<(&'static str, Lang, usize)> {
     words.iter().enumerate().find_map(|(i, w)| {
+        // "the blue light" names a light; "blau leuchten" (shine blue) says its colour.
         if words
             .get(i + 1)
-            .is_some_and(|next| domain_of_word(next).is_some())
+            .is_some_and(|next| domain_of_word(next).is_some() && !any_has(|l| l.lit, next))
         {
             return None;
         }
