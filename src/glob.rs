@@ -14,27 +14,37 @@ pub fn validate_glob(glob: &str) -> Result<(), String> {
     }
 }
 
-/// Glob match where `*` is any run of characters and `?` is one character.
+/// Glob match where `*` is any run of characters and `?` is one character. Asked for every
+/// candidate service of every request, so ids (ASCII, as Home Assistant writes them) are matched
+/// byte by byte without copying; other text character by character.
 pub fn glob_match(glob: &str, text: &str) -> bool {
-    let (g, t): (Vec<char>, Vec<char>) = (glob.chars().collect(), text.chars().collect());
+    if glob.is_ascii() && text.is_ascii() {
+        matches(glob.as_bytes(), text.as_bytes(), b'*', b'?')
+    } else {
+        let (g, t): (Vec<char>, Vec<char>) = (glob.chars().collect(), text.chars().collect());
+        matches(&g, &t, '*', '?')
+    }
+}
+
+fn matches<T: Copy + PartialEq>(g: &[T], t: &[T], star: T, one: T) -> bool {
     let (mut gi, mut ti) = (0, 0);
     let mut backtrack: Option<(usize, usize)> = None;
     while ti < t.len() {
-        if gi < g.len() && (g[gi] == '?' || g[gi] == t[ti]) {
+        if gi < g.len() && (g[gi] == one || g[gi] == t[ti]) {
             gi += 1;
             ti += 1;
-        } else if gi < g.len() && g[gi] == '*' {
+        } else if gi < g.len() && g[gi] == star {
             backtrack = Some((gi, ti));
             gi += 1;
-        } else if let Some((star, matched)) = backtrack {
-            gi = star + 1;
+        } else if let Some((at, matched)) = backtrack {
+            gi = at + 1;
             ti = matched + 1;
-            backtrack = Some((star, matched + 1));
+            backtrack = Some((at, matched + 1));
         } else {
             return false;
         }
     }
-    g[gi..].iter().all(|&c| c == '*')
+    g[gi..].iter().all(|&c| c == star)
 }
 
 #[cfg(test)]
@@ -51,6 +61,9 @@ mod tests {
         assert!(!glob_match("lock.front", "lock.front_door"));
         assert!(glob_match("a*b*c", "axxbyyc"));
         assert!(!glob_match("a*b*c", "axxbyy"));
+        // `?` is one character, not one byte, in text that is not ASCII.
+        assert!(glob_match("sensor.?_temp", "sensor.é_temp"));
+        assert!(!glob_match("sensor.??_temp", "sensor.é_temp"));
     }
 
     #[test]
